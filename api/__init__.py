@@ -1,0 +1,1 @@
+"""The outside world: the command line (and later the HTTP referee)."""

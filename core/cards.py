@@ -1,0 +1,100 @@
+"""The ten card kinds. A card's id is stable across rulesets; its value and names are not."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Card(str, Enum):
+    """A card kind, identified by the stable id used in every log and API."""
+
+    SPY = "spy"
+    GUARD = "guard"
+    PRIEST = "priest"
+    BARON = "baron"
+    HANDMAID = "handmaid"
+    PRINCE = "prince"
+    CHANCELLOR = "chancellor"
+    KING = "king"
+    COUNTESS = "countess"
+    PRINCESS = "princess"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+CARD_ORDER: tuple[Card, ...] = tuple(Card)
+"""Canonical order of card kinds; an index into it is a card's slot in action codes."""
+
+CARD_INDEX: dict[Card, int] = {card: i for i, card in enumerate(CARD_ORDER)}
+
+TARGETS_OTHER: frozenset[Card] = frozenset({Card.GUARD, Card.PRIEST, Card.BARON, Card.KING})
+"""Cards whose effect chooses another player (RULINGS §5)."""
+
+TARGETS_ANY: frozenset[Card] = frozenset({Card.PRINCE})
+"""Cards whose effect chooses any player, the actor included."""
+
+NAMES_EN: dict[Card, str] = {
+    Card.SPY: "Spy",
+    Card.GUARD: "Guard",
+    Card.PRIEST: "Priest",
+    Card.BARON: "Baron",
+    Card.HANDMAID: "Handmaid",
+    Card.PRINCE: "Prince",
+    Card.CHANCELLOR: "Chancellor",
+    Card.KING: "King",
+    Card.COUNTESS: "Countess",
+    Card.PRINCESS: "Princess",
+}
+
+NAMES_FR: dict[Card, str] = {
+    Card.SPY: "Espionne",
+    Card.GUARD: "Garde",
+    Card.PRIEST: "Prêtre",
+    Card.BARON: "Baron",
+    Card.HANDMAID: "Servante",
+    Card.PRINCE: "Prince",
+    Card.CHANCELLOR: "Chancelier",
+    Card.KING: "Roi",
+    Card.COUNTESS: "Comtesse",
+    Card.PRINCESS: "Princesse",
+}
+
+NAMES_FR_2012: dict[Card, str] = {
+    Card.GUARD: "Garde Odette",
+    Card.PRIEST: "Prêtre Tomas",
+    Card.BARON: "Baron Talus",
+    Card.HANDMAID: "Servante Susannah",
+    Card.PRINCE: "Prince Arnaud",
+    Card.KING: "Roi Arnaud IV",
+    Card.COUNTESS: "Comtesse Wilhelmina",
+    Card.PRINCESS: "Princesse Annette",
+}
+"""Named characters of the original edition (seed 004)."""
+
+NAMES_FR_PRINCESS_PRINCESS: dict[Card, str] = {
+    Card.SPY: "Claire l'espionne",
+    Card.GUARD: "Garde",
+    Card.PRIEST: "Conseillers du roi",
+    Card.BARON: "Bibliothécaire du palais",
+    Card.HANDMAID: "Oliver le dragon",
+    Card.PRINCE: "Prince Vladric",
+    Card.CHANCELLOR: "Princesses Amira & Sadie",
+    Card.KING: "Roi fantôme",
+    Card.COUNTESS: "Céleste la licorne",
+    Card.PRINCESS: "Ogre",
+}
+"""Themed names of "Love Letter : Princesse Princesse" (RULINGS §8)."""
+
+NAMES_EN_PRINCESS_PRINCESS: dict[Card, str] = {
+    Card.SPY: "Claire the Spy",
+    Card.GUARD: "Guard",
+    Card.PRIEST: "King's Advisors",
+    Card.BARON: "Palace Librarian",
+    Card.HANDMAID: "Oliver the Dragon",
+    Card.PRINCE: "Prince Vladric",
+    Card.CHANCELLOR: "Princesses Amira & Sadie",
+    Card.KING: "Ghost King",
+    Card.COUNTESS: "Celeste the Unicorn",
+    Card.PRINCESS: "Ogre",
+}

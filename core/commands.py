@@ -1,0 +1,55 @@
+"""Commands: what a player (or chance) asks for. `core.decide` turns a legal one into events."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from core.cards import Card
+from events.catalogue import Shuffle
+
+
+@dataclass(frozen=True, slots=True)
+class StartGame:
+    """Create a game. `first_player` None means the first round's first player is drawn at random."""
+
+    ruleset: str
+    players: tuple[str, ...]
+    options: dict[str, str] = field(default_factory=dict)
+    first_player: int | None = None
+    scenario: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DealRound:
+    """Chance's move: the zones of a freshly shuffled round and its first player."""
+
+    set_aside: Card
+    face_up: tuple[Card, ...]
+    hands: tuple[Card, ...]
+    deck: tuple[Card, ...]
+    first_player: int
+    shuffle: Shuffle | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    """Play `card` from hand, choosing `target` (a seat) and, for the Guard, naming `guess`."""
+
+    player: int
+    card: Card
+    target: int | None = None
+    guess: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnCards:
+    """The Chancellor's second decision: keep one card, put `bottom` under the deck (listed top to bottom)."""
+
+    player: int
+    keep: Card
+    bottom: tuple[Card, ...]
+
+
+Command = Union[StartGame, DealRound, PlayCard, ReturnCards]
+PlayerCommand = Union[PlayCard, ReturnCards]

@@ -1,0 +1,511 @@
+"""decide(state, command) -> events: every rule of the game, judged in one place.
+
+A legal command becomes the tuple of events it causes, up to the next decision anyone has to make
+(a player's move, or chance dealing the next round). An illegal one raises `RuleViolation` naming
+the rule, and nothing happens. `decide` never draws a random number: chance is a command too.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Sequence
+
+from core.cards import TARGETS_OTHER, Card
+from core.commands import Command, DealRound, PlayCard, ReturnCards, StartGame
+from core.evolve import fold
+from core.rules import RuleViolation
+from core.rulesets import RULESETS, GuardUnknown, Options, Tie2012, TieRule, get_ruleset
+from core.state import (
+    PHASE_CHANCELLOR,
+    PHASE_DEAL,
+    PHASE_NEW,
+    PHASE_OVER,
+    PHASE_PLAY,
+    GameState,
+)
+from events.catalogue import (
+    CardDrawn,
+    CardPlayed,
+    ChancellorDrew,
+    ChancellorReturned,
+    Event,
+    FavorGained,
+    FirstPlayerRule,
+    GameEnded,
+    GameStarted,
+    HandDiscarded,
+    HandSeen,
+    HandsCompared,
+    HandsTraded,
+    PlayerEliminated,
+    RoundEnded,
+    RoundStarted,
+    TurnStarted,
+)
+
+Events = tuple[Event, ...]
+
+
+def decide(state: GameState, command: Command) -> Events:
+    """The events `command` causes in `state`, or `RuleViolation` if the rules refuse it."""
+    kind = type(command)
+    if kind is PlayCard:
+        return _play(state, command)  # type: ignore[arg-type]
+    if kind is ReturnCards:
+        return _return(state, command)  # type: ignore[arg-type]
+    if kind is DealRound:
+        return _deal(state, command)  # type: ignore[arg-type]
+    if kind is StartGame:
+        return _start(state, command)  # type: ignore[arg-type]
+    raise RuleViolation("invalid_command", "turn.order", f"unknown command {command!r}", f"commande inconnue {command!r}")
+
+
+# -- messages ----------------------------------------------------------------------------------
+
+
+def _card(state: GameState, card: Card, lang: str) -> str:
+    rs = state.ruleset or RULESETS["2019"]
+    return rs.name(card, "fr" if lang == "fr" else "en")
+
+
+def _who(state: GameState, seat: int) -> str:
+    return state.players[seat] if 0 <= seat < len(state.players) else f"seat {seat}"
+
+
+# -- creating a game and dealing rounds ----------------------------------------------------------
+
+
+def _start(state: GameState, cmd: StartGame) -> Events:
+    if state.phase != PHASE_NEW:
+        raise RuleViolation(
+            "game_exists", "setup.ruleset", "this game has already been created", "cette partie existe déjà"
+        )
+    if cmd.ruleset not in RULESETS:
+        known = ", ".join(RULESETS)
+        raise RuleViolation(
+            "unknown_ruleset",
+            "setup.ruleset",
+            f"unknown ruleset {cmd.ruleset!r}; known rulesets: {known}",
+            f"jeu de règles inconnu {cmd.ruleset!r} ; jeux connus : {known}",
+        )
+    rs = get_ruleset(cmd.ruleset)
+    n = len(cmd.players)
+    if not rs.min_players <= n <= rs.max_players:
+        raise RuleViolation(
+            "player_count",
+            "setup.players",
+            f"{rs.id} is played by {rs.min_players} to {rs.max_players} players, not {n}",
+            f"{rs.id} se joue de {rs.min_players} à {rs.max_players} joueurs, pas {n}",
+        )
+    names = [name.strip() if isinstance(name, str) else "" for name in cmd.players]
+    if any(not name for name in names) or len(set(names)) != n:
+        raise RuleViolation(
+            "player_names",
+            "setup.players",
+            "player names must be distinct and not empty",
+            "les noms des joueurs doivent être distincts et non vides",
+        )
+    try:
+        options = Options.from_dict(cmd.options)
+    except ValueError as exc:
+        raise RuleViolation(
+            "invalid_option", "setup.options", f"invalid rule option: {exc}", f"option de règle invalide : {exc}"
+        ) from None
+    if cmd.first_player is not None and not 0 <= cmd.first_player < n:
+        raise RuleViolation(
+            "unknown_player",
+            "setup.first-player",
+            f"the first player must be a seat from 0 to {n - 1}",
+            f"le premier joueur doit être un siège de 0 à {n - 1}",
+        )
+    return (
+        GameStarted(
+            ruleset=rs.id,
+            players=tuple(names),
+            options=options.as_dict(),
+            first_player=cmd.first_player,
+            scenario=cmd.scenario,
+        ),
+    )
+
+
+def first_player_candidates(state: GameState) -> tuple[tuple[int, ...], FirstPlayerRule]:
+    """Who may start the next round, and which clause of RULINGS §2 says so."""
+    n = len(state.players)
+    if state.round == 0:
+        if state.named_first_player is not None:
+            return (state.named_first_player,), "named"
+        return tuple(range(n)), "random"
+    winners = state.round_winners
+    if len(winners) == 1:
+        return winners, "previous-winner"
+    if winners:
+        return winners, "random-among-winners"
+    return tuple(range(n)), "random"
+
+
+def _deal(state: GameState, cmd: DealRound) -> Events:
+    if state.phase == PHASE_NEW:
+        raise RuleViolation(
+            "no_game", "setup.ruleset", "no game has been created yet", "aucune partie n'a encore été créée"
+        )
+    _refuse_if_over(state)
+    if state.phase != PHASE_DEAL:
+        raise RuleViolation(
+            "round_in_progress",
+            "setup.deal",
+            "a round is in progress: the next deal comes when it ends",
+            "une manche est en cours : la distribution suivante vient à sa fin",
+        )
+    rs = state.ruleset
+    assert rs is not None
+    n = len(state.players)
+    face_up_count = 3 if n == 2 else 0
+    problems = []
+    if len(cmd.hands) != n:
+        problems.append((f"{len(cmd.hands)} hands for {n} players", f"{len(cmd.hands)} mains pour {n} joueurs"))
+    if len(cmd.face_up) != face_up_count:
+        problems.append(
+            (
+                f"{len(cmd.face_up)} face-up cards where {face_up_count} are set aside face up",
+                f"{len(cmd.face_up)} cartes face visible au lieu de {face_up_count}",
+            )
+        )
+    dealt = Counter((cmd.set_aside, *cmd.face_up, *cmd.hands, *cmd.deck))
+    if dealt != Counter(rs.deck):
+        extra = dealt - Counter(rs.deck)
+        missing = Counter(rs.deck) - dealt
+        problems.append(
+            (
+                f"the deal is not the {rs.id} deck (extra: {dict(extra) or '-'}, missing: {dict(missing) or '-'})",
+                f"la distribution n'est pas le paquet {rs.id} (en trop : {dict(extra) or '-'}, "
+                f"manquant : {dict(missing) or '-'})",
+            )
+        )
+    if problems:
+        raise RuleViolation(
+            "invalid_deal",
+            "setup.deal",
+            "; ".join(en for en, _ in problems),
+            " ; ".join(fr for _, fr in problems),
+        )
+    candidates, why = first_player_candidates(state)
+    if cmd.first_player not in candidates:
+        names = ", ".join(_who(state, c) for c in candidates)
+        raise RuleViolation(
+            "wrong_first_player",
+            "setup.first-player",
+            f"{_who(state, cmd.first_player)} may not start this round ({why}: {names})",
+            f"{_who(state, cmd.first_player)} ne peut pas commencer cette manche ({why} : {names})",
+        )
+    return (
+        RoundStarted(
+            round=state.round + 1,
+            first_player=cmd.first_player,
+            first_player_rule=why,
+            set_aside=cmd.set_aside,
+            face_up=cmd.face_up,
+            hands=cmd.hands,
+            deck=cmd.deck,
+            shuffle=cmd.shuffle,
+        ),
+        TurnStarted(cmd.first_player, cmd.deck[0]),
+    )
+
+
+# -- a player's move -------------------------------------------------------------------------------
+
+
+def _refuse_if_over(state: GameState) -> None:
+    if state.phase == PHASE_OVER:
+        raise RuleViolation("game_over", "game.over", "the game is over", "la partie est terminée")
+
+
+def _check_turn(state: GameState, player: int, phase: str) -> None:
+    if state.phase != phase:
+        _refuse_if_over(state)
+        if state.phase == PHASE_NEW:
+            raise RuleViolation("no_game", "setup.ruleset", "no game has been created yet", "aucune partie n'existe")
+        if state.phase == PHASE_DEAL:
+            raise RuleViolation(
+                "round_not_started",
+                "round.not-started",
+                "the next round has not been dealt yet",
+                "la manche suivante n'a pas encore été distribuée",
+            )
+        if state.phase == PHASE_CHANCELLOR:
+            raise RuleViolation(
+                "chancellor_pending",
+                "chancellor.pending",
+                f"{_who(state, state.active)} must first choose which card to keep after the Chancellor",
+                f"{_who(state, state.active)} doit d'abord choisir la carte gardée après le Chancelier",
+            )
+        raise RuleViolation(
+            "no_chancellor_pending",
+            "chancellor.return",
+            "no Chancellor decision is pending",
+            "aucune décision de Chancelier n'est en attente",
+        )
+    if not 0 <= player < len(state.players):
+        raise RuleViolation(
+            "unknown_player",
+            "turn.order",
+            f"there is no seat {player} in this game",
+            f"il n'y a pas de siège {player} dans cette partie",
+        )
+    if player != state.active:
+        raise RuleViolation(
+            "not_your_turn",
+            "turn.order",
+            f"it is {_who(state, state.active)}'s turn, not {_who(state, player)}'s",
+            f"c'est au tour de {_who(state, state.active)}, pas de {_who(state, player)}",
+        )
+
+
+def _check_play(state: GameState, cmd: PlayCard) -> None:
+    """Refuse every illegal play; return quietly for a legal one."""
+    p, card, target, guess = cmd.player, cmd.card, cmd.target, cmd.guess
+    _check_turn(state, p, PHASE_PLAY)
+    hand = state.hands[p]
+    if card not in hand:
+        raise RuleViolation(
+            "card_not_in_hand",
+            "turn.play-from-hand",
+            f"{_who(state, p)} does not hold the {_card(state, card, 'en')}",
+            f"{_who(state, p)} n'a pas la carte {_card(state, card, 'fr')} en main",
+        )
+    if card is not Card.COUNTESS and Card.COUNTESS in hand and (Card.KING in hand or Card.PRINCE in hand):
+        other = Card.KING if Card.KING in hand else Card.PRINCE
+        raise RuleViolation(
+            "countess_required",
+            "countess.forced",
+            f"holding the Countess with the {_card(state, other, 'en')}, you must play the Countess",
+            f"avec la Comtesse et la carte {_card(state, other, 'fr')} en main, vous devez jouer la Comtesse",
+        )
+    if card in TARGETS_OTHER or card is Card.PRINCE:
+        _check_target(state, p, card, target)
+    elif target is not None:
+        raise RuleViolation(
+            "unexpected_target",
+            "target.unexpected",
+            f"the {_card(state, card, 'en')} chooses nobody",
+            f"la carte {_card(state, card, 'fr')} ne cible personne",
+        )
+    if card is Card.GUARD and target is not None:
+        _check_guess(state, guess)
+    elif guess is not None:
+        raise RuleViolation(
+            "unexpected_guess",
+            "target.unexpected",
+            "only a Guard with a target names a card",
+            "seul un Garde qui cible un joueur nomme une carte",
+        )
+
+
+def _check_target(state: GameState, p: int, card: Card, target: int | None) -> None:
+    name_en, name_fr = _card(state, card, "en"), _card(state, card, "fr")
+    if target is None:
+        if card is Card.PRINCE or valid_targets(state, p, card):
+            raise RuleViolation(
+                "target_required",
+                "target.required" if card is not Card.PRINCE else "target.none",
+                f"the {name_en} must choose a player: a legal target exists",
+                f"la carte {name_fr} doit cibler un joueur : une cible valide existe",
+            )
+        return
+    if not 0 <= target < len(state.players):
+        raise RuleViolation(
+            "unknown_player",
+            "target.required",
+            f"there is no seat {target} in this game",
+            f"il n'y a pas de siège {target} dans cette partie",
+        )
+    if target == p and card is not Card.PRINCE:
+        raise RuleViolation(
+            "self_target",
+            "target.other",
+            f"the {name_en} must choose another player",
+            f"la carte {name_fr} doit cibler un autre joueur",
+        )
+    if state.out[target]:
+        raise RuleViolation(
+            "target_eliminated",
+            "target.eliminated",
+            f"{_who(state, target)} is out of the round and cannot be chosen",
+            f"{_who(state, target)} a quitté la manche et ne peut pas être ciblé",
+        )
+    if target != p and state.protected[target]:
+        raise RuleViolation(
+            "target_protected",
+            "target.protected",
+            f"{_who(state, target)} is protected by the Handmaid and cannot be chosen",
+            f"{_who(state, target)} est protégé par la Servante et ne peut pas être ciblé",
+        )
+
+
+def _check_guess(state: GameState, guess: Card | None) -> None:
+    if guess is None or guess is Card.GUARD:
+        raise RuleViolation(
+            "invalid_guess",
+            "guard.guess",
+            "the Guard must name a card other than the Guard",
+            "le Garde doit nommer une carte autre que le Garde",
+        )
+    rs = state.ruleset
+    assert rs is not None
+    if not rs.has(guess) and state.options.guard_unknown is GuardUnknown.REFUSE:
+        raise RuleViolation(
+            "guess_not_in_ruleset",
+            "guard.guess-in-ruleset",
+            f"the {guess.value} is not a card of the {rs.id} ruleset",
+            f"la carte {guess.value} n'existe pas dans le jeu de règles {rs.id}",
+        )
+
+
+def valid_targets(state: GameState, p: int, card: Card) -> tuple[int, ...]:
+    """The players `p` may choose with `card` (empty: the card is played with no effect)."""
+    out, protected = state.out, state.protected
+    others = tuple(i for i in range(len(out)) if i != p and not out[i] and not protected[i])
+    if card is Card.PRINCE:
+        return tuple(sorted((p, *others)))
+    return others if card in TARGETS_OTHER else ()
+
+
+def _play(state: GameState, cmd: PlayCard) -> Events:
+    _check_play(state, cmd)
+    p, card, t = cmd.player, cmd.card, cmd.target
+    hand = list(state.hands[p])
+    hand.remove(card)
+    mine = hand[0]
+    events: list[Event] = [CardPlayed(p, card, t, cmd.guess)]
+    eliminated: list[int] = []
+    drawn = 0  # cards this move takes from the top of the deck
+    if t is not None:
+        theirs = state.hands[t][0] if t != p else mine
+        if card is Card.GUARD:
+            if cmd.guess is theirs:
+                events.append(PlayerEliminated(t, (theirs,), Card.GUARD))
+                eliminated.append(t)
+        elif card is Card.PRIEST:
+            events.append(HandSeen(p, t, theirs))
+        elif card is Card.BARON:
+            events.append(HandsCompared(p, t, mine, theirs))
+            values = state.ruleset.values  # type: ignore[union-attr]
+            if values[mine] < values[theirs]:
+                events.append(PlayerEliminated(p, (mine,), Card.BARON))
+                eliminated.append(p)
+            elif values[theirs] < values[mine]:
+                events.append(PlayerEliminated(t, (theirs,), Card.BARON))
+                eliminated.append(t)
+        elif card is Card.PRINCE:
+            events.append(HandDiscarded(t, theirs))
+            if theirs is Card.PRINCESS:
+                events.append(PlayerEliminated(t, (), Card.PRINCESS))
+                eliminated.append(t)
+            elif state.deck:
+                events.append(CardDrawn(t, state.deck[0], "deck"))
+                drawn = 1
+            else:
+                assert state.set_aside is not None
+                events.append(CardDrawn(t, state.set_aside, "set-aside"))
+        elif card is Card.KING:
+            events.append(HandsTraded(p, t, mine, theirs))
+    elif card is Card.PRINCESS:
+        events.append(PlayerEliminated(p, (mine,), Card.PRINCESS))
+        eliminated.append(p)
+    elif card is Card.CHANCELLOR and state.deck:
+        events.append(ChancellorDrew(p, state.deck[:2]))
+        return tuple(events)
+    deck_left = len(state.deck) - drawn
+    return _end_of_turn(state, events, eliminated, deck_left, state.deck[drawn] if deck_left else None)
+
+
+def _return(state: GameState, cmd: ReturnCards) -> Events:
+    p = cmd.player
+    _check_turn(state, p, PHASE_CHANCELLOR)
+    hand = state.hands[p]
+    if Counter((cmd.keep, *cmd.bottom)) != Counter(hand) or len(cmd.bottom) != len(hand) - 1:
+        raise RuleViolation(
+            "invalid_return",
+            "chancellor.return",
+            f"keep one card and return the other {len(hand) - 1} of your hand "
+            f"({', '.join(_card(state, c, 'en') for c in hand)})",
+            f"gardez une carte et replacez les {len(hand) - 1} autres de votre main "
+            f"({', '.join(_card(state, c, 'fr') for c in hand)})",
+        )
+    deck = state.deck + cmd.bottom
+    events: list[Event] = [ChancellorReturned(p, cmd.keep, cmd.bottom)]
+    return _end_of_turn(state, events, [], len(deck), deck[0] if deck else None)
+
+
+# -- the end of a turn, a round and the game ------------------------------------------------------
+
+
+def _end_of_turn(
+    state: GameState, events: list[Event], eliminated: Sequence[int], deck_left: int, top: Card | None
+) -> Events:
+    """After a move's effects: end the round (last standing, or deck out) or start the next turn."""
+    out = state.out
+    n = len(out)
+    alive = [i for i in range(n) if not out[i] and i not in eliminated]
+    if len(alive) == 1 or deck_left == 0:
+        after = fold(events, state)
+        events.extend(_end_of_round(after, "last-standing" if len(alive) == 1 else "deck-out"))
+        return tuple(events)
+    p = state.active
+    nxt = (p + 1) % n
+    while nxt not in alive:
+        nxt = (nxt + 1) % n
+    assert top is not None
+    events.append(TurnStarted(nxt, top))
+    return tuple(events)
+
+
+def showdown_winners(state: GameState) -> tuple[int, ...]:
+    """Who wins a deck-out showdown among the players still in the round (RULINGS §1, §6, §11)."""
+    rs = state.ruleset
+    assert rs is not None
+    values = rs.values
+    alive = state.in_round()
+    best = max(values[state.hands[i][0]] for i in alive)
+    tied = tuple(i for i in alive if values[state.hands[i][0]] == best)
+    if len(tied) == 1 or rs.tie_rule is TieRule.ALL_WIN:
+        return tied
+    sums = {i: sum(values[c] for c in state.front[i]) for i in tied}
+    top = max(sums.values())
+    still = tuple(i for i in tied if sums[i] == top)
+    if len(still) == 1 or state.options.tie_2012 is Tie2012.ALL:
+        return still
+    return ()
+
+
+def _end_of_round(state: GameState, reason: str) -> list[Event]:
+    rs = state.ruleset
+    assert rs is not None
+    alive = state.in_round()
+    if reason == "last-standing":
+        winners: tuple[int, ...] = alive
+        hands: tuple[Card | None, ...] = ()
+    else:
+        winners = showdown_winners(state)
+        hands = tuple(h[0] if not state.out[i] else None for i, h in enumerate(state.hands))
+    events: list[Event] = [
+        RoundEnded(state.round, "last-standing" if reason == "last-standing" else "deck-out", winners, state.set_aside, hands)
+    ]
+    gains = Counter(winners)
+    events.extend(FavorGained(w, "round") for w in winners)
+    if rs.spy_favor:
+        spies = [i for i in alive if Card.SPY in state.front[i]]
+        if len(spies) == 1:
+            events.append(FavorGained(spies[0], "spy"))
+            gains[spies[0]] += 1
+    if rs.amira_sadie_favor:
+        pair = [i for i in alive if Card.CHANCELLOR in state.front[i]]
+        if len(pair) == 2:
+            events.extend(FavorGained(i, "amira-sadie") for i in pair)
+            gains.update(pair)
+    threshold = rs.favors_to_win[len(state.players)]
+    game_winners = tuple(i for i, f in enumerate(state.favors) if f + gains[i] >= threshold)
+    if game_winners:
+        events.append(GameEnded(game_winners))
+    return events

@@ -1,0 +1,247 @@
+"""evolve(state, event) -> state: the pure fold of the event log.
+
+One small apply function per event type rebinds the attributes of a private `Transient` copy.
+`evolve` copies and freezes around a single event; `fold` copies once for a whole sequence.
+Evolve trusts its events: checking them against the rules is `decide`'s job (see `replays.replay`).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, TypeVar
+
+from core.cards import Card
+from core.rulesets import Options, get_ruleset
+from core.state import (
+    INITIAL,
+    PHASE_CHANCELLOR,
+    PHASE_DEAL,
+    PHASE_OVER,
+    PHASE_PLAY,
+    PHASE_RESOLVING,
+    GameState,
+    Transient,
+)
+from events.catalogue import (
+    CardDrawn,
+    CardPlayed,
+    ChancellorDrew,
+    ChancellorReturned,
+    Event,
+    FavorGained,
+    GameEnded,
+    GameStarted,
+    HandDiscarded,
+    HandSeen,
+    HandsCompared,
+    HandsTraded,
+    PlayerEliminated,
+    RoundEnded,
+    RoundStarted,
+    TurnStarted,
+)
+
+T = TypeVar("T")
+
+
+def _put(row: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
+    return row[:i] + (value,) + row[i + 1 :]
+
+
+def _forget(knows: tuple[tuple[Card | None, ...], ...], subject: int) -> tuple[tuple[Card | None, ...], ...]:
+    """Nobody knows `subject`'s hand any more."""
+    if all(row[subject] is None for row in knows):
+        return knows
+    return tuple(_put(row, subject, None) for row in knows)
+
+
+def _game_started(s: Transient, e: GameStarted) -> None:
+    n = len(e.players)
+    s.ruleset = get_ruleset(e.ruleset)
+    s.options = Options.from_dict(e.options)
+    s.players = e.players
+    s.named_first_player = e.first_player
+    s.scenario = e.scenario
+    s.favors = (0,) * n
+    s.phase = PHASE_DEAL
+    s.out = (False,) * n
+    s.protected = (False,) * n
+    s.hands = ((),) * n
+    s.front = ((),) * n
+    s.knows = ((None,) * n,) * n
+    s.deck_known = ((),) * n
+
+
+def _round_started(s: Transient, e: RoundStarted) -> None:
+    n = len(s.players)
+    s.round = e.round
+    s.set_aside = e.set_aside
+    s.face_up = e.face_up
+    s.hands = tuple((card,) for card in e.hands)
+    s.deck = e.deck
+    s.drawn = 0
+    s.front = ((),) * n
+    s.out = (False,) * n
+    s.protected = (False,) * n
+    s.knows = ((None,) * n,) * n
+    s.deck_known = ((),) * n
+    s.round_winners = ()
+    s.active = -1
+    s.phase = PHASE_RESOLVING
+
+
+def _turn_started(s: Transient, e: TurnStarted) -> None:
+    p = e.player
+    s.active = p
+    if s.protected[p]:
+        s.protected = _put(s.protected, p, False)
+    s.hands = _put(s.hands, p, s.hands[p] + (e.card,))
+    s.deck = s.deck[1:]
+    s.drawn += 1
+    s.phase = PHASE_PLAY
+
+
+def _card_played(s: Transient, e: CardPlayed) -> None:
+    p, card = e.player, e.card
+    hand = list(s.hands[p])
+    hand.remove(card)
+    s.hands = _put(s.hands, p, tuple(hand))
+    s.front = _put(s.front, p, s.front[p] + (card,))
+    if card is Card.HANDMAID:
+        s.protected = _put(s.protected, p, True)
+    knows = s.knows
+    if any(row[p] is card for row in knows):
+        s.knows = tuple(_put(row, p, None) if row[p] is card else row for row in knows)
+    s.phase = PHASE_RESOLVING
+
+
+def _hand_seen(s: Transient, e: HandSeen) -> None:
+    s.knows = _put(s.knows, e.player, _put(s.knows[e.player], e.target, e.card))
+
+
+def _hands_compared(s: Transient, e: HandsCompared) -> None:
+    knows = _put(s.knows, e.player, _put(s.knows[e.player], e.target, e.target_card))
+    s.knows = _put(knows, e.target, _put(knows[e.target], e.player, e.player_card))
+
+
+def _hands_traded(s: Transient, e: HandsTraded) -> None:
+    p, t = e.player, e.target
+    hands = _put(s.hands, p, (e.target_card,))
+    s.hands = _put(hands, t, (e.player_card,))
+    # What anyone knew of one hand now describes the other; the two traders learn what they gave.
+    rows = []
+    for viewer, row in enumerate(s.knows):
+        new = list(row)
+        new[p], new[t] = row[t], row[p]
+        if viewer == p:
+            new[t] = e.player_card
+        elif viewer == t:
+            new[p] = e.target_card
+        rows.append(tuple(new))
+    s.knows = tuple(rows)
+
+
+def _hand_discarded(s: Transient, e: HandDiscarded) -> None:
+    p = e.player
+    hand = list(s.hands[p])
+    hand.remove(e.card)
+    s.hands = _put(s.hands, p, tuple(hand))
+    s.front = _put(s.front, p, s.front[p] + (e.card,))
+    s.knows = _forget(s.knows, p)
+
+
+def _card_drawn(s: Transient, e: CardDrawn) -> None:
+    if e.source == "deck":
+        s.deck = s.deck[1:]
+        s.drawn += 1
+    else:
+        s.set_aside = None
+    s.hands = _put(s.hands, e.player, s.hands[e.player] + (e.card,))
+
+
+def _chancellor_drew(s: Transient, e: ChancellorDrew) -> None:
+    k = len(e.cards)
+    s.deck = s.deck[k:]
+    s.drawn += k
+    s.hands = _put(s.hands, e.player, s.hands[e.player] + e.cards)
+    s.phase = PHASE_CHANCELLOR
+
+
+def _chancellor_returned(s: Transient, e: ChancellorReturned) -> None:
+    p = e.player
+    s.hands = _put(s.hands, p, (e.kept,))
+    start = s.drawn + len(s.deck)
+    s.deck = s.deck + e.bottom
+    known = s.deck_known[p] + tuple((start + i, card) for i, card in enumerate(e.bottom))
+    s.deck_known = _put(s.deck_known, p, known)
+    s.knows = _forget(s.knows, p)
+    s.phase = PHASE_RESOLVING
+
+
+def _player_eliminated(s: Transient, e: PlayerEliminated) -> None:
+    p = e.player
+    s.out = _put(s.out, p, True)
+    s.hands = _put(s.hands, p, ())
+    s.front = _put(s.front, p, s.front[p] + e.cards)
+    s.protected = _put(s.protected, p, False)
+    s.knows = _forget(s.knows, p)
+
+
+def _round_ended(s: Transient, e: RoundEnded) -> None:
+    s.round_winners = e.winners
+    s.protected = (False,) * len(s.players)
+    s.active = -1
+    s.phase = PHASE_DEAL
+
+
+def _favor_gained(s: Transient, e: FavorGained) -> None:
+    s.favors = _put(s.favors, e.player, s.favors[e.player] + 1)
+
+
+def _game_ended(s: Transient, e: GameEnded) -> None:
+    s.winners = e.winners
+    s.phase = PHASE_OVER
+
+
+_APPLY: dict[type, Callable[[Transient, Event], None]] = {
+    GameStarted: _game_started,  # type: ignore[dict-item]
+    RoundStarted: _round_started,  # type: ignore[dict-item]
+    TurnStarted: _turn_started,  # type: ignore[dict-item]
+    CardPlayed: _card_played,  # type: ignore[dict-item]
+    HandSeen: _hand_seen,  # type: ignore[dict-item]
+    HandsCompared: _hands_compared,  # type: ignore[dict-item]
+    HandsTraded: _hands_traded,  # type: ignore[dict-item]
+    HandDiscarded: _hand_discarded,  # type: ignore[dict-item]
+    CardDrawn: _card_drawn,  # type: ignore[dict-item]
+    ChancellorDrew: _chancellor_drew,  # type: ignore[dict-item]
+    ChancellorReturned: _chancellor_returned,  # type: ignore[dict-item]
+    PlayerEliminated: _player_eliminated,  # type: ignore[dict-item]
+    RoundEnded: _round_ended,  # type: ignore[dict-item]
+    FavorGained: _favor_gained,  # type: ignore[dict-item]
+    GameEnded: _game_ended,  # type: ignore[dict-item]
+}
+
+
+def apply(s: Transient, event: Event) -> None:
+    """Fold one event into a transient state in place (for `fold` and the simulator's hot loop)."""
+    _APPLY[type(event)](s, event)
+    s.seq += 1
+
+
+def evolve(state: GameState, event: Event) -> GameState:
+    """The state after `event`. Pure: `state` is unchanged."""
+    s = state.thaw()
+    _APPLY[type(event)](s, event)
+    s.seq += 1
+    return s.freeze()
+
+
+def fold(events: Iterable[Event], state: GameState = INITIAL) -> GameState:
+    """The state after every event of `events`, starting from `state` (no game by default)."""
+    s = state.thaw()
+    table = _APPLY
+    n = 0
+    for event in events:
+        table[type(event)](s, event)
+        n += 1
+    s.seq += n
+    return s.freeze()

@@ -1,0 +1,194 @@
+"""The four rulesets of RULINGS §1 and the rule options of RULINGS §11."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from types import MappingProxyType
+from typing import Literal, Mapping, TypeVar
+
+from core.cards import (
+    NAMES_EN,
+    NAMES_EN_PRINCESS_PRINCESS,
+    NAMES_FR,
+    NAMES_FR_2012,
+    NAMES_FR_PRINCESS_PRINCESS,
+    Card,
+)
+
+Lang = Literal["en", "fr"]
+
+
+class TieRule(str, Enum):
+    """How a deck-out showdown tie is settled."""
+
+    ALL_WIN = "all-win"
+    DISCARD_SUM = "discard-sum"
+
+
+class Tie2012(str, Enum):
+    """RULINGS §11: a 2012 tie that survives the discard sums."""
+
+    NOBODY = "nobody"
+    ALL = "all"
+
+
+class GuardUnknown(str, Enum):
+    """RULINGS §11: a Guard naming a card that is not in the ruleset."""
+
+    REFUSE = "refuse"
+    MISS = "miss"
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The rule options chosen when a game is created (recorded in `game_started`)."""
+
+    tie_2012: Tie2012 = Tie2012.NOBODY
+    guard_unknown: GuardUnknown = GuardUnknown.REFUSE
+
+    def as_dict(self) -> dict[str, str]:
+        return {"tie_2012": self.tie_2012.value, "guard_unknown": self.guard_unknown.value}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, str] | None) -> Options:
+        data = data or {}
+        unknown = set(data) - {"tie_2012", "guard_unknown"}
+        if unknown:
+            raise ValueError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
+        return cls(
+            tie_2012=Tie2012(data.get("tie_2012", Tie2012.NOBODY.value)),
+            guard_unknown=GuardUnknown(data.get("guard_unknown", GuardUnknown.REFUSE.value)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """Everything that varies between editions; the rules themselves live in `core.decide`."""
+
+    id: str
+    title: str
+    values: Mapping[Card, int]
+    copies: Mapping[Card, int]
+    min_players: int
+    max_players: int
+    favors_to_win: Mapping[int, int]
+    tie_rule: TieRule
+    spy_favor: bool
+    amira_sadie_favor: bool
+    names_en: Mapping[Card, str]
+    names_fr: Mapping[Card, str]
+    deck: tuple[Card, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        deck = tuple(card for card in Card for _ in range(self.copies.get(card, 0)))
+        object.__setattr__(self, "deck", deck)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The card kinds in this ruleset, by increasing value."""
+        return tuple(sorted((c for c in Card if self.copies.get(c, 0)), key=self.values.__getitem__))
+
+    def has(self, card: Card) -> bool:
+        return self.copies.get(card, 0) > 0
+
+    def name(self, card: Card, lang: Lang = "en") -> str:
+        return (self.names_fr if lang == "fr" else self.names_en)[card]
+
+
+K = TypeVar("K")
+
+
+def _frozen(mapping: Mapping[K, int]) -> Mapping[K, int]:
+    return MappingProxyType(dict(mapping))
+
+
+_VALUES_2019 = {
+    Card.SPY: 0, Card.GUARD: 1, Card.PRIEST: 2, Card.BARON: 3, Card.HANDMAID: 4,
+    Card.PRINCE: 5, Card.CHANCELLOR: 6, Card.KING: 7, Card.COUNTESS: 8, Card.PRINCESS: 9,
+}  # fmt: skip
+_COPIES_2019 = {
+    Card.SPY: 2, Card.GUARD: 6, Card.PRIEST: 2, Card.BARON: 2, Card.HANDMAID: 2,
+    Card.PRINCE: 2, Card.CHANCELLOR: 2, Card.KING: 1, Card.COUNTESS: 1, Card.PRINCESS: 1,
+}  # fmt: skip
+_VALUES_2012 = {
+    Card.GUARD: 1, Card.PRIEST: 2, Card.BARON: 3, Card.HANDMAID: 4,
+    Card.PRINCE: 5, Card.KING: 6, Card.COUNTESS: 7, Card.PRINCESS: 8,
+}  # fmt: skip
+_COPIES_2012 = {
+    Card.GUARD: 5, Card.PRIEST: 2, Card.BARON: 2, Card.HANDMAID: 2,
+    Card.PRINCE: 2, Card.KING: 1, Card.COUNTESS: 1, Card.PRINCESS: 1,
+}  # fmt: skip
+_FAVORS_2019 = {2: 6, 3: 5, 4: 4, 5: 3, 6: 3}
+
+RULESETS: Mapping[str, Ruleset] = MappingProxyType(
+    {
+        "2019": Ruleset(
+            id="2019",
+            title="Love Letter (2019, 21 cards)",
+            values=_frozen(_VALUES_2019),
+            copies=_frozen(_COPIES_2019),
+            min_players=2,
+            max_players=6,
+            favors_to_win=_frozen(_FAVORS_2019),
+            tie_rule=TieRule.ALL_WIN,
+            spy_favor=True,
+            amira_sadie_favor=False,
+            names_en=NAMES_EN,
+            names_fr=NAMES_FR,
+        ),
+        "2019-classic": Ruleset(
+            id="2019-classic",
+            title="Love Letter (2019, classic variant, 16 cards)",
+            values=_frozen(_VALUES_2019),
+            copies=_frozen({**_COPIES_2019, Card.GUARD: 5, Card.CHANCELLOR: 0, Card.SPY: 0}),
+            min_players=2,
+            max_players=4,
+            favors_to_win=_frozen({2: 6, 3: 5, 4: 4}),
+            tie_rule=TieRule.ALL_WIN,
+            spy_favor=False,
+            amira_sadie_favor=False,
+            names_en=NAMES_EN,
+            names_fr=NAMES_FR,
+        ),
+        "2012": Ruleset(
+            id="2012",
+            title="Love Letter (original edition, 16 cards)",
+            values=_frozen(_VALUES_2012),
+            copies=_frozen(_COPIES_2012),
+            min_players=2,
+            max_players=4,
+            favors_to_win=_frozen({2: 7, 3: 5, 4: 4}),
+            tie_rule=TieRule.DISCARD_SUM,
+            spy_favor=False,
+            amira_sadie_favor=False,
+            names_en=NAMES_EN,
+            names_fr={**NAMES_FR, **NAMES_FR_2012},
+        ),
+        "princess-princess": Ruleset(
+            id="princess-princess",
+            title="Love Letter: Princess Princess (themed 2019 edition)",
+            values=_frozen(_VALUES_2019),
+            copies=_frozen(_COPIES_2019),
+            min_players=2,
+            max_players=6,
+            favors_to_win=_frozen(_FAVORS_2019),
+            tie_rule=TieRule.ALL_WIN,
+            spy_favor=True,
+            amira_sadie_favor=True,
+            names_en=NAMES_EN_PRINCESS_PRINCESS,
+            names_fr=NAMES_FR_PRINCESS_PRINCESS,
+        ),
+    }
+)
+
+DEFAULT_RULESET = "2019"
+
+
+def get_ruleset(ruleset_id: str) -> Ruleset:
+    """Look a ruleset up by id; an unknown id is a `KeyError` naming the known ones."""
+    try:
+        return RULESETS[ruleset_id]
+    except KeyError:
+        known = ", ".join(RULESETS)
+        raise KeyError(f"unknown ruleset {ruleset_id!r} (known: {known})") from None

@@ -1,0 +1,186 @@
+"""What a seat may know (RULINGS §10): the seat view, the spectator view, and redacted events.
+
+A view is derived from the full state and the viewer only; nothing hidden is ever copied into it
+unless the viewer's own cards showed it to them (Priest, Baron, King, their own Chancellor).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from core.cards import Card
+from core.state import GameState
+from events.catalogue import (
+    CardDrawn,
+    ChancellorDrew,
+    ChancellorReturned,
+    Event,
+    HandSeen,
+    HandsCompared,
+    HandsTraded,
+    RoundStarted,
+    TurnStarted,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPublic:
+    """One seat as anyone at the table sees it; `known_hand` is what the viewer knows of its hand."""
+
+    seat: int
+    name: str
+    favors: int
+    in_round: bool
+    protected: bool
+    hand_size: int
+    front: tuple[Card, ...]
+    known_hand: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A game as `seat` sees it (`seat` None: a spectator)."""
+
+    seat: int | None
+    ruleset: str
+    options: dict[str, str]
+    round: int
+    phase: str
+    active: int | None
+    deck_size: int
+    set_aside_face_down: bool
+    face_up: tuple[Card, ...]
+    seats: tuple[SeatPublic, ...]
+    hand: tuple[Card, ...]
+    deck_known: tuple[tuple[int, Card], ...]
+    unseen: dict[Card, int]
+    round_winners: tuple[int, ...]
+    winners: tuple[int, ...]
+    version: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "ruleset": self.ruleset,
+            "options": dict(self.options),
+            "round": self.round,
+            "phase": self.phase,
+            "active": self.active,
+            "deck_size": self.deck_size,
+            "set_aside_face_down": self.set_aside_face_down,
+            "face_up": [c.value for c in self.face_up],
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "favors": s.favors,
+                    "in_round": s.in_round,
+                    "protected": s.protected,
+                    "hand_size": s.hand_size,
+                    "front": [c.value for c in s.front],
+                    "known_hand": s.known_hand.value if s.known_hand else None,
+                }
+                for s in self.seats
+            ],
+            "hand": [c.value for c in self.hand],
+            "deck_known": [{"from_top": pos, "card": card.value} for pos, card in self.deck_known],
+            "unseen": {card.value: n for card, n in self.unseen.items()},
+            "round_winners": list(self.round_winners),
+            "winners": list(self.winners),
+            "version": self.version,
+        }
+
+
+def view(state: GameState, seat: int | None) -> View:
+    """What `seat` (or, with None, a spectator) may know of `state`."""
+    rs = state.ruleset
+    if rs is None:
+        raise ValueError("no game yet")
+    if seat is not None and not 0 <= seat < len(state.players):
+        raise ValueError(f"no seat {seat}")
+    knows = state.knows[seat] if seat is not None else (None,) * len(state.players)
+    seats = tuple(
+        SeatPublic(
+            seat=i,
+            name=state.players[i],
+            favors=state.favors[i],
+            in_round=not state.out[i],
+            protected=state.protected[i],
+            hand_size=len(state.hands[i]),
+            front=state.front[i],
+            known_hand=knows[i] if i != seat else None,
+        )
+        for i in range(len(state.players))
+    )
+    hand = state.hands[seat] if seat is not None else ()
+    deck_known: tuple[tuple[int, Card], ...] = ()
+    if seat is not None:
+        deck_known = tuple((pos - state.drawn, card) for pos, card in state.deck_known[seat] if pos >= state.drawn)
+    seen: Counter[Card] = Counter(state.face_up)
+    for front in state.front:
+        seen.update(front)
+    seen.update(hand)
+    seen.update(card for card in knows if card is not None)
+    seen.update(card for _, card in deck_known)
+    unseen = {card: rs.copies[card] - seen[card] for card in rs.cards}
+    return View(
+        seat=seat,
+        ruleset=rs.id,
+        options=state.options.as_dict(),
+        round=state.round,
+        phase=state.phase,
+        active=state.active if state.active >= 0 else None,
+        deck_size=len(state.deck),
+        set_aside_face_down=state.set_aside is not None and state.round > 0,
+        face_up=state.face_up,
+        seats=seats,
+        hand=hand,
+        deck_known=deck_known,
+        unseen=unseen,
+        round_winners=state.round_winners,
+        winners=state.winners,
+        version=state.seq,
+    )
+
+
+def visible_to(event: Event, seat: int | None) -> bool:
+    """Whether `seat` may see every field of `event` (public events: everybody)."""
+    kind = type(event)
+    if kind is RoundStarted:
+        return False
+    if kind in (TurnStarted, CardDrawn, ChancellorDrew, ChancellorReturned, HandSeen):
+        return seat is not None and seat == event.player  # type: ignore[union-attr]
+    if kind in (HandsCompared, HandsTraded):
+        return seat is not None and seat in (event.player, event.target)  # type: ignore[union-attr]
+    return True
+
+
+def redact(event: Event, fields: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The fields of an encoded `event` that `seat` may see (`fields` is its full JSON form)."""
+    if visible_to(event, seat):
+        return fields
+    kind = type(event)
+    keep: dict[str, Any] = {k: fields[k] for k in ("type", "v", "seq") if k in fields}
+    if isinstance(event, RoundStarted):
+        keep.update(
+            round=event.round,
+            first_player=event.first_player,
+            first_player_rule=event.first_player_rule,
+            face_up=fields["face_up"],
+            deck_size=len(event.deck),
+        )
+        if seat is not None:
+            keep["hand"] = event.hands[seat].value
+        return keep
+    keep["player"] = fields["player"]
+    if kind in (HandSeen, HandsCompared, HandsTraded):
+        keep["target"] = fields["target"]
+    elif isinstance(event, CardDrawn):
+        keep["source"] = event.source
+    elif isinstance(event, ChancellorDrew):
+        keep["count"] = len(event.cards)
+    elif isinstance(event, ChancellorReturned):
+        keep["count"] = len(event.bottom)
+    return keep

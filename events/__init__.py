@@ -1,0 +1,1 @@
+"""The event catalogue, the log format and (later) the event stores."""

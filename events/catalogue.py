@@ -1,0 +1,259 @@
+"""The event catalogue: every fact a game log can record, in one file.
+
+Events are frozen, slotted dataclasses so the fold stays fast; pydantic validates them at the edges
+(`events.codec`). Each event is named on the wire by its stable `TYPE` string and carries a schema
+`VERSION`, so a rename in Python never breaks an old log. Seats are 0-based indices into the
+players of `game_started`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Literal, Union
+
+from pydantic import ConfigDict
+
+from core.cards import Card
+
+_STRICT = ConfigDict(extra="forbid", frozen=True)
+
+FirstPlayerRule = Literal["named", "random", "previous-winner", "random-among-winners"]
+RoundEndReason = Literal["last-standing", "deck-out"]
+FavorReason = Literal["round", "spy", "amira-sadie"]
+DrawSource = Literal["deck", "set-aside"]
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    """How a round's deck order was made: an algorithm id and its 256-bit seed (hex)."""
+
+    __pydantic_config__ = _STRICT
+
+    algorithm: str
+    seed: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    """A game was created with these players, ruleset and rule options."""
+
+    TYPE: ClassVar[str] = "game_started"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__ = _STRICT
+    ruleset: str
+    players: tuple[str, ...]
+    options: dict[str, str]
+    first_player: int | None = None
+    scenario: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted:
+    """A round was dealt: every zone, in order, and who plays first and why."""
+
+    TYPE: ClassVar[str] = "round_started"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__ = _STRICT
+    round: int
+    first_player: int
+    first_player_rule: FirstPlayerRule
+    set_aside: Card
+    face_up: tuple[Card, ...]
+    hands: tuple[Card, ...]
+    deck: tuple[Card, ...]
+    shuffle: Shuffle | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted:
+    """The active player drew the top card of the deck."""
+
+    TYPE: ClassVar[str] = "turn_started"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__ = _STRICT
+    player: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed:
+    """A player played a card, with its target and the Guard's guess (public)."""
+
+    TYPE: ClassVar[str] = "card_played"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__ = _STRICT
+    player: int
+    card: Card
+    target: int | None = None
+    guess: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandSeen:
+    """Priest: `player` looked at `target`'s hand (known to `player` only)."""
+
+    TYPE: ClassVar[str] = "hand_seen"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__ = _STRICT
+    player: int
+    target: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class HandsCompared:
+    """Baron: the two hands compared (known to the two players only)."""
+
+    TYPE: ClassVar[str] = "hands_compared"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__ = _STRICT
+    player: int
+    target: int
+    player_card: Card
+    target_card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class HandsTraded:
+    """King: `player` gave `player_card` and received `target_card` (known to the two players only)."""
+
+    TYPE: ClassVar[str] = "hands_traded"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__ = _STRICT
+    player: int
+    target: int
+    player_card: Card
+    target_card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class HandDiscarded:
+    """Prince: `player` discarded their hand face up, without its effect (public)."""
+
+    TYPE: ClassVar[str] = "hand_discarded"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__ = _STRICT
+    player: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn:
+    """Prince: `player` drew a new hand from the deck or the set-aside card (card known to `player`)."""
+
+    TYPE: ClassVar[str] = "card_drawn"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__ = _STRICT
+    player: int
+    card: Card
+    source: DrawSource
+
+
+@dataclass(frozen=True, slots=True)
+class ChancellorDrew:
+    """Chancellor: `player` drew these cards (known to `player` only)."""
+
+    TYPE: ClassVar[str] = "chancellor_drew"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__ = _STRICT
+    player: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChancellorReturned:
+    """Chancellor: `player` kept one card and put `bottom` under the deck, listed top to bottom."""
+
+    TYPE: ClassVar[str] = "chancellor_returned"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__ = _STRICT
+    player: int
+    kept: Card
+    bottom: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEliminated:
+    """`player` is out of the round and discarded `cards` face up; `cause` is the card that did it."""
+
+    TYPE: ClassVar[str] = "player_eliminated"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__ = _STRICT
+    player: int
+    cards: tuple[Card, ...]
+    cause: Card
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded:
+    """The round is over. `hands` holds each seat's revealed hand at a deck-out (None when not revealed)."""
+
+    TYPE: ClassVar[str] = "round_ended"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__ = _STRICT
+    round: int
+    reason: RoundEndReason
+    winners: tuple[int, ...]
+    set_aside: Card | None
+    hands: tuple[Card | None, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FavorGained:
+    """`player` gained one favor token for `reason`."""
+
+    TYPE: ClassVar[str] = "favor_gained"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__ = _STRICT
+    player: int
+    reason: FavorReason
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    """The game is over; every player at or above the threshold won."""
+
+    TYPE: ClassVar[str] = "game_ended"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__ = _STRICT
+    winners: tuple[int, ...]
+
+
+Event = Union[
+    GameStarted,
+    RoundStarted,
+    TurnStarted,
+    CardPlayed,
+    HandSeen,
+    HandsCompared,
+    HandsTraded,
+    HandDiscarded,
+    CardDrawn,
+    ChancellorDrew,
+    ChancellorReturned,
+    PlayerEliminated,
+    RoundEnded,
+    FavorGained,
+    GameEnded,
+]
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.TYPE: cls  # type: ignore[misc]
+    for cls in (
+        GameStarted,
+        RoundStarted,
+        TurnStarted,
+        CardPlayed,
+        HandSeen,
+        HandsCompared,
+        HandsTraded,
+        HandDiscarded,
+        CardDrawn,
+        ChancellorDrew,
+        ChancellorReturned,
+        PlayerEliminated,
+        RoundEnded,
+        FavorGained,
+        GameEnded,
+    )
+}

@@ -1,0 +1,1 @@
+"""Replay, audit and rulings: the same decide/evolve, applied to recorded logs."""

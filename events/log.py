@@ -1,0 +1,171 @@
+"""The JSONL game log: one header line, then one event per line; a file may hold several games.
+
+    {"format":"loveletter-log","version":1,"ruleset":"2019","players":["Ann","Bob"],"options":{...}}
+    {"seq":1,"type":"game_started","v":1,...}
+    {"seq":2,"type":"round_started","v":1,...}
+
+Every line is canonical JSON (sorted keys). `seq` counts a game's events from 1. A new header line
+starts the next game. Reading never raises anything but `LogFormatError`, which names the line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+import orjson
+
+from events.catalogue import Event, GameStarted
+from events.codec import EventFormatError, decode, dumps, encode
+
+FORMAT = "loveletter-log"
+FORMAT_VERSION = 1
+MAX_LINE_BYTES = 1 << 20
+
+
+class LogFormatError(ValueError):
+    """A log line that cannot be read, with its 1-based line number."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.reason = message
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    ruleset: str
+    players: tuple[str, ...]
+    options: dict[str, str] = field(default_factory=dict)
+    game_id: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "ruleset": self.ruleset,
+            "players": list(self.players),
+            "options": dict(self.options),
+        }
+        if self.game_id is not None:
+            out["game_id"] = self.game_id
+        return out
+
+    @classmethod
+    def of(cls, started: GameStarted, game_id: str | None = None) -> Header:
+        return cls(started.ruleset, started.players, dict(started.options), game_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One event as read from a log: where it stood and the seq it claimed."""
+
+    line: int
+    seq: int
+    event: Event
+
+
+@dataclass(slots=True)
+class GameLog:
+    header: Header
+    header_line: int
+    entries: list[Entry] = field(default_factory=list)
+
+    @property
+    def events(self) -> list[Event]:
+        return [e.event for e in self.entries]
+
+
+def header_line(header: Header) -> bytes:
+    return dumps(header.as_dict())
+
+
+def event_line(seq: int, event: Event) -> bytes:
+    data = encode(event)
+    data["seq"] = seq
+    return dumps(data)
+
+
+def game_lines(events: Iterable[Event], header: Header | None = None, first_seq: int = 1) -> Iterator[bytes]:
+    """The lines of one game (header first). The header defaults to one made from `game_started`."""
+    it = iter(events)
+    pending: list[Event] = []
+    if header is None:
+        first = next(it)
+        if not isinstance(first, GameStarted):
+            raise ValueError("a log starts with game_started")
+        header = Header.of(first)
+        pending.append(first)
+    yield header_line(header)
+    seq = first_seq
+    for event in (*pending, *it):
+        yield event_line(seq, event)
+        seq += 1
+
+
+def write_game(fp: IO[bytes], events: Iterable[Event], header: Header | None = None) -> None:
+    for line in game_lines(events, header):
+        fp.write(line + b"\n")
+
+
+def _header(line_no: int, data: dict[str, Any]) -> Header:
+    if data.get("version") != FORMAT_VERSION:
+        raise LogFormatError(line_no, f"log format version {data.get('version')!r} is not supported (expected 1)")
+    ruleset, players, options = data.get("ruleset"), data.get("players"), data.get("options", {})
+    if not isinstance(ruleset, str):
+        raise LogFormatError(line_no, "the header's ruleset must be a string")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise LogFormatError(line_no, "the header's players must be a list of names")
+    if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
+        raise LogFormatError(line_no, "the header's options must map option names to strings")
+    game_id = data.get("game_id")
+    return Header(ruleset, tuple(players), dict(options), game_id if isinstance(game_id, str) else None)
+
+
+def parse_line(line_no: int, raw: bytes | str) -> dict[str, Any]:
+    if len(raw) > MAX_LINE_BYTES:
+        raise LogFormatError(line_no, f"line longer than {MAX_LINE_BYTES} bytes")
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise LogFormatError(line_no, f"invalid JSON ({exc.args[0].split(':')[0]})") from None
+    if not isinstance(data, dict):
+        raise LogFormatError(line_no, "each line is a JSON object")
+    return data
+
+
+def read_games(lines: Iterable[bytes | str]) -> Iterator[GameLog]:
+    """The games of a log, in order. Blank lines are skipped; anything unreadable is a `LogFormatError`."""
+    game: GameLog | None = None
+    line_no = 0
+    for line_no, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        data = parse_line(line_no, raw)
+        if data.get("format") == FORMAT:
+            if game is not None:
+                yield game
+            game = GameLog(_header(line_no, data), line_no)
+            continue
+        if "format" in data:
+            raise LogFormatError(line_no, f"unknown format {data['format']!r} (expected {FORMAT!r})")
+        if game is None:
+            raise LogFormatError(line_no, "an event before any header line")
+        seq = data.get("seq")
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+            raise LogFormatError(line_no, "every event needs a positive integer seq")
+        try:
+            event = decode(data)
+        except EventFormatError as exc:
+            raise LogFormatError(line_no, str(exc)) from None
+        game.entries.append(Entry(line_no, seq, event))
+    if game is None:
+        raise LogFormatError(max(line_no, 1), "no game in this log (it has no header line)")
+    yield game
+
+
+def read_path(path: str) -> list[GameLog]:
+    """Every game of a log file; a file that is not UTF-8 JSON lines is a `LogFormatError`."""
+    with open(path, "rb") as fp:
+        return list(read_games(fp))

@@ -314,6 +314,24 @@ RULES: Mapping[str, Rule] = _rules(
         ("RULINGS §9",),
     ),
     Rule(
+        "log.sequence",
+        "A game's events are numbered 1, 2, 3… in order, without gaps or repeats, and a log starts with the game's "
+        "creation.",
+        "Les événements d'une partie sont numérotés 1, 2, 3… dans l'ordre, sans trou ni répétition, et un journal "
+        "commence par la création de la partie.",
+        ("events/log.py",),
+    ),
+    Rule(
+        "log.consistent",
+        "Every event written in a log must be exactly what the rules derive from the decisions before it: a "
+        "decision (a card played, a Chancellor's return, a deal) where one is due, and its consequences as the "
+        "rules compute them.",
+        "Chaque événement écrit dans un journal doit être exactement ce que les règles déduisent des décisions "
+        "précédentes : une décision (carte jouée, retour du Chancelier, distribution) quand elle est attendue, et "
+        "ses conséquences telles que les règles les calculent.",
+        ("RULINGS §10", "events/log.py"),
+    ),
+    Rule(
         "info.views",
         "Each player sees public information, their own hand and what their own cards showed them; the deck order "
         "and the face-down card are known to nobody until the round ends.",

@@ -238,7 +238,7 @@ Event = Union[
 ]
 
 EVENT_TYPES: dict[str, type[Event]] = {
-    cls.TYPE: cls  # type: ignore[misc]
+    cls.TYPE: cls
     for cls in (
         GameStarted,
         RoundStarted,

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import fields
 from enum import Enum
-from functools import cache
 from typing import Any
 
 import orjson
@@ -31,22 +30,23 @@ def _plain(value: Any) -> Any:
     return value
 
 
-@cache
-def _field_names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(cls))
+_FIELDS: dict[type, tuple[str, ...]] = {cls: tuple(f.name for f in fields(cls)) for cls in EVENT_TYPES.values()}
+_ADAPTERS: dict[type, TypeAdapter[Any]] = {}
 
 
 def encode(event: Event) -> dict[str, Any]:
     """The JSON form of an event: `type`, `v`, then its fields."""
     out: dict[str, Any] = {"type": event.TYPE, "v": event.VERSION}
-    for name in _field_names(type(event)):
+    for name in _FIELDS[type(event)]:
         out[name] = _plain(getattr(event, name))
     return out
 
 
-@cache
 def _adapter(cls: type) -> TypeAdapter[Any]:
-    return TypeAdapter(cls)
+    adapter = _ADAPTERS.get(cls)
+    if adapter is None:
+        adapter = _ADAPTERS[cls] = TypeAdapter(cls)
+    return adapter
 
 
 def decode(data: Any) -> Event:
@@ -62,7 +62,8 @@ def decode(data: Any) -> Event:
         raise EventFormatError(f"{kind} version {version!r} is not supported (this referee reads v{cls.VERSION})")
     body = {k: v for k, v in data.items() if k not in ("type", "v", "seq")}
     try:
-        return _adapter(cls).validate_python(body, strict=False)  # type: ignore[no-any-return]
+        event: Event = _adapter(cls).validate_python(body, strict=False)
+        return event
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or kind
@@ -78,12 +79,12 @@ def loads(text: bytes | str) -> Any:
     return orjson.loads(text)
 
 
-def event_schema(cls: type) -> dict[str, Any]:
+def event_schema(cls: type[Event]) -> dict[str, Any]:
     """The JSON Schema of one event type, with its `type` and `v` pinned."""
     schema = _adapter(cls).json_schema()
     schema["properties"] = {
-        "type": {"const": cls.TYPE},  # type: ignore[attr-defined]
-        "v": {"const": cls.VERSION},  # type: ignore[attr-defined]
+        "type": {"const": cls.TYPE},
+        "v": {"const": cls.VERSION},
         "seq": {"type": "integer", "minimum": 1},
         **schema.get("properties", {}),
     }

@@ -1,0 +1,233 @@
+"""Transcripts: games played elsewhere, written as the table saw them, expanded into our event log.
+
+A transcript names the players, ruleset and options, and for each round its deal (set-aside card,
+face-up cards, each hand, the draw pile top first), its first player and each turn's decisions. The
+cards drawn are not written: they follow from the deal. Cards may be written by id, English or
+French name; players by name or seat. See docs/transcripts.md for the format and a worked example.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.cards import NAMES_EN, NAMES_FR, Card
+from core.commands import Command, DealRound, PlayCard, ReturnCards, StartGame
+from core.decide import decide
+from core.evolve import fold
+from core.rules import RuleViolation
+from core.rulesets import RULESETS
+from core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, GameState
+from events.catalogue import Event
+from replays.replay import Problem
+
+FORMAT = "loveletter-transcript"
+
+
+class TranscriptFormatError(ValueError):
+    """A transcript that cannot be read; `where` is the JSON path of the bad part."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(f"{where}: {message}")
+        self.where = where
+        self.reason = message
+
+
+@dataclass(slots=True)
+class Expansion:
+    """The events a transcript expands to, up to its end or its first illegal decision."""
+
+    events: list[Event] = field(default_factory=list)
+    state: GameState = INITIAL
+    problem: Problem | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+
+def _fold_name(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text.strip().casefold())
+    return "".join(ch for ch in text if not unicodedata.combining(ch)).replace("’", "'")
+
+
+_CARD_NAMES: dict[str, Card] = {}
+for _card in Card:
+    _CARD_NAMES[_card.value] = _card
+    _CARD_NAMES[_fold_name(NAMES_EN[_card])] = _card
+    _CARD_NAMES[_fold_name(NAMES_FR[_card])] = _card
+for _rs in RULESETS.values():
+    for _card, _name in (*_rs.names_en.items(), *_rs.names_fr.items()):
+        _CARD_NAMES.setdefault(_fold_name(_name), _card)
+
+
+def parse_card(value: Any, where: str) -> Card:
+    if isinstance(value, str) and (card := _CARD_NAMES.get(_fold_name(value))) is not None:
+        return card
+    raise TranscriptFormatError(where, f"{value!r} is not a card (write its id, e.g. 'guard', or its name)")
+
+
+class _Reader:
+    def __init__(self, doc: Any) -> None:
+        if not isinstance(doc, dict):
+            raise TranscriptFormatError("$", "a transcript is a JSON object")
+        if doc.get("format") != FORMAT:
+            raise TranscriptFormatError("$.format", f"must be {FORMAT!r}")
+        if doc.get("version", 1) != 1:
+            raise TranscriptFormatError("$.version", "only version 1 is supported")
+        players = doc.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise TranscriptFormatError("$.players", "must be a list of player names")
+        self.doc = doc
+        self.players: list[str] = players
+
+    def seat(self, value: Any, where: str) -> int:
+        if isinstance(value, bool):
+            pass
+        elif isinstance(value, int) and 0 <= value < len(self.players):
+            return value
+        elif isinstance(value, str) and value in self.players:
+            return self.players.index(value)
+        raise TranscriptFormatError(where, f"{value!r} is not a player of this game ({', '.join(self.players)})")
+
+    def cards(self, value: Any, where: str) -> tuple[Card, ...]:
+        if not isinstance(value, list):
+            raise TranscriptFormatError(where, "must be a list of cards")
+        return tuple(parse_card(v, f"{where}[{i}]") for i, v in enumerate(value))
+
+    def start(self) -> StartGame:
+        ruleset = self.doc.get("ruleset", "2019")
+        options = self.doc.get("options", {})
+        if not isinstance(ruleset, str):
+            raise TranscriptFormatError("$.ruleset", "must be a ruleset id such as '2019'")
+        if not isinstance(options, dict):
+            raise TranscriptFormatError("$.options", "must be an object of rule options")
+        first = self.doc.get("first_player")
+        return StartGame(
+            ruleset=ruleset,
+            players=tuple(self.players),
+            options={str(k): str(v) for k, v in options.items()},
+            first_player=None if first is None else self.seat(first, "$.first_player"),
+            scenario=True,
+        )
+
+    def deal(self, rnd: Any, where: str) -> DealRound:
+        if not isinstance(rnd, dict):
+            raise TranscriptFormatError(where, "a round is an object with deal, first_player and turns")
+        deal = rnd.get("deal")
+        if not isinstance(deal, dict):
+            raise TranscriptFormatError(f"{where}.deal", "must be an object: set_aside, face_up, hands, deck")
+        hands_doc = deal.get("hands")
+        if not isinstance(hands_doc, dict):
+            raise TranscriptFormatError(f"{where}.deal.hands", "must map each player to the card dealt to them")
+        hands: list[Card | None] = [None] * len(self.players)
+        for who, card in hands_doc.items():
+            hands[self.seat(who, f"{where}.deal.hands")] = parse_card(card, f"{where}.deal.hands.{who}")
+        missing = [self.players[i] for i, h in enumerate(hands) if h is None]
+        if missing:
+            raise TranscriptFormatError(f"{where}.deal.hands", f"no card dealt to {', '.join(missing)}")
+        if "first_player" not in rnd:
+            raise TranscriptFormatError(f"{where}.first_player", "each round names its first player")
+        return DealRound(
+            set_aside=parse_card(deal.get("set_aside"), f"{where}.deal.set_aside"),
+            face_up=self.cards(deal.get("face_up", []), f"{where}.deal.face_up"),
+            hands=tuple(h for h in hands if h is not None),
+            deck=self.cards(deal.get("deck"), f"{where}.deal.deck"),
+            first_player=self.seat(rnd["first_player"], f"{where}.first_player"),
+        )
+
+    def play(self, turn: Any, where: str) -> tuple[PlayCard, dict[str, Any]]:
+        if not isinstance(turn, dict):
+            raise TranscriptFormatError(where, "a turn is an object: player, play, and target/guess/keep/bottom")
+        unknown = set(turn) - {"player", "play", "target", "guess", "keep", "bottom", "note"}
+        if unknown:
+            raise TranscriptFormatError(where, f"unknown field(s) {', '.join(sorted(unknown))}")
+        target = turn.get("target")
+        guess = turn.get("guess")
+        return (
+            PlayCard(
+                player=self.seat(turn.get("player"), f"{where}.player"),
+                card=parse_card(turn.get("play"), f"{where}.play"),
+                target=None if target is None else self.seat(target, f"{where}.target"),
+                guess=None if guess is None else parse_card(guess, f"{where}.guess"),
+            ),
+            turn,
+        )
+
+    def rounds(self) -> list[Any]:
+        rounds = self.doc.get("rounds", [])
+        if not isinstance(rounds, list):
+            raise TranscriptFormatError("$.rounds", "must be a list of rounds")
+        return rounds
+
+
+def expand(doc: Any) -> Expansion:
+    """Judge a transcript decision by decision; `TranscriptFormatError` if it cannot be read at all."""
+    reader = _Reader(doc)
+    out = Expansion()
+
+    def apply(command: Command, where: str) -> bool:
+        try:
+            events = decide(out.state, command)
+        except RuleViolation as v:
+            out.problem = Problem(v.rule_id, v.code, v.en, v.fr, where=where, seq=out.state.seq + 1)
+            return False
+        out.events.extend(events)
+        out.state = fold(events, out.state)
+        return True
+
+    if not apply(reader.start(), "$"):
+        return out
+    for r, rnd in enumerate(reader.rounds()):
+        where = f"$.rounds[{r}]"
+        deal = reader.deal(rnd, where)
+        if out.state.phase != PHASE_DEAL and not out.state.over:
+            out.problem = _round_not_over(where, out.state)
+            return out
+        if not apply(deal, where):
+            return out
+        turns = rnd.get("turns", [])
+        if not isinstance(turns, list):
+            raise TranscriptFormatError(f"{where}.turns", "must be a list of turns")
+        for t, turn in enumerate(turns):
+            here = f"{where}.turns[{t}]"
+            play, raw = reader.play(turn, here)
+            if not apply(play, here):
+                return out
+            if out.state.phase == PHASE_CHANCELLOR:
+                if "keep" not in raw:
+                    raise TranscriptFormatError(here, "a Chancellor that drew cards needs keep and bottom")
+                ret = ReturnCards(
+                    play.player,
+                    parse_card(raw["keep"], f"{here}.keep"),
+                    reader.cards(raw.get("bottom", []), f"{here}.bottom"),
+                )
+                if not apply(ret, here):
+                    return out
+            elif "keep" in raw or "bottom" in raw:
+                out.problem = Problem(
+                    "chancellor.effect",
+                    "no_chancellor_pending",
+                    "keep/bottom are only written for a Chancellor that drew cards",
+                    "keep/bottom ne s'écrivent que pour un Chancelier qui a pioché",
+                    where=here,
+                    seq=out.state.seq,
+                )
+                return out
+    return out
+
+
+def _round_not_over(where: str, state: GameState) -> Problem:
+    return Problem(
+        "setup.deal",
+        "round_in_progress",
+        f"a new round is dealt while round {state.round} is still being played: its turns are missing",
+        f"une nouvelle manche est distribuée alors que la manche {state.round} n'est pas finie : des tours manquent",
+        where=where,
+        seq=state.seq + 1,
+    )
+
+
+def is_transcript(doc: Any) -> bool:
+    return isinstance(doc, dict) and doc.get("format") == FORMAT

@@ -1,0 +1,177 @@
+"""The PostgreSQL event store (psycopg 3), for several workers or machines.
+
+Same contract as SQLite. The database refuses UPDATE, DELETE and TRUNCATE on events by trigger.
+Every commit NOTIFYs `loveletter_events` with "game_id:version", so a worker learns of appends made
+by the others (live streams across workers).
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import Future
+from typing import Any
+
+import psycopg
+from psycopg import errors
+from psycopg_pool import ConnectionPool
+
+from events.codec import dumps, loads
+from events.store import Append, ConflictError, EventStore, GroupCommitter, Idempotency
+
+CHANNEL = "loveletter_events"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    game_id     TEXT PRIMARY KEY,
+    meta        BYTEA NOT NULL,
+    created_at  TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id     TEXT NOT NULL REFERENCES games(game_id),
+    seq         INTEGER NOT NULL CHECK (seq >= 1),
+    type        TEXT NOT NULL,
+    body        BYTEA NOT NULL,
+    recorded_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS idempotency (
+    game_id      TEXT NOT NULL,
+    key          TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    status       INTEGER NOT NULL,
+    response     BYTEA NOT NULL,
+    PRIMARY KEY (game_id, key)
+);
+CREATE OR REPLACE FUNCTION loveletter_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'events are append-only';
+END $$;
+DO $$ BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'events_append_only') THEN
+        CREATE TRIGGER events_append_only BEFORE UPDATE OR DELETE ON events
+            FOR EACH ROW EXECUTE FUNCTION loveletter_refuse_change();
+        CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events
+            FOR EACH STATEMENT EXECUTE FUNCTION loveletter_refuse_change();
+    END IF;
+END $$;
+"""
+
+
+class PostgresStore(EventStore):
+    def __init__(self, url: str, *, listen: bool = True, pool_size: int = 8) -> None:
+        super().__init__()
+        self.url = url
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("SELECT pg_advisory_lock(7140)")  # several workers may start at once
+            try:
+                conn.execute(SCHEMA)
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(7140)")
+        self._writer = psycopg.connect(url)
+        self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=True, kwargs={"autocommit": True})
+        self._committer = GroupCommitter(self._write_batch, name="postgres-writer")
+        self._stop = threading.Event()
+        self._listener: threading.Thread | None = None
+        if listen:
+            self._listener = threading.Thread(target=self._listen, name="postgres-listener", daemon=True)
+            self._listener.start()
+
+    # -- writing ---------------------------------------------------------------------------------
+
+    def submit(self, request: Append) -> Future[int]:
+        return self._committer.submit(request)
+
+    def _write_batch(self, batch: list[Append]) -> None:
+        db = self._writer
+        done: list[tuple[Append, int | BaseException]] = []
+        try:
+            with db.transaction():
+                for request in batch:
+                    try:
+                        with db.transaction():  # a savepoint: one conflict does not undo the others
+                            version = self._write_one(db, request)
+                        done.append((request, version))
+                    except ConflictError as exc:
+                        done.append((request, exc))
+                    except errors.UniqueViolation:
+                        done.append((request, ConflictError(request.game_id, request.expected, None)))
+                for request, outcome in done:
+                    if not isinstance(outcome, BaseException):
+                        db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{request.game_id}:{outcome}"))
+        except psycopg.OperationalError:
+            self._writer = psycopg.connect(self.url)  # reconnect for the next batch; this one failed whole
+            raise
+        for request, outcome in done:
+            if isinstance(outcome, BaseException):
+                request.future.set_exception(outcome)
+            else:
+                request.future.set_result(outcome)
+
+    def _write_one(self, db: psycopg.Connection[Any], request: Append) -> int:
+        if request.create is not None:
+            db.execute("INSERT INTO games (game_id, meta) VALUES (%s, %s)", (request.game_id, dumps(request.create)))
+        else:
+            row = db.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = %s", (request.game_id,)
+            ).fetchone()
+            current = row[0] if row else 0
+            if current != request.expected:
+                raise ConflictError(request.game_id, request.expected, current)
+        with db.cursor() as cur:
+            cur.executemany("INSERT INTO events (game_id, seq, type, body) VALUES (%s, %s, %s, %s)", request.rows())
+        if request.idempotency is not None:
+            idem = request.idempotency
+            db.execute(
+                "INSERT INTO idempotency (game_id, key, request_hash, status, response) VALUES (%s, %s, %s, %s, %s)",
+                (request.game_id, idem.key, idem.request_hash, idem.status, idem.response),
+            )
+        return request.expected + len(request.events)
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def _rows(self, game_id: str, after: int) -> list[tuple[int, bytes]]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT seq, body FROM events WHERE game_id = %s AND seq > %s ORDER BY seq", (game_id, after)
+            ).fetchall()
+        return [(seq, bytes(body)) for seq, body in rows]
+
+    def meta(self, game_id: str) -> dict[str, Any] | None:
+        with self._pool.connection() as conn:
+            row = conn.execute("SELECT meta FROM games WHERE game_id = %s", (game_id,)).fetchone()
+        return None if row is None else dict(loads(bytes(row[0])))
+
+    def idempotency(self, game_id: str, key: str) -> Idempotency | None:
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT request_hash, status, response FROM idempotency WHERE game_id = %s AND key = %s",
+                (game_id, key),
+            ).fetchone()
+        return None if row is None else Idempotency(key, row[0], row[1], bytes(row[2]))
+
+    def game_ids(self) -> list[str]:
+        with self._pool.connection() as conn:
+            return [r[0] for r in conn.execute("SELECT game_id FROM games ORDER BY created_at, game_id")]
+
+    # -- notifications across workers --------------------------------------------------------------
+
+    def _listen(self) -> None:
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self.url, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            game_id, _, version = note.payload.rpartition(":")
+                            self._notify(game_id, int(version))
+            except psycopg.OperationalError:
+                if self._stop.wait(1.0):
+                    return
+
+    def close(self) -> None:
+        self._stop.set()
+        self._committer.close()
+        if self._listener is not None:
+            self._listener.join(timeout=5)
+        self._pool.close()
+        self._writer.close()

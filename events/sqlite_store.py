@@ -1,0 +1,152 @@
+"""The embedded SQLite event store: WAL, durable commits (synchronous=FULL) unless told otherwise."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from concurrent.futures import Future
+from typing import Any
+
+from events.codec import dumps, loads
+from events.store import Append, ConflictError, EventStore, GroupCommitter, Idempotency
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    game_id     TEXT PRIMARY KEY,
+    meta        BLOB NOT NULL,
+    created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id     TEXT NOT NULL REFERENCES games(game_id),
+    seq         INTEGER NOT NULL CHECK (seq >= 1),
+    type        TEXT NOT NULL,
+    body        BLOB NOT NULL,
+    recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS events_append_only_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS events_append_only_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+CREATE TABLE IF NOT EXISTS idempotency (
+    game_id      TEXT NOT NULL,
+    key          TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    status       INTEGER NOT NULL,
+    response     BLOB NOT NULL,
+    PRIMARY KEY (game_id, key)
+) WITHOUT ROWID;
+"""
+
+SYNCHRONOUS = {"full": "FULL", "normal": "NORMAL"}
+
+
+class SqliteStore(EventStore):
+    def __init__(self, path: str, durability: str = "full") -> None:
+        super().__init__()
+        if durability not in SYNCHRONOUS:
+            raise ValueError(f"durability must be one of {', '.join(SYNCHRONOUS)}, not {durability!r}")
+        self.path = path
+        self._sync = SYNCHRONOUS[durability]
+        self._local = threading.local()
+        writer = self._connect()
+        writer.executescript(SCHEMA)
+        self._writer = writer
+        self._committer = GroupCommitter(self._write_batch, name="sqlite-writer")
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute(f"PRAGMA synchronous={self._sync}")
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA busy_timeout=30000")
+        return conn
+
+    def _reader(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = self._connect()
+        return conn
+
+    # -- writing ---------------------------------------------------------------------------------
+
+    def submit(self, request: Append) -> Future[int]:
+        return self._committer.submit(request)
+
+    def _write_batch(self, batch: list[Append]) -> None:
+        db = self._writer
+        done: list[tuple[Append, int | BaseException]] = []
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for request in batch:
+                db.execute("SAVEPOINT one")
+                try:
+                    done.append((request, self._write_one(db, request)))
+                    db.execute("RELEASE one")
+                except (ConflictError, sqlite3.IntegrityError) as exc:
+                    db.execute("ROLLBACK TO one")
+                    db.execute("RELEASE one")
+                    done.append((request, _conflict(db, request) if isinstance(exc, sqlite3.IntegrityError) else exc))
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        for request, outcome in done:
+            if isinstance(outcome, BaseException):
+                request.future.set_exception(outcome)
+            else:
+                request.future.set_result(outcome)
+                self._notify(request.game_id, outcome)
+
+    def _write_one(self, db: sqlite3.Connection, request: Append) -> int:
+        if request.create is not None:
+            db.execute("INSERT INTO games (game_id, meta) VALUES (?, ?)", (request.game_id, dumps(request.create)))
+        else:
+            (current,) = db.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (request.game_id,)
+            ).fetchone()
+            if current != request.expected:
+                raise ConflictError(request.game_id, request.expected, current)
+        db.executemany("INSERT INTO events (game_id, seq, type, body) VALUES (?, ?, ?, ?)", request.rows())
+        if request.idempotency is not None:
+            idem = request.idempotency
+            db.execute(
+                "INSERT INTO idempotency (game_id, key, request_hash, status, response) VALUES (?, ?, ?, ?, ?)",
+                (request.game_id, idem.key, idem.request_hash, idem.status, idem.response),
+            )
+        return request.expected + len(request.events)
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def _rows(self, game_id: str, after: int) -> list[tuple[int, bytes]]:
+        rows = self._reader().execute(
+            "SELECT seq, body FROM events WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, after)
+        )
+        return [(seq, bytes(body)) for seq, body in rows]
+
+    def meta(self, game_id: str) -> dict[str, Any] | None:
+        row = self._reader().execute("SELECT meta FROM games WHERE game_id = ?", (game_id,)).fetchone()
+        return None if row is None else dict(loads(row[0]))
+
+    def idempotency(self, game_id: str, key: str) -> Idempotency | None:
+        row = (
+            self._reader()
+            .execute(
+                "SELECT request_hash, status, response FROM idempotency WHERE game_id = ? AND key = ?", (game_id, key)
+            )
+            .fetchone()
+        )
+        return None if row is None else Idempotency(key, row[0], row[1], bytes(row[2]))
+
+    def game_ids(self) -> list[str]:
+        return [r[0] for r in self._reader().execute("SELECT game_id FROM games ORDER BY created_at, game_id")]
+
+    def close(self) -> None:
+        self._committer.close()
+        self._writer.close()
+
+
+def _conflict(db: sqlite3.Connection, request: Append) -> ConflictError:
+    (current,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (request.game_id,)).fetchone()
+    return ConflictError(request.game_id, request.expected, current)

@@ -1,0 +1,170 @@
+"""The event store contract, and the group committer both stores share.
+
+A store keeps each game's events append-only under the key (game_id, seq). Appending says which
+seq it expects to follow: if another writer got there first the key collides and the append is a
+`ConflictError`, never an overwrite. Appends from many games wait in one queue; a single writer
+thread commits everything waiting in one transaction (group commit), so durability costs one disk
+flush per batch, not per move.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+from events.catalogue import Event
+from events.codec import decode, dumps, encode, loads
+
+
+class StoreError(Exception):
+    """A store failure that is not the caller's fault (I/O, database down)."""
+
+
+class ConflictError(Exception):
+    """The game moved on since the version the writer expected (or the game id is taken)."""
+
+    def __init__(self, game_id: str, expected: int, actual: int | None) -> None:
+        super().__init__(f"game {game_id}: expected version {expected}, found {actual}")
+        self.game_id = game_id
+        self.expected = expected
+        self.actual = actual
+
+
+@dataclass(frozen=True, slots=True)
+class Idempotency:
+    """A request's idempotency key, a digest of its body, and the response it produced."""
+
+    key: str
+    request_hash: str
+    status: int
+    response: bytes
+
+
+@dataclass(slots=True)
+class Append:
+    """One writer's request: these events after `expected`, optionally creating the game first."""
+
+    game_id: str
+    expected: int
+    events: Sequence[Event]
+    idempotency: Idempotency | None = None
+    create: dict[str, Any] | None = None
+    future: Future[int] = field(default_factory=Future)
+
+    def rows(self) -> list[tuple[str, int, str, bytes]]:
+        return [
+            (self.game_id, self.expected + i, e.TYPE, dumps(encode(e))) for i, e in enumerate(self.events, start=1)
+        ]
+
+
+class EventStore(ABC):
+    """What the referee needs from a database; `tests/test_store_contract.py` holds every store to it."""
+
+    def __init__(self) -> None:
+        self._listeners: list[Callable[[str, int], None]] = []
+
+    # -- writing ---------------------------------------------------------------------------------
+
+    @abstractmethod
+    def submit(self, request: Append) -> Future[int]:
+        """Queue an append; the future gives the game's new version once it is durable."""
+
+    def append(
+        self, game_id: str, expected: int, events: Sequence[Event], idempotency: Idempotency | None = None
+    ) -> int:
+        return self.submit(Append(game_id, expected, events, idempotency)).result()
+
+    def create(self, game_id: str, meta: dict[str, Any], events: Sequence[Event]) -> int:
+        """Record a new game with its first events; `ConflictError` if the id is taken."""
+        return self.submit(Append(game_id, 0, events, create=meta)).result()
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    @abstractmethod
+    def _rows(self, game_id: str, after: int) -> list[tuple[int, bytes]]: ...
+
+    @abstractmethod
+    def meta(self, game_id: str) -> dict[str, Any] | None:
+        """The game's creation record (ruleset, seats, token digests…), or None if unknown."""
+
+    @abstractmethod
+    def idempotency(self, game_id: str, key: str) -> Idempotency | None: ...
+
+    @abstractmethod
+    def game_ids(self) -> list[str]: ...
+
+    def load(self, game_id: str, after: int = 0) -> list[tuple[int, Event]]:
+        """The game's events with seq > after, in order."""
+        return [(seq, decode(loads(body))) for seq, body in self._rows(game_id, after)]
+
+    # -- notifications ----------------------------------------------------------------------------
+
+    def subscribe(self, callback: Callable[[str, int], None]) -> None:
+        """Call `callback(game_id, version)` after every durable append (from any worker, where supported)."""
+        self._listeners.append(callback)
+
+    def _notify(self, game_id: str, version: int) -> None:
+        for callback in self._listeners:
+            callback(game_id, version)
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+
+class GroupCommitter:
+    """One writer thread: takes every waiting append and commits them in one transaction."""
+
+    def __init__(self, write_batch: Callable[[list[Append]], None], name: str, max_batch: int = 512) -> None:
+        self._queue: queue.SimpleQueue[Append | None] = queue.SimpleQueue()
+        self._write_batch = write_batch
+        self._max_batch = max_batch
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._closed = False
+        self.batches = 0
+        self.appends = 0
+        self._thread.start()
+
+    def submit(self, request: Append) -> Future[int]:
+        if self._closed:
+            request.future.set_exception(StoreError("the store is closed"))
+        else:
+            self._queue.put(request)
+        return request.future
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < self._max_batch:
+                try:
+                    nxt = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    stop = True
+                    break
+                batch.append(nxt)
+            try:
+                self._write_batch(batch)
+            except Exception as exc:  # the whole transaction failed: nobody's append is durable
+                for request in batch:
+                    if not request.future.done():
+                        request.future.set_exception(StoreError(f"commit failed: {exc}"))
+            self.batches += 1
+            self.appends += len(batch)
+            if stop:
+                return
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._queue.put(None)
+            self._thread.join(timeout=10)

@@ -1,0 +1,269 @@
+"""The HTTP referee (FastAPI). `create_app()` builds one; tests build their own with their own store."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+import orjson
+import structlog
+from fastapi import Body, FastAPI, Header, Query, Request
+from fastapi.responses import Response, StreamingResponse
+from pydantic import TypeAdapter, ValidationError
+
+from api import problems
+from api.logs import configure
+from api.problems import Problem, lang_of
+from api.referee import Referee, Table, events_json
+from api.schemas import CreateGameIn, MoveIn
+from api.settings import Settings
+from core.cards import CARD_ORDER
+from core.rules import RuleViolation
+from core.rulesets import RULESETS, Ruleset
+from events.store import EventStore
+
+log = structlog.get_logger()
+MOVE = TypeAdapter(MoveIn)
+JSON = "application/json"
+
+
+def open_store(settings: Settings) -> EventStore:
+    if settings.is_sqlite:
+        from events.sqlite_store import SqliteStore
+
+        return SqliteStore(settings.sqlite_path, settings.durability)
+    if settings.database_url.startswith(("postgresql://", "postgres://")):
+        from events.postgres_store import PostgresStore
+
+        return PostgresStore(settings.database_url)
+    raise ValueError(f"unsupported database URL {settings.database_url!r} (sqlite:///… or postgresql://…)")
+
+
+def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(orjson.dumps(data), status_code=status, media_type=JSON, headers=headers)
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Problem(401, "token_required", "Bearer token required", "use Authorization: Bearer <token>")
+    return token.strip()
+
+
+def _version_header(value: str | None, name: str) -> int | None:
+    if value is None:
+        return None
+    text = value.strip().removeprefix("W/").strip('"')
+    if not text.isdigit():
+        raise Problem(400, "invalid_header", f"Invalid {name}", f'{name} must be a game version such as "12"')
+    return int(text)
+
+
+def ruleset_json(rs: Ruleset) -> dict[str, Any]:
+    return {
+        "id": rs.id,
+        "title": rs.title,
+        "players": {"min": rs.min_players, "max": rs.max_players},
+        "favors_to_win": {str(n): f for n, f in rs.favors_to_win.items()},
+        "deck_size": len(rs.deck),
+        "tie_rule": rs.tie_rule.value,
+        "spy_favor": rs.spy_favor,
+        "amira_sadie_favor": rs.amira_sadie_favor,
+        "options": {"tie_2012": ["nobody", "all"], "guard_unknown": ["refuse", "miss"]},
+        "cards": [
+            {
+                "id": card.value,
+                "value": rs.values[card],
+                "copies": rs.copies[card],
+                "name": {"en": rs.name(card, "en"), "fr": rs.name(card, "fr")},
+            }
+            for card in CARD_ORDER
+            if rs.has(card)
+        ],
+    }
+
+
+def create_app(settings: Settings | None = None, store: EventStore | None = None) -> FastAPI:
+    settings = settings or Settings()
+    configure(settings.log_format, settings.log_level)
+    owned = store is None
+    the_store = store or open_store(settings)
+    referee = Referee(the_store, cache_games=settings.cache_games, admin_token=settings.admin_token)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        referee.bind_loop()
+        yield
+        if owned:
+            the_store.close()
+
+    app = FastAPI(
+        title="Love Letter Referee",
+        version="0.1.0",
+        summary="Create games, take seats, submit moves: every move is judged by the rules, every hand kept secret.",
+        lifespan=lifespan,
+    )
+    app.state.referee = referee
+    problems.install(app)
+
+    @app.middleware("http")
+    async def context(request: Request, call_next: Any) -> Response:
+        structlog.contextvars.clear_contextvars()
+        request_id = request.headers.get("x-request-id") or uuid.uuid4().hex[:16]
+        structlog.contextvars.bind_contextvars(request_id=request_id)
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > settings.max_body_bytes):
+            return problems.problem_response(
+                Problem(413, "too_large", "Request too large", f"bodies are limited to {settings.max_body_bytes} bytes")
+            )
+        start = time.perf_counter()
+        response: Response = await call_next(request)
+        response.headers["X-Request-ID"] = request_id
+        if request.method != "GET" or response.status_code >= 400:
+            log.info(
+                "request",
+                method=request.method,
+                path=request.url.path,
+                status=response.status_code,
+                ms=round((time.perf_counter() - start) * 1000, 2),
+            )
+        return response
+
+    @app.get("/healthz", tags=["service"])
+    async def healthz() -> Response:
+        return _json({"status": "ok", "store": type(the_store).__name__})
+
+    @app.get("/rulesets", tags=["rulesets"])
+    async def rulesets() -> Response:
+        return _json([ruleset_json(rs) for rs in RULESETS.values()])
+
+    @app.get("/rulesets/{ruleset_id}", tags=["rulesets"])
+    async def one_ruleset(ruleset_id: str) -> Response:
+        if ruleset_id not in RULESETS:
+            raise Problem(404, "ruleset_not_found", "No such ruleset", f"known rulesets: {', '.join(RULESETS)}")
+        return _json(ruleset_json(RULESETS[ruleset_id]))
+
+    @app.post("/games", status_code=201, tags=["games"])
+    async def create_game(request: Request, body: CreateGameIn) -> Response:
+        try:
+            created = await referee.create(body)
+        except RuleViolation as v:
+            raise problems.violation(v, lang_of(request)) from None
+        return _json(created, 201, {"Location": f"/games/{created['game_id']}"})
+
+    @app.get("/games/{game_id}", tags=["games"])
+    async def get_game(
+        game_id: str,
+        authorization: Annotated[str | None, Header()] = None,
+        if_none_match: Annotated[str | None, Header()] = None,
+    ) -> Response:
+        table = await referee.table(game_id)
+        seat = referee.seat_for(table, _bearer(authorization), required=False)
+        etag = f'"{table.version}"'
+        if if_none_match is not None and if_none_match.strip() == etag:
+            return Response(status_code=304, headers={"ETag": etag})
+        return _json(referee.game_json(table, seat), headers={"ETag": etag})
+
+    @app.post("/games/{game_id}/moves", tags=["games"])
+    async def post_move(
+        game_id: str,
+        request: Request,
+        move: Annotated[dict[str, Any], Body(openapi_examples=_MOVE_EXAMPLES)],
+        authorization: Annotated[str | None, Header()] = None,
+        if_match: Annotated[str | None, Header()] = None,
+        idempotency_key: Annotated[str | None, Header(max_length=200)] = None,
+    ) -> Response:
+        try:
+            parsed = MOVE.validate_python(move)
+        except ValidationError as exc:
+            errors = [{"field": ".".join(str(p) for p in e["loc"]), "message": e["msg"]} for e in exc.errors()]
+            detail = "; ".join(f"{e['field'] or 'body'}: {e['message']}" for e in errors[:5])
+            raise Problem(422, "invalid_request", "Invalid move", detail, errors=errors) from None
+        status, body, version = await referee.move(
+            game_id,
+            _bearer(authorization),
+            parsed,
+            raw_body=await request.body(),
+            if_match=_version_header(if_match, "If-Match"),
+            idempotency_key=idempotency_key,
+            lang=lang_of(request),
+        )
+        headers = {"ETag": f'"{version}"'} if version >= 0 else {"Idempotent-Replayed": "true"}
+        return Response(body, status_code=status, media_type=JSON, headers=headers)
+
+    @app.get("/games/{game_id}/events", tags=["games"])
+    async def get_events(
+        game_id: str,
+        after: Annotated[int, Query(ge=0)] = 0,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> Response:
+        table = await referee.table(game_id)
+        seat = referee.seat_for(table, _bearer(authorization), required=False)
+        return _json({"version": table.version, "events": events_json(table.events[after:], after + 1, seat)})
+
+    @app.get("/games/{game_id}/stream", tags=["games"])
+    async def stream(
+        game_id: str,
+        request: Request,
+        after: Annotated[int | None, Query(ge=0)] = None,
+        token: Annotated[str | None, Query(description="seat token, for clients that cannot send headers")] = None,
+        authorization: Annotated[str | None, Header()] = None,
+        last_event_id: Annotated[str | None, Header()] = None,
+    ) -> StreamingResponse:
+        table = await referee.table(game_id)
+        seat = referee.seat_for(table, _bearer(authorization) or token, required=False)
+        cursor = after or 0
+        if last_event_id is not None and last_event_id.strip().isdigit():
+            cursor = int(last_event_id.strip())
+        return StreamingResponse(
+            _sse(table, seat, cursor, request),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+    @app.get("/games/{game_id}/log", tags=["games"])
+    async def get_log(game_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
+        table = await referee.table(game_id)
+        token = _bearer(authorization)
+        if not table.state.over and not referee.is_admin(token):
+            raise Problem(403, "game_not_over", "Game in progress", "the full log is published when the game is over")
+        return Response(referee.log_bytes(table), media_type="application/x-ndjson")
+
+    return app
+
+
+async def _sse(table: Table, seat: int | None, cursor: int, request: Request) -> AsyncIterator[bytes]:
+    while True:
+        if cursor < len(table.events):
+            for item in events_json(table.events[cursor:], cursor + 1, seat):
+                yield f"id: {item['seq']}\nevent: {item['type']}\ndata: {orjson.dumps(item).decode()}\n\n".encode()
+            cursor = len(table.events)
+        if table.state.over:
+            return
+        waiter = table.changed
+        try:
+            await asyncio.wait_for(waiter.wait(), timeout=15)
+        except TimeoutError:
+            if await request.is_disconnected():
+                return
+            yield b": keep-alive\n\n"
+
+
+_MOVE_EXAMPLES: dict[str, Any] = {
+    "guard": {
+        "summary": "Guard on Bob, naming the Priest",
+        "value": {"type": "play", "card": "guard", "target": "Bob", "guess": "priest"},
+    },
+    "handmaid": {"summary": "Handmaid (no target)", "value": {"type": "play", "card": "handmaid"}},
+    "chancellor": {
+        "summary": "Chancellor: keep the Princess, Guard then Spy to the bottom",
+        "value": {"type": "return", "keep": "princess", "bottom": ["guard", "spy"]},
+    },
+    "code": {"summary": "Any move by its action code", "value": {"type": "code", "action_code": 95}},
+}

@@ -1,0 +1,379 @@
+"""The referee: the one authority between clients and the event store.
+
+It checks who is asking (seat tokens), judges moves with `decide`, lets chance deal and bot seats
+play, appends everything a move causes in one atomic batch at the expected version, and answers each
+seat with only what that seat may see. Folded states of active games are cached; the store is the
+truth, so a cold start or a conflict just folds the log again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+import structlog
+
+from api.problems import Problem, violation
+from api.schemas import CodeIn, CreateGameIn, PlayIn, ReturnIn
+from api.tokens import digest, matches, new_token
+from core.bots import get_bot
+from core.cards import Card
+from core.chance import deal
+from core.commands import DealRound, PlayCard, PlayerCommand, ReturnCards, StartGame
+from core.decide import decide
+from core.evolve import fold
+from core.legal import action_code, from_action_code, legal_moves
+from core.rules import RuleViolation
+from core.state import INITIAL, PHASE_DEAL, GameState
+from core.views import redact, view
+from events.catalogue import Event
+from events.codec import dumps, encode
+from events.log import Header, game_lines
+from events.store import Append, ConflictError, EventStore, Idempotency
+
+log = structlog.get_logger()
+
+MAX_RETRIES = 5
+
+
+@dataclass(slots=True)
+class Table:
+    """A game in memory: its creation record, every event, and the state they fold to."""
+
+    game_id: str
+    meta: dict[str, Any]
+    events: list[Event]
+    state: GameState
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def version(self) -> int:
+        return self.state.seq
+
+    def extend(self, events: list[Event]) -> None:
+        self.events.extend(events)
+        self.state = fold(events, self.state)
+        self.changed.set()
+        self.changed = asyncio.Event()
+
+
+def seat_of(state: GameState, ref: int | str | None, what: str) -> int | None:
+    if ref is None:
+        return None
+    if isinstance(ref, int) and 0 <= ref < len(state.players):
+        return ref
+    if isinstance(ref, str) and ref in state.players:
+        return state.players.index(ref)
+    raise Problem(422, "unknown_player", "Unknown player", f"{what}: {ref!r} is not a player of this game")
+
+
+def move_json(state: GameState, move: PlayerCommand) -> dict[str, Any]:
+    if isinstance(move, PlayCard):
+        out: dict[str, Any] = {"type": "play", "card": move.card.value}
+        if move.target is not None:
+            out["target"] = move.target
+            out["target_name"] = state.players[move.target]
+        if move.guess is not None:
+            out["guess"] = move.guess.value
+    else:
+        out = {"type": "return", "keep": move.keep.value, "bottom": [c.value for c in move.bottom]}
+    out["action_code"] = action_code(move)
+    return out
+
+
+def events_json(events: list[Event], first_seq: int, seat: int | None) -> list[dict[str, Any]]:
+    out = []
+    for seq, event in enumerate(events, start=first_seq):
+        fields = encode(event)
+        fields["seq"] = seq
+        out.append(redact(event, fields, seat))
+    return out
+
+
+class Referee:
+    def __init__(self, store: EventStore, *, cache_games: int = 10_000, admin_token: str | None = None) -> None:
+        self.store = store
+        self.admin_token = admin_token
+        self._tables: OrderedDict[str, Table] = OrderedDict()
+        self._cache_games = cache_games
+        self._rng = random.Random(secrets.randbits(128))
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._refreshing: set[asyncio.Task[None]] = set()
+        store.subscribe(self._on_append)
+
+    # -- loading and caching ------------------------------------------------------------------------
+
+    async def table(self, game_id: str) -> Table:
+        table = self._tables.get(game_id)
+        if table is not None:
+            self._tables.move_to_end(game_id)
+            return table
+        meta = await asyncio.to_thread(self.store.meta, game_id)
+        if meta is None:
+            raise Problem(404, "game_not_found", "No such game", f"there is no game {game_id!r}")
+        rows = await asyncio.to_thread(self.store.load, game_id)
+        events = [e for _, e in rows]
+        table = self._tables.get(game_id)  # another request may have loaded it meanwhile
+        if table is None:
+            table = Table(game_id, meta, events, fold(events))
+            self._tables[game_id] = table
+            self._evict()
+        return table
+
+    def _evict(self) -> None:
+        while len(self._tables) > self._cache_games:
+            game_id, table = next(iter(self._tables.items()))
+            if table.lock.locked():
+                break
+            del self._tables[game_id]
+
+    async def refresh(self, table: Table) -> None:
+        """Catch up with appends made elsewhere (another worker)."""
+        rows = await asyncio.to_thread(self.store.load, table.game_id, table.version)
+        if rows and rows[0][0] == table.version + 1:
+            table.extend([e for _, e in rows])
+
+    def _on_append(self, game_id: str, version: int) -> None:
+        """Store callback (any thread): another writer appended; wake this worker's readers."""
+        loop = self._loop
+        if loop is not None and game_id in self._tables:
+            loop.call_soon_threadsafe(self._schedule_refresh, game_id, version)
+
+    def _schedule_refresh(self, game_id: str, version: int) -> None:
+        table = self._tables.get(game_id)
+        if table is not None and version > table.version and not table.lock.locked():
+            task = asyncio.ensure_future(self._locked_refresh(table))
+            self._refreshing.add(task)
+            task.add_done_callback(self._refreshing.discard)
+
+    async def _locked_refresh(self, table: Table) -> None:
+        async with table.lock:
+            await self.refresh(table)
+
+    def bind_loop(self) -> None:
+        self._loop = asyncio.get_running_loop()
+
+    # -- who is asking ----------------------------------------------------------------------------
+
+    def seat_for(self, table: Table, token: str | None, *, required: bool) -> int | None:
+        if token is None:
+            if required:
+                raise Problem(401, "token_required", "Seat token required", "send Authorization: Bearer <seat token>")
+            return None
+        for seat, info in enumerate(table.meta["seats"]):
+            stored = info.get("token_digest")
+            if stored and matches(token, stored):
+                return seat
+        raise Problem(403, "token_rejected", "Wrong token", "this token is not a seat token of this game")
+
+    def is_admin(self, token: str | None) -> bool:
+        return bool(self.admin_token and token and secrets.compare_digest(token, self.admin_token))
+
+    # -- automatic play ---------------------------------------------------------------------------
+
+    def _automatic(self, state: GameState, meta: dict[str, Any], scenario_deals: list[DealRound]) -> list[Event]:
+        """Deal rounds and play bot seats until a human must decide or the game is over."""
+        events: list[Event] = []
+        seats = meta["seats"]
+        while not state.over:
+            if state.phase == PHASE_DEAL:
+                if state.round < len(scenario_deals):
+                    command: Any = scenario_deals[state.round]
+                else:
+                    command = deal(state, secrets.token_bytes(32))
+            else:
+                bot = seats[state.active].get("bot")
+                if bot is None:
+                    break
+                moves = legal_moves(state, state.active)
+                command = get_bot(bot).choose(view(state, state.active), moves, self._rng)
+            new = decide(state, command)
+            events.extend(new)
+            state = fold(new, state)
+        return events
+
+    # -- creating a game --------------------------------------------------------------------------
+
+    async def create(self, body: CreateGameIn) -> dict[str, Any]:
+        names = tuple(p.name for p in body.players)
+        first = None
+        if body.first_player is not None:
+            probe = fold(decide(INITIAL, StartGame(body.ruleset, names, body.options)))
+            first = seat_of(probe, body.first_player, "first_player")
+        start = StartGame(body.ruleset, names, body.options, first, scenario=body.scenario is not None)
+        events = list(decide(INITIAL, start))
+        state = fold(events)
+        deals = [self._scenario_deal(state, d) for d in body.scenario.deals] if body.scenario else []
+        tokens = [None if p.bot else new_token() for p in body.players]
+        meta = {
+            "ruleset": state.ruleset.id if state.ruleset else body.ruleset,
+            "players": list(names),
+            "scenario_deals": [_deal_json(d) for d in deals],
+            "seats": [
+                {"name": p.name, "bot": p.bot, "token_digest": digest(t) if t else None}
+                for p, t in zip(body.players, tokens, strict=True)
+            ],
+        }
+        events += self._automatic(state, meta, deals)
+        game_id = "g_" + secrets.token_urlsafe(12)
+        version = await asyncio.wrap_future(self.store.submit(Append(game_id, 0, events, create=meta)))
+        table = Table(game_id, meta, events, fold(events))
+        self._tables[game_id] = table
+        self._evict()
+        log.info("game created", game_id=game_id, ruleset=meta["ruleset"], seats=len(names), seq=version)
+        return {
+            "game_id": game_id,
+            "version": version,
+            "ruleset": meta["ruleset"],
+            "scenario": body.scenario is not None,
+            "seats": [
+                {"seat": i, "name": p.name, "bot": p.bot, "token": t}
+                for i, (p, t) in enumerate(zip(body.players, tokens, strict=True))
+            ],
+        }
+
+    def _scenario_deal(self, state: GameState, d: Any) -> DealRound:
+        first = seat_of(state, d.first_player, "scenario.deals[].first_player")
+        if first is None:
+            first = 0 if state.named_first_player is None else state.named_first_player
+        return DealRound(d.set_aside, tuple(d.face_up), tuple(d.hands), tuple(d.deck), first)
+
+    # -- a move -----------------------------------------------------------------------------------
+
+    def command(self, state: GameState, seat: int, body: PlayIn | ReturnIn | CodeIn) -> PlayerCommand:
+        if isinstance(body, PlayIn):
+            return PlayCard(seat, body.card, seat_of(state, body.target, "target"), body.guess)
+        if isinstance(body, ReturnIn):
+            return ReturnCards(seat, body.keep, tuple(body.bottom))
+        try:
+            return from_action_code(body.action_code, seat)
+        except ValueError as exc:
+            raise Problem(422, "unknown_action_code", "Unknown action code", str(exc)) from None
+
+    async def move(
+        self,
+        game_id: str,
+        token: str | None,
+        body: PlayIn | ReturnIn | CodeIn,
+        *,
+        raw_body: bytes,
+        if_match: int | None,
+        idempotency_key: str | None,
+        lang: str,
+    ) -> tuple[int, bytes, int]:
+        """Judge and record a move; (status, JSON body, version)."""
+        table = await self.table(game_id)
+        seat = self.seat_for(table, token, required=True)
+        assert seat is not None
+        structlog.contextvars.bind_contextvars(game_id=game_id, seat=seat)
+        request_hash = hashlib.sha256(raw_body).hexdigest()
+        async with table.lock:
+            for _ in range(MAX_RETRIES):
+                if idempotency_key is not None:
+                    replayed = await self._replayed(game_id, idempotency_key, request_hash)
+                    if replayed is not None:
+                        return replayed
+                state = table.state
+                if if_match is not None and if_match != state.seq:
+                    raise Problem(
+                        412,
+                        "stale_version",
+                        "Version mismatch",
+                        f"If-Match expected version {if_match}, the game is at version {state.seq}",
+                        version=state.seq,
+                    )
+                command = self.command(state, seat, body)
+                try:
+                    mine = decide(state, command)
+                except RuleViolation as v:
+                    legal = [move_json(state, m) for m in legal_moves(state, seat)]
+                    raise violation(v, lang, legal) from None
+                after = fold(mine, state)
+                deals = [_deal_of(d) for d in table.meta.get("scenario_deals", [])]
+                events = list(mine) + self._automatic(after, table.meta, deals)
+                final = fold(events, state)
+                answer = self._answer(final, seat, events, state.seq + 1)
+                idem = Idempotency(idempotency_key, request_hash, 200, answer) if idempotency_key else None
+                try:
+                    version = await asyncio.wrap_future(self.store.submit(Append(game_id, state.seq, events, idem)))
+                except ConflictError:
+                    await self.refresh(table)
+                    if if_match is not None:
+                        raise Problem(
+                            409, "conflict", "Conflict", "another move was recorded first", version=table.version
+                        ) from None
+                    continue
+                table.extend(events)
+                structlog.contextvars.bind_contextvars(seq=version)
+                return 200, answer, version
+        raise Problem(409, "conflict", "Conflict", "the game kept changing; try again", version=table.version)
+
+    async def _replayed(self, game_id: str, key: str, request_hash: str) -> tuple[int, bytes, int] | None:
+        stored = await asyncio.to_thread(self.store.idempotency, game_id, key)
+        if stored is None:
+            return None
+        if stored.request_hash != request_hash:
+            raise Problem(
+                422,
+                "idempotency_key_reused",
+                "Idempotency key reused",
+                "this Idempotency-Key was already used with a different request body",
+            )
+        return stored.status, stored.response, -1
+
+    def _answer(self, state: GameState, seat: int, events: list[Event], first_seq: int) -> bytes:
+        return dumps(
+            {
+                "version": state.seq,
+                "events": events_json(events, first_seq, seat),
+                "view": view(state, seat).as_dict(),
+                "legal_moves": [move_json(state, m) for m in legal_moves(state, seat)],
+            }
+        )
+
+    # -- reading ----------------------------------------------------------------------------------
+
+    def game_json(self, table: Table, seat: int | None) -> dict[str, Any]:
+        state = table.state
+        return {
+            "game_id": table.game_id,
+            "version": state.seq,
+            "players": list(state.players),
+            "bots": [s.get("bot") for s in table.meta["seats"]],
+            "scenario": state.scenario,
+            "over": state.over,
+            "your_turn": seat is not None and state.active == seat,
+            "view": view(state, seat).as_dict(),
+            "legal_moves": [move_json(state, m) for m in legal_moves(state, seat)] if seat is not None else [],
+        }
+
+    def log_bytes(self, table: Table) -> bytes:
+        """The game's complete JSONL log, header first (the format `loveletter replay` verifies)."""
+        header = Header.of(table.events[0], table.game_id)  # type: ignore[arg-type]
+        return b"".join(line + b"\n" for line in game_lines(table.events, header))
+
+
+def _deal_json(d: DealRound) -> dict[str, Any]:
+    return {
+        "set_aside": d.set_aside.value,
+        "face_up": [c.value for c in d.face_up],
+        "hands": [c.value for c in d.hands],
+        "deck": [c.value for c in d.deck],
+        "first_player": d.first_player,
+    }
+
+
+def _deal_of(data: dict[str, Any]) -> DealRound:
+    return DealRound(
+        Card(data["set_aside"]),
+        tuple(Card(c) for c in data["face_up"]),
+        tuple(Card(c) for c in data["hands"]),
+        tuple(Card(c) for c in data["deck"]),
+        int(data["first_player"]),
+    )

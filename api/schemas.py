@@ -1,0 +1,84 @@
+"""Request bodies of the HTTP API (pydantic), with the examples the OpenAPI document shows."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.cards import Card
+
+SeatRef = Annotated[Union[int, str], Field(description="a seat number (0-based) or a player's name")]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatIn(_Strict):
+    name: Annotated[str, Field(min_length=1, max_length=40)]
+    bot: Literal["random", "heuristic"] | None = Field(None, description="this seat is played by the server")
+
+
+class DealIn(_Strict):
+    """An explicit deal (scenario games only): the zones of one round, deck top first."""
+
+    set_aside: Card
+    face_up: list[Card] = Field(default_factory=list)
+    hands: list[Card] = Field(description="the card dealt to each seat, in seat order")
+    deck: list[Card]
+    first_player: SeatRef | None = None
+
+
+class ScenarioIn(_Strict):
+    deals: list[DealIn] = Field(min_length=1, description="the first rounds' deals; later rounds are shuffled")
+
+
+class CreateGameIn(_Strict):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "ruleset": "2019",
+                    "players": [{"name": "Alice"}, {"name": "Bob"}, {"name": "Bot", "bot": "heuristic"}],
+                }
+            ]
+        },
+    )
+
+    ruleset: str = Field("2019", description="2019, 2019-classic, 2012 or princess-princess")
+    options: dict[str, str] = Field(default_factory=dict, description="rule options of RULINGS §11")
+    players: list[SeatIn] = Field(min_length=2, max_length=6)
+    first_player: SeatRef | None = Field(None, description="who starts round 1; drawn at random if absent")
+    scenario: ScenarioIn | None = Field(None, description="explicit deals: the game is recorded as a scenario")
+
+
+class PlayIn(_Strict):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"type": "play", "card": "guard", "target": "Bob", "guess": "priest"}]},
+    )
+    type: Literal["play"]
+    card: Card
+    target: SeatRef | None = None
+    guess: Card | None = None
+
+
+class ReturnIn(_Strict):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"type": "return", "keep": "princess", "bottom": ["guard", "spy"]}]},
+    )
+    type: Literal["return"]
+    keep: Card
+    bottom: list[Card] = Field(max_length=2, description="the returned cards, top to bottom")
+
+
+class CodeIn(_Strict):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"type": "code", "action_code": 95}]})
+    type: Literal["code"]
+    action_code: int = Field(ge=0, le=10_000, description="a stable action code (docs/bots.md)")
+
+
+MoveIn = Annotated[Union[PlayIn, ReturnIn, CodeIn], Field(discriminator="type")]

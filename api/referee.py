@@ -137,7 +137,7 @@ class Referee:
         """Catch up with appends made elsewhere (another worker)."""
         rows = await asyncio.to_thread(self.store.load, table.game_id, table.version)
         if rows and rows[0][0] == table.version + 1:
-            table.extend([e for _, e in rows])
+            table.extend([e for seq, e in rows if seq > table.version])
 
     def _on_append(self, game_id: str, version: int) -> None:
         """Store callback (any thread): another writer appended; wake this worker's readers."""
@@ -147,13 +147,13 @@ class Referee:
 
     def _schedule_refresh(self, game_id: str, version: int) -> None:
         table = self._tables.get(game_id)
-        if table is not None and version > table.version and not table.lock.locked():
+        if table is not None and version > table.version:
             task = asyncio.ensure_future(self._locked_refresh(table))
             self._refreshing.add(task)
             task.add_done_callback(self._refreshing.discard)
 
     async def _locked_refresh(self, table: Table) -> None:
-        async with table.lock:
+        async with table.lock:  # after any move in progress here; refresh() skips what is already folded
             await self.refresh(table)
 
     def bind_loop(self) -> None:

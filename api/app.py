@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-import time
-import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
 import orjson
 import structlog
-from fastapi import Body, FastAPI, Header, Query, Request
+from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from pydantic import TypeAdapter, ValidationError
 
 from api import problems
-from api.logs import configure
+from api.logs import RequestContext, configure
 from api.problems import Problem, lang_of
 from api.referee import Referee, Table, events_json
 from api.schemas import CreateGameIn, MoveIn
@@ -112,28 +110,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     app.state.referee = referee
     problems.install(app)
 
-    @app.middleware("http")
-    async def context(request: Request, call_next: Any) -> Response:
-        structlog.contextvars.clear_contextvars()
-        request_id = request.headers.get("x-request-id") or uuid.uuid4().hex[:16]
-        structlog.contextvars.bind_contextvars(request_id=request_id)
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > settings.max_body_bytes):
-            return problems.problem_response(
-                Problem(413, "too_large", "Request too large", f"bodies are limited to {settings.max_body_bytes} bytes")
-            )
-        start = time.perf_counter()
-        response: Response = await call_next(request)
-        response.headers["X-Request-ID"] = request_id
-        if request.method != "GET" or response.status_code >= 400:
-            log.info(
-                "request",
-                method=request.method,
-                path=request.url.path,
-                status=response.status_code,
-                ms=round((time.perf_counter() - start) * 1000, 2),
-            )
-        return response
+    app.add_middleware(RequestContext, max_body=settings.max_body_bytes)
 
     @app.get("/healthz", tags=["service"])
     async def healthz() -> Response:
@@ -170,32 +147,47 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
             return Response(status_code=304, headers={"ETag": etag})
         return _json(referee.game_json(table, seat), headers={"ETag": etag})
 
-    @app.post("/games/{game_id}/moves", tags=["games"])
-    async def post_move(
-        game_id: str,
-        request: Request,
-        move: Annotated[dict[str, Any], Body(openapi_examples=_MOVE_EXAMPLES)],
-        authorization: Annotated[str | None, Header()] = None,
-        if_match: Annotated[str | None, Header()] = None,
-        idempotency_key: Annotated[str | None, Header(max_length=200)] = None,
-    ) -> Response:
+    @app.post(
+        "/games/{game_id}/moves",
+        tags=["games"],
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": MOVE.json_schema(), "examples": _MOVE_EXAMPLES}},
+            },
+            "parameters": [
+                {"name": "Authorization", "in": "header", "required": True, "schema": {"type": "string"}},
+                {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"}},
+                {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string"}},
+            ],
+        },
+    )
+    async def post_move(game_id: str, request: Request) -> Response:
+        """Submit the seat's move (the seat is the bearer token's). Answers the events as this seat sees them,
+        the new view and the seat's legal moves."""
+        raw = await request.body()
         try:
-            parsed = MOVE.validate_python(move)
+            parsed = MOVE.validate_json(raw)
         except ValidationError as exc:
             errors = [{"field": ".".join(str(p) for p in e["loc"]), "message": e["msg"]} for e in exc.errors()]
+            bad_json = any(e["type"] == "json_invalid" for e in exc.errors())
             detail = "; ".join(f"{e['field'] or 'body'}: {e['message']}" for e in errors[:5])
-            raise Problem(422, "invalid_request", "Invalid move", detail, errors=errors) from None
+            raise Problem(400 if bad_json else 422, "invalid_request", "Invalid move", detail, errors=errors) from None
+        headers = request.headers
+        key = headers.get("idempotency-key")
+        if key is not None and not 0 < len(key) <= 200:
+            raise Problem(400, "invalid_header", "Invalid Idempotency-Key", "an Idempotency-Key has 1-200 characters")
         status, body, version = await referee.move(
             game_id,
-            _bearer(authorization),
+            _bearer(headers.get("authorization")),
             parsed,
-            raw_body=await request.body(),
-            if_match=_version_header(if_match, "If-Match"),
-            idempotency_key=idempotency_key,
+            raw_body=raw,
+            if_match=_version_header(headers.get("if-match"), "If-Match"),
+            idempotency_key=key,
             lang=lang_of(request),
         )
-        headers = {"ETag": f'"{version}"'} if version >= 0 else {"Idempotent-Replayed": "true"}
-        return Response(body, status_code=status, media_type=JSON, headers=headers)
+        extra = {"ETag": f'"{version}"'} if version >= 0 else {"Idempotent-Replayed": "true"}
+        return Response(body, status_code=status, media_type=JSON, headers=extra)
 
     @app.get("/games/{game_id}/events", tags=["games"])
     async def get_events(

@@ -148,13 +148,14 @@ class Referee:
     def _schedule_refresh(self, game_id: str, version: int) -> None:
         table = self._tables.get(game_id)
         if table is not None and version > table.version:
-            task = asyncio.ensure_future(self._locked_refresh(table))
+            task = asyncio.ensure_future(self._locked_refresh(table, version))
             self._refreshing.add(task)
             task.add_done_callback(self._refreshing.discard)
 
-    async def _locked_refresh(self, table: Table) -> None:
-        async with table.lock:  # after any move in progress here; refresh() skips what is already folded
-            await self.refresh(table)
+    async def _locked_refresh(self, table: Table, version: int) -> None:
+        async with table.lock:  # after any move in progress here, which may already have folded `version`
+            if version > table.version:
+                await self.refresh(table)
 
     def bind_loop(self) -> None:
         self._loop = asyncio.get_running_loop()

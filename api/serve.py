@@ -1,0 +1,42 @@
+"""`loveletter serve`: run the HTTP referee with uvicorn (one worker on SQLite, several on PostgreSQL)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import uvicorn
+
+from api.settings import Settings
+
+
+class ServeError(ValueError):
+    pass
+
+
+def serve(settings: Settings) -> None:
+    """Start uvicorn with `settings`; worker processes read the same settings from the environment."""
+    if settings.workers > 1 and settings.is_sqlite:
+        raise ServeError(
+            "several workers need PostgreSQL: set LOVELETTER_DATABASE_URL=postgresql://… (SQLite serves one worker)"
+        )
+    for name, value in settings.model_dump().items():
+        if value is not None:
+            os.environ[f"LOVELETTER_{name.upper()}"] = str(value)
+    store = settings.sqlite_path if settings.is_sqlite else settings.database_url.split("@")[-1]
+    print(
+        f"Love Letter Referee listening on http://{settings.host}:{settings.port}  "
+        f"(store: {'SQLite ' + store if settings.is_sqlite else 'PostgreSQL ' + store}, "
+        f"workers: {settings.workers}; API docs at /docs)",
+        file=sys.stderr,
+        flush=True,
+    )
+    uvicorn.run(
+        "api.app:create_app",
+        factory=True,
+        host=settings.host,
+        port=settings.port,
+        workers=settings.workers,
+        log_level="warning",
+        access_log=False,
+    )

@@ -1,0 +1,223 @@
+"""Load test of the HTTP referee: N concurrent games played to the end by keep-alive clients.
+
+Starts the server as its own process on 127.0.0.1 (SQLite with durable commits by default, or a
+throwaway PostgreSQL cluster with --store postgres --workers 2), plays --games games with --concurrency
+of them at once, and prints moves/s with latency percentiles; then measures a bare FastAPI endpoint
+in the same way for the ratio. Each game has two human seats; each client plays its seats the way a
+simple bot client would: it plays the card it knows it holds and, when the referee refuses (stale
+knowledge after a King or Prince, or the Countess rule), picks from the legal moves the refusal lists.
+
+    python bench/api_load.py --games 400 --concurrency 32
+    python bench/api_load.py --store postgres --workers 2 --games 400 --concurrency 32
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.http_client import Connection  # noqa: E402
+from events.pgcluster import TempCluster  # noqa: E402
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(app: str, port: int, env: dict[str, str], workers: int = 1) -> subprocess.Popen[bytes]:
+    cmd = [sys.executable, "-m", "uvicorn", app, "--host", "127.0.0.1", "--port", str(port)]
+    cmd += ["--no-access-log", "--log-level", "warning", "--workers", str(workers)]
+    if app.endswith("create_app"):
+        cmd.append("--factory")
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                time.sleep(0.3 if workers == 1 else 1.5)
+                return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit(f"server {app} did not start on port {port}")
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.moves = 0
+        self.refused = 0
+        self.games = 0
+
+
+def first_choice(view: dict[str, Any], seat: int) -> dict[str, Any] | None:
+    """The move a simple client makes with the card it knows it holds."""
+    if not view["hand"]:
+        return None
+    card = view["hand"][0]
+    others = [s["seat"] for s in view["seats"] if s["seat"] != seat and s["in_round"] and not s["protected"]]
+    move: dict[str, Any] = {"type": "play", "card": card}
+    if card in ("guard", "priest", "baron", "king") and others:
+        move["target"] = others[0]
+        if card == "guard":
+            move["guess"] = "priest"
+    elif card == "prince":
+        move["target"] = others[0] if others else seat
+    return move
+
+
+async def play_game(conn: Connection, tally: Tally, rng: random.Random) -> None:
+    status, game = await conn.request("POST", "/games", {"players": [{"name": "Ann"}, {"name": "Bob"}]})
+    assert status == 201, game
+    gid = game["game_id"]
+    tokens = [s["token"] for s in game["seats"]]
+    status, state = await conn.request("GET", f"/games/{gid}", headers={"Authorization": f"Bearer {tokens[0]}"})
+    views: dict[int, dict[str, Any]] = {}
+    active = state["view"]["active"]
+    pending: list[dict[str, Any]] | None = state["legal_moves"] if state["your_turn"] else None
+    if active != 0:
+        _, other = await conn.request("GET", f"/games/{gid}", headers={"Authorization": f"Bearer {tokens[1]}"})
+        pending = other["legal_moves"]
+    while True:
+        seat = active
+        auth = {"Authorization": f"Bearer {tokens[seat]}"}
+        if pending:
+            move = {"type": "code", "action_code": rng.choice(pending)["action_code"]}
+        else:
+            move = first_choice(views[seat], seat) or {"type": "play", "card": "guard"}
+        start = time.perf_counter()
+        status, answer = await conn.request("POST", f"/games/{gid}/moves", move, auth)
+        tally.latencies.append(time.perf_counter() - start)
+        if status != 200:
+            assert status in (409, 422), (status, answer)
+            tally.refused += 1
+            pending = answer.get("legal_moves") or None
+            continue
+        tally.moves += 1
+        view = answer["view"]
+        views[seat] = view
+        if view["winners"]:
+            tally.games += 1
+            return
+        active = view["active"]
+        pending = answer["legal_moves"] if active == seat else None
+        if active != seat and active in views:
+            # what this seat knew when it last moved: its hand then (stale after a trade or a Prince)
+            views[active] = {**view, "hand": views[active]["hand"][-1:]}
+        elif active not in views:
+            _, other = await conn.request("GET", f"/games/{gid}", headers={"Authorization": f"Bearer {tokens[active]}"})
+            pending = other["legal_moves"]
+
+
+async def run_games(port: int, games: int, concurrency: int, seed: int) -> tuple[Tally, float]:
+    tally = Tally()
+    queue: asyncio.Queue[int] = asyncio.Queue()
+    for i in range(games):
+        queue.put_nowait(i)
+
+    async def client(k: int) -> None:
+        conn = await Connection.open("127.0.0.1", port)
+        rng = random.Random(seed * 1000 + k)
+        while not queue.empty():
+            queue.get_nowait()
+            await play_game(conn, tally, rng)
+        await conn.close()
+
+    start = time.perf_counter()
+    await asyncio.gather(*(client(k) for k in range(concurrency)))
+    return tally, time.perf_counter() - start
+
+
+async def run_bare(port: int, requests: int, concurrency: int) -> tuple[list[float], float]:
+    latencies: list[float] = []
+    per = requests // concurrency
+
+    async def client() -> None:
+        conn = await Connection.open("127.0.0.1", port)
+        for i in range(per):
+            start = time.perf_counter()
+            status, _ = await conn.request("POST", "/bare", {"type": "code", "action_code": i})
+            latencies.append(time.perf_counter() - start)
+            assert status == 200
+        await conn.close()
+
+    start = time.perf_counter()
+    await asyncio.gather(*(client() for _ in range(concurrency)))
+    return latencies, time.perf_counter() - start
+
+
+def pct(values: list[float], q: float) -> float:
+    return statistics.quantiles(values, n=1000)[int(q * 10) - 1] * 1000 if len(values) > 10 else max(values) * 1000
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite")
+    ap.add_argument("--durability", choices=["full", "normal"], default="full")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--concurrency", type=int, default=32)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    with ExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        if args.store == "sqlite":
+            url = f"sqlite:///{tmp}/bench.db"
+        else:
+            url = stack.enter_context(TempCluster())
+        env = {
+            "LOVELETTER_DATABASE_URL": url,
+            "LOVELETTER_DURABILITY": args.durability,
+            "LOVELETTER_LOG_FORMAT": "json",
+        }
+        port = free_port()
+        server = start_server("api.app:create_app", port, env, args.workers)
+        stack.callback(server.kill)
+        tally, elapsed = asyncio.run(run_games(port, args.games, args.concurrency, args.seed))
+        server.terminate()
+        server.wait(10)
+        bare_port = free_port()
+        bare = start_server("bench.bare_app:app", bare_port, {}, 1)
+        stack.callback(bare.kill)
+        bare_lat, bare_elapsed = asyncio.run(run_bare(bare_port, max(len(tally.latencies), 20_000), args.concurrency))
+    lat = tally.latencies
+    moves_s = tally.moves / elapsed
+    bare_s = len(bare_lat) / bare_elapsed
+    label = f"{args.store}" + (f" ({args.durability} durability)" if args.store == "sqlite" else "")
+    print(f"store: {label}, workers: {args.workers}, concurrent games: {args.concurrency}")
+    print(f"games played to the end: {tally.games}, moves: {tally.moves}, refused attempts: {tally.refused}")
+    print(f"moves/s: {moves_s:,.0f}  (requests/s incl. refusals: {len(lat) / elapsed:,.0f})")
+    print(f"move latency ms: p50 {pct(lat, 50):.2f}  p99 {pct(lat, 99):.2f}  max {max(lat) * 1000:.2f}")
+    print(
+        f"bare FastAPI endpoint: {bare_s:,.0f} requests/s, "
+        f"p50 {pct(bare_lat, 50):.2f} ms, p99 {pct(bare_lat, 99):.2f} ms"
+    )
+    print(f"moves/s as a share of the bare endpoint: {moves_s / bare_s:.0%}")
+
+
+if __name__ == "__main__":
+    main()

@@ -65,8 +65,14 @@ OUT_OF_TURN = {"not_your_turn", "chancellor_pending"}
 def violation(v: RuleViolation, lang: str, legal_moves: list[dict[str, Any]] | None = None) -> Problem:
     """A rules refusal: 409 for a move out of turn, 422 for any other rule; moves carry the seat's legal moves."""
     status = 409 if v.code in OUT_OF_TURN else 422
-    title = "Move out of turn" if status == 409 else "Illegal move" if legal_moves is not None else "Invalid game"
-    extra: dict[str, Any] = {"rule_id": v.rule_id, "rule": RULES[v.rule_id].text("fr" if lang == "fr" else "en")}
+    fr = lang == "fr"
+    if status == 409:
+        title = "Hors de votre tour" if fr else "Move out of turn"
+    elif legal_moves is not None:
+        title = "Coup illégal" if fr else "Illegal move"
+    else:
+        title = "Partie invalide" if fr else "Invalid game"
+    extra: dict[str, Any] = {"rule_id": v.rule_id, "rule": RULES[v.rule_id].text("fr" if fr else "en")}
     if legal_moves is not None:
         extra["legal_moves"] = legal_moves
     return Problem(status, v.code, title, v.message(lang), **extra)

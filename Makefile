@@ -27,7 +27,7 @@ lint: $(STAMP)
 
 docs: $(STAMP)
 	$(BIN)/python docs/generate.py
-	$(BIN)/mkdocs build --strict --quiet
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 docs-serve: $(STAMP)
 	$(BIN)/python docs/generate.py

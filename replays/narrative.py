@@ -1,0 +1,195 @@
+"""A game log told as a story, in English or French, one line per public happening.
+
+    Manche 2, tour 3 — Alice joue le Garde sur Bob et nomme le Prêtre : raté.
+
+The narrative shows what the whole table saw (RULINGS §10): private cards stay hidden, except at
+the end of a round when hands and the set-aside card are revealed. Lines an audit flagged are marked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from core.cards import Card
+from core.rulesets import RULESETS, Ruleset
+from events.catalogue import (
+    CardDrawn,
+    CardPlayed,
+    ChancellorDrew,
+    ChancellorReturned,
+    Event,
+    FavorGained,
+    GameEnded,
+    GameStarted,
+    HandDiscarded,
+    HandsCompared,
+    HandSeen,
+    HandsTraded,
+    PlayerEliminated,
+    RoundEnded,
+    RoundStarted,
+    TurnStarted,
+)
+
+_ARTICLE_FR = {  # "le Garde", "la Comtesse", "l'Espionne"
+    Card.SPY: "l'",
+    Card.GUARD: "le ",
+    Card.PRIEST: "le ",
+    Card.BARON: "le ",
+    Card.HANDMAID: "la ",
+    Card.PRINCE: "le ",
+    Card.CHANCELLOR: "le ",
+    Card.KING: "le ",
+    Card.COUNTESS: "la ",
+    Card.PRINCESS: "la ",
+}
+
+
+class Narrator:
+    def __init__(self, lang: str = "en") -> None:
+        self.fr = lang == "fr"
+        self.rs: Ruleset = RULESETS["2019"]
+        self.players: tuple[str, ...] = ()
+        self.round = 0
+        self.turn = 0
+        self.pending: CardPlayed | None = None
+
+    def card(self, card: Card) -> str:
+        name = self.rs.name(card, "fr" if self.fr else "en")
+        if self.fr:
+            article = _ARTICLE_FR[card] if self.rs.id != "princess-princess" else ""
+            return f"{article}{name}"
+        return f"the {name}"
+
+    def who(self, seat: int) -> str:
+        return self.players[seat] if 0 <= seat < len(self.players) else f"#{seat}"
+
+    def prefix(self) -> str:
+        if self.fr:
+            return f"Manche {self.round}, tour {self.turn} — "
+        return f"Round {self.round}, turn {self.turn} — "
+
+    def line(self, event: Event) -> str | None:
+        fr = self.fr
+        if isinstance(event, GameStarted):
+            self.rs = RULESETS.get(event.ruleset, self.rs)
+            self.players = event.players
+            names = ", ".join(event.players)
+            kind = (" (scénario)" if fr else " (scenario)") if event.scenario else ""
+            return f"Partie {self.rs.id}{kind} : {names}." if fr else f"Game {self.rs.id}{kind}: {names}."
+        if isinstance(event, RoundStarted):
+            self.round, self.turn = event.round, 0
+            first = self.who(event.first_player)
+            up = ", ".join(self.card(c) for c in event.face_up)
+            extra = (f" Face visible : {up}." if fr else f" Face up: {up}.") if up else ""
+            if fr:
+                return f"Manche {event.round} : {first} commence.{extra}"
+            return f"Round {event.round}: {first} plays first.{extra}"
+        if isinstance(event, TurnStarted):
+            self.turn += 1
+            return None
+        if isinstance(event, CardPlayed):
+            self.pending = event
+            return self.prefix() + self.play(event)
+        if isinstance(event, HandSeen):
+            return None
+        if isinstance(event, HandsCompared):
+            return None
+        if isinstance(event, HandsTraded):
+            p, t = self.who(event.player), self.who(event.target)
+            return f"    {p} et {t} échangent leurs mains." if fr else f"    {p} and {t} trade hands."
+        if isinstance(event, HandDiscarded):
+            p = self.who(event.player)
+            return f"    {p} défausse {self.card(event.card)}." if fr else f"    {p} discards {self.card(event.card)}."
+        if isinstance(event, CardDrawn):
+            p = self.who(event.player)
+            if event.source == "set-aside":
+                return f"    {p} pioche la carte mise de côté." if fr else f"    {p} draws the set-aside card."
+            return f"    {p} pioche une nouvelle carte." if fr else f"    {p} draws a new card."
+        if isinstance(event, ChancellorDrew):
+            p, n = self.who(event.player), len(event.cards)
+            return f"    {p} pioche {n} carte(s)." if fr else f"    {p} draws {n} card(s)."
+        if isinstance(event, ChancellorReturned):
+            p, n = self.who(event.player), len(event.bottom)
+            return (
+                f"    {p} replace {n} carte(s) sous la pioche." if fr else f"    {p} puts {n} card(s) under the deck."
+            )
+        if isinstance(event, PlayerEliminated):
+            p = self.who(event.player)
+            shown = ", ".join(self.card(c) for c in event.cards)
+            tail = (f" (main : {shown})" if fr else f" (hand: {shown})") if shown else ""
+            return f"    {p} quitte la manche{tail}." if fr else f"    {p} is out of the round{tail}."
+        if isinstance(event, RoundEnded):
+            winners = ", ".join(self.who(w) for w in event.winners) or ("personne" if fr else "nobody")
+            how = {
+                "last-standing": ("dernier en lice" if fr else "last one standing"),
+                "deck-out": ("pioche épuisée" if fr else "the deck ran out"),
+            }[event.reason]
+            reveal = ""
+            if event.hands:
+                shown = ", ".join(f"{self.who(i)} {self.card(c)}" for i, c in enumerate(event.hands) if c is not None)
+                reveal = f" Mains révélées : {shown}." if fr else f" Hands revealed: {shown}."
+            aside = ""
+            if event.set_aside is not None:
+                aside = (
+                    f" Carte mise de côté : {self.card(event.set_aside)}."
+                    if fr
+                    else f" Set-aside card: {self.card(event.set_aside)}."
+                )
+            if fr:
+                return f"Fin de la manche {event.round} ({how}) : {winners} la remporte.{reveal}{aside}"
+            return f"End of round {event.round} ({how}): {winners} won.{reveal}{aside}"
+        if isinstance(event, FavorGained):
+            p = self.who(event.player)
+            why = {
+                "round": ("manche gagnée" if fr else "round won"),
+                "spy": ("Espionne" if fr else "Spy"),
+                "amira-sadie": "Amira & Sadie",
+            }[event.reason]
+            return f"    {p} gagne un pion Faveur ({why})." if fr else f"    {p} gains a favor ({why})."
+        if isinstance(event, GameEnded):
+            winners = ", ".join(self.who(w) for w in event.winners)
+            return f"Fin de la partie : {winners} gagne." if fr else f"Game over: {winners} won."
+        return None
+
+    def play(self, e: CardPlayed) -> str:
+        fr = self.fr
+        p, c = self.who(e.player), self.card(e.card)
+        text = f"{p} joue {c}" if fr else f"{p} plays {c}"
+        if e.target is not None:
+            target = self.who(e.target) if e.target != e.player else ("soi-même" if fr else "themself")
+            text += f" sur {target}" if fr else f" on {target}"
+        if e.guess is not None:
+            text += f" et nomme {self.card(e.guess)}" if fr else f" and names {self.card(e.guess)}"
+        elif e.target is None and e.card in (Card.GUARD, Card.PRIEST, Card.BARON, Card.KING):
+            text += " sans effet (personne à cibler)" if fr else " with no effect (nobody to choose)"
+        return text
+
+
+def narrate(events: Iterable[Event], lang: str = "en", flagged: Sequence[int] = ()) -> list[str]:
+    """The story of `events`; seqs in `flagged` get a ⚠ mark (an audit found a problem there)."""
+    narrator = Narrator(lang)
+    lines: list[str] = []
+    marks = set(flagged)
+    events = list(events)
+    for seq, event in enumerate(events, start=1):
+        text = narrator.line(event)
+        if isinstance(event, CardPlayed) and event.card is Card.GUARD and event.target is not None:
+            nxt = events[seq] if seq < len(events) else None
+            hit = isinstance(nxt, PlayerEliminated) and nxt.player == event.target
+            text = f"{text} : touché !" if lang == "fr" and hit else f"{text}: hit!" if hit else text
+            if not hit:
+                text = f"{text} : raté." if lang == "fr" else f"{text}: miss."
+        elif isinstance(event, CardPlayed) and event.card is Card.BARON and event.target is not None:
+            out = [e for e in events[seq : seq + 2] if isinstance(e, PlayerEliminated)]
+            if not out:
+                text = f"{text} : égalité, personne ne sort." if lang == "fr" else f"{text}: a tie, nobody is out."
+            else:
+                text = f"{text}."
+        elif isinstance(event, CardPlayed) and text and not text.endswith("."):
+            text += "."
+        if seq in marks:
+            text = f"⚠ [seq {seq}] " + (text or type(event).TYPE)
+        if text:
+            lines.append(text)
+    return lines

@@ -1,0 +1,158 @@
+"""Rulings: settle a dispute from a log prefix. Was this move legal here, under which rule, and what follows?
+
+The prefix is replayed (and so verified) first; the move is then judged by the same `decide` that
+referees live play. The answer cites the rule in English or French with its source, lists the events
+the move would cause as the mover would see them, and the legal moves there were.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.cards import TARGETS_OTHER, Card
+from core.commands import PlayCard, PlayerCommand, ReturnCards
+from core.decide import decide, valid_targets
+from core.legal import action_code, legal_moves
+from core.rules import RULES, RuleViolation
+from core.state import GameState
+from core.views import redact, view
+from events.catalogue import Event
+from events.codec import encode
+from events.log import Entry
+from replays.replay import Problem, check
+from replays.transcript import TranscriptFormatError, parse_card
+
+
+class MoveFormatError(ValueError):
+    """The disputed move cannot be read (not a rules question)."""
+
+
+@dataclass(slots=True)
+class Ruling:
+    at: int
+    legal: bool
+    rule_id: str
+    rule: str
+    sources: tuple[str, ...]
+    message: str
+    mover: str
+    events: list[dict[str, Any]] = field(default_factory=list)
+    legal_moves: list[dict[str, Any]] = field(default_factory=list)
+    prefix_problem: Problem | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "at": self.at,
+            "mover": self.mover,
+            "legal": self.legal,
+            "rule_id": self.rule_id,
+            "rule": self.rule,
+            "sources": list(self.sources),
+            "message": self.message,
+            "events": self.events,
+            "legal_moves": self.legal_moves,
+            "prefix_problem": None if self.prefix_problem is None else self.prefix_problem.as_dict(),
+        }
+
+
+def parse_move(state: GameState, move: dict[str, Any]) -> PlayerCommand:
+    """A move in the API's JSON form, with `player` (name or seat; default: the active seat)."""
+    if not isinstance(move, dict):
+        raise MoveFormatError("a move is a JSON object")
+
+    def seat(value: Any, what: str) -> int:
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(state.players):
+            return value
+        if isinstance(value, str) and value in state.players:
+            return state.players.index(value)
+        raise MoveFormatError(f"{what}: {value!r} is not a player ({', '.join(state.players)})")
+
+    player = seat(move["player"], "player") if "player" in move else state.active
+    if player < 0:
+        raise MoveFormatError("nobody is to move here: name the player")
+    try:
+        kind = move.get("type", "return" if "keep" in move else "play")
+        if kind == "play":
+            target = move.get("target")
+            guess = move.get("guess")
+            return PlayCard(
+                player,
+                parse_card(move.get("card"), "card"),
+                None if target is None else seat(target, "target"),
+                None if guess is None else parse_card(guess, "guess"),
+            )
+        if kind == "return":
+            bottom = move.get("bottom", [])
+            if not isinstance(bottom, list):
+                raise MoveFormatError("bottom: a list of cards")
+            return ReturnCards(
+                player, parse_card(move.get("keep"), "keep"), tuple(parse_card(c, "bottom") for c in bottom)
+            )
+    except TranscriptFormatError as exc:
+        raise MoveFormatError(str(exc)) from None
+    raise MoveFormatError(f"type: {kind!r} is neither 'play' nor 'return'")
+
+
+def rule_for_legal(state: GameState, command: PlayerCommand) -> str:
+    """The rule that governs a legal move: its card's effect, or the special case it falls under."""
+    if isinstance(command, ReturnCards):
+        return "chancellor.return"
+    card = command.card
+    if card in TARGETS_OTHER and command.target is None:
+        return "target.none"
+    if (
+        card is Card.PRINCE
+        and command.target == command.player
+        and len(valid_targets(state, command.player, card)) == 1
+    ):
+        return "target.none"
+    special = {Card.PRINCESS: "princess.eliminated", Card.COUNTESS: "countess.forced"}
+    return special.get(card, f"{card.value}.effect")
+
+
+def move_json(state: GameState, move: PlayerCommand) -> dict[str, Any]:
+    if isinstance(move, PlayCard):
+        out: dict[str, Any] = {"type": "play", "card": move.card.value}
+        if move.target is not None:
+            out["target"] = state.players[move.target]
+        if move.guess is not None:
+            out["guess"] = move.guess.value
+    else:
+        out = {"type": "return", "keep": move.keep.value, "bottom": [c.value for c in move.bottom]}
+    out["action_code"] = action_code(move)
+    return out
+
+
+def explain(events: Sequence[Event] | Sequence[Entry], at: int, move: dict[str, Any], lang: str = "en") -> Ruling:
+    """Judge `move` after the first `at` events of a log (seq 1..at)."""
+    result = check(events[:at])
+    prefix_problem = result.problems[0] if result.problems else None
+    state = result.state
+    command = parse_move(state, move)
+    mover = state.players[command.player]
+    moves = [move_json(state, m) for m in legal_moves(state, command.player)]
+    try:
+        caused = decide(state, command)
+    except RuleViolation as v:
+        rule = RULES[v.rule_id]
+        text = rule.text("fr" if lang == "fr" else "en")
+        message = v.message("fr" if lang == "fr" else "en")
+        return Ruling(at, False, v.rule_id, text, rule.sources, message, mover, [], moves, prefix_problem)
+    rule_id = rule_for_legal(state, command)
+    rule = RULES[rule_id]
+    seen = []
+    for seq, event in enumerate(caused, start=state.seq + 1):
+        fields = encode(event)
+        fields["seq"] = seq
+        seen.append(redact(event, fields, command.player))
+    message = "ce coup est légal" if lang == "fr" else "this move is legal"
+    text = rule.text("fr" if lang == "fr" else "en")
+    return Ruling(at, True, rule_id, text, rule.sources, message, mover, seen, moves, prefix_problem)
+
+
+def seat_view_at(events: Sequence[Event] | Sequence[Entry], at: int, seat: int | None) -> dict[str, Any]:
+    """What `seat` (None: a spectator) could see after the first `at` events."""
+    state = check(events[:at], lenient=True).state
+    return view(state, seat).as_dict()

@@ -13,7 +13,7 @@ is the next such uniform draw over the candidate seats, in seat order.
 from __future__ import annotations
 
 import hashlib
-import hmac
+import struct
 from typing import Sequence, TypeVar
 
 from core.cards import Card
@@ -30,26 +30,41 @@ T = TypeVar("T")
 class SeedStream:
     """Uniform integers from a seed, reproducible by any HMAC-SHA256 implementation."""
 
-    __slots__ = ("_key", "_counter", "_buffer")
+    __slots__ = ("_counter", "_inner", "_key", "_next", "_outer", "_words")
 
     def __init__(self, seed: bytes) -> None:
         if len(seed) != SEED_BYTES:
             raise ValueError(f"a seed is {SEED_BYTES} bytes, not {len(seed)}")
         self._key = seed
+        # HMAC-SHA256 (RFC 2104) with the key's padded blocks hashed once: each block then costs two
+        # hash copies instead of a whole HMAC set-up.
+        block = seed.ljust(_SHA256_BLOCK, b"\0")
+        self._inner = hashlib.sha256(block.translate(_IPAD))
+        self._outer = hashlib.sha256(block.translate(_OPAD))
         self._counter = 0
-        self._buffer = b""
+        self._words: tuple[int, ...] = ()  # the current block's eight 32-bit big-endian words
+        self._next = 0  # the next unread word of `_words`
 
     def _word(self) -> int:
-        if len(self._buffer) < 4:
-            block = hmac.new(self._key, self._counter.to_bytes(8, "big"), hashlib.sha256).digest()
-            self._counter += 1
-            self._buffer += block
-        word, self._buffer = self._buffer[:4], self._buffer[4:]
-        return int.from_bytes(word, "big")
+        if self._next == len(self._words):
+            self._words = _WORDS(self._block())
+            self._next = 0
+        word = self._words[self._next]
+        self._next += 1
+        return word
+
+    def _block(self) -> bytes:
+        """HMAC-SHA256(key=seed, msg=counter as 8-byte big-endian), then the counter moves on."""
+        inner = self._inner.copy()
+        inner.update(self._counter.to_bytes(8, "big"))
+        self._counter += 1
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        return outer.digest()
 
     def below(self, bound: int) -> int:
         """A uniform integer in [0, bound)."""
-        limit = (1 << 32) - (1 << 32) % bound
+        limit = _LIMITS[bound] if bound < len(_LIMITS) else (1 << 32) - (1 << 32) % bound
         while True:
             word = self._word()
             if word < limit:
@@ -57,10 +72,30 @@ class SeedStream:
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
         out = list(items)
+        # `below(i + 1)` for i = n-1 … 1, with the word stream inlined (the deal's hot loop).
+        words, k = self._words, self._next
         for i in range(len(out) - 1, 0, -1):
-            j = self.below(i + 1)
+            bound = i + 1
+            limit = _LIMITS[bound] if bound < len(_LIMITS) else (1 << 32) - (1 << 32) % bound
+            while True:
+                if k == len(words):
+                    words = _WORDS(self._block())
+                    k = 0
+                w = words[k]
+                k += 1
+                if w < limit:
+                    break
+            j = w % bound
             out[i], out[j] = out[j], out[i]
+        self._words, self._next = words, k
         return out
+
+
+_SHA256_BLOCK = 64
+_IPAD = bytes(b ^ 0x36 for b in range(256))
+_OPAD = bytes(b ^ 0x5C for b in range(256))
+_WORDS = struct.Struct(">8I").unpack
+_LIMITS = (0, *((1 << 32) - (1 << 32) % bound for bound in range(1, 64)))
 
 
 def deal(state: GameState, seed: bytes) -> DealRound:

@@ -8,9 +8,8 @@ the rule, and nothing happens. `decide` never draws a random number: chance is a
 from __future__ import annotations
 
 from collections import Counter
-from typing import Sequence
 
-from core.cards import TARGETS_OTHER, Card
+from core.cards import CARD_INDEX, TARGETS_OTHER, Card
 from core.commands import Command, DealRound, PlayCard, ReturnCards, StartGame
 from core.evolve import fold
 from core.rules import RuleViolation
@@ -30,12 +29,13 @@ from events.catalogue import (
     ChancellorReturned,
     Event,
     FavorGained,
+    FavorReason,
     FirstPlayerRule,
     GameEnded,
     GameStarted,
     HandDiscarded,
-    HandSeen,
     HandsCompared,
+    HandSeen,
     HandsTraded,
     PlayerEliminated,
     RoundEnded,
@@ -57,7 +57,9 @@ def decide(state: GameState, command: Command) -> Events:
         return _deal(state, command)  # type: ignore[arg-type]
     if kind is StartGame:
         return _start(state, command)  # type: ignore[arg-type]
-    raise RuleViolation("invalid_command", "turn.order", f"unknown command {command!r}", f"commande inconnue {command!r}")
+    raise RuleViolation(
+        "invalid_command", "turn.order", f"unknown command {command!r}", f"commande inconnue {command!r}"
+    )
 
 
 # -- messages ----------------------------------------------------------------------------------
@@ -144,6 +146,14 @@ def first_player_candidates(state: GameState) -> tuple[tuple[int, ...], FirstPla
     return tuple(range(n)), "random"
 
 
+def _same_cards(cards: tuple[Card, ...], deck: tuple[Card, ...]) -> bool:
+    """Quickly: whether `cards` are exactly the cards of `deck` (which lists them in `CARD_INDEX` order)."""
+    try:
+        return sorted(cards, key=CARD_INDEX.__getitem__) == list(deck)
+    except (KeyError, TypeError):
+        return False
+
+
 def _deal(state: GameState, cmd: DealRound) -> Events:
     if state.phase == PHASE_NEW:
         raise RuleViolation(
@@ -171,8 +181,9 @@ def _deal(state: GameState, cmd: DealRound) -> Events:
                 f"{len(cmd.face_up)} cartes face visible au lieu de {face_up_count}",
             )
         )
-    dealt = Counter((cmd.set_aside, *cmd.face_up, *cmd.hands, *cmd.deck))
-    if dealt != Counter(rs.deck):
+    cards = (cmd.set_aside, *cmd.face_up, *cmd.hands, *cmd.deck)
+    dealt = None if _same_cards(cards, rs.deck) else Counter(cards)
+    if dealt is not None and dealt != Counter(rs.deck):
         extra = dealt - Counter(rs.deck)
         missing = Counter(rs.deck) - dealt
         problems.append(
@@ -371,53 +382,98 @@ def valid_targets(state: GameState, p: int, card: Card) -> tuple[int, ...]:
     return others if card in TARGETS_OTHER else ()
 
 
+_GUARD, _PRIEST, _BARON, _PRINCE = Card.GUARD, Card.PRIEST, Card.BARON, Card.PRINCE
+_KING, _COUNTESS, _PRINCESS, _CHANCELLOR = Card.KING, Card.COUNTESS, Card.PRINCESS, Card.CHANCELLOR
+_MISS = GuardUnknown.MISS
+
+
+_CARD_PLAYED: dict[tuple[int, Card, int | None, Card | None], CardPlayed] = {}
+
+
+def _plainly_legal(state: GameState, p: int, card: Card, t: int | None, guess: Card | None) -> bool:
+    """A quick test that accepts only plays `_check_play` accepts (it may send legal ones to the full check)."""
+    if state.phase != PHASE_PLAY or type(p) is not int or p != state.active or type(card) is not Card:
+        return False
+    hand = state.hands[p]
+    if card not in hand or (card is not _COUNTESS and _COUNTESS in hand and (_KING in hand or _PRINCE in hand)):
+        return False
+    if t is None:
+        return guess is None and card not in TARGETS_OTHER and card is not _PRINCE
+    if type(t) is not int or not 0 <= t < len(state.out) or state.out[t]:
+        return False
+    if card is _PRINCE:
+        return guess is None and (t == p or not state.protected[t])
+    if t == p or state.protected[t] or card not in TARGETS_OTHER:
+        return False
+    if card is _GUARD:
+        if type(guess) is not Card or guess is _GUARD:
+            return False
+        rs = state.ruleset
+        return rs is not None and (
+            (guess in rs.copies and rs.copies[guess] > 0) or state.options.guard_unknown is _MISS
+        )
+    return guess is None
+
+
 def _play(state: GameState, cmd: PlayCard) -> Events:
-    _check_play(state, cmd)
-    p, card, t = cmd.player, cmd.card, cmd.target
-    hand = list(state.hands[p])
-    hand.remove(card)
-    mine = hand[0]
-    events: list[Event] = [CardPlayed(p, card, t, cmd.guess)]
-    eliminated: list[int] = []
+    p, card, t, guess = cmd.player, cmd.card, cmd.target, cmd.guess
+    if _plainly_legal(state, p, card, t, guess):
+        # Events are immutable values: a legal play's `card_played` is shared, not rebuilt.
+        key = (p, card, t, guess)
+        played = _CARD_PLAYED.get(key)
+        if played is None:
+            played = _CARD_PLAYED[key] = CardPlayed(p, card, t, guess)
+    else:
+        _check_play(state, cmd)
+        played = CardPlayed(p, card, t, guess)
+    hand = state.hands[p]
+    mine = hand[1] if hand[0] is card else hand[0]
+    if len(hand) != 2 or (hand[0] is not card and hand[1] is not card):
+        rest = list(hand)
+        rest.remove(card)
+        mine = rest[0]
+    events: list[Event] = [played]
+    eliminated: int = -1
+    deck = state.deck
     drawn = 0  # cards this move takes from the top of the deck
     if t is not None:
         theirs = state.hands[t][0] if t != p else mine
-        if card is Card.GUARD:
-            if cmd.guess is theirs:
-                events.append(PlayerEliminated(t, (theirs,), Card.GUARD))
-                eliminated.append(t)
-        elif card is Card.PRIEST:
+        if card is _GUARD:
+            if guess is theirs:
+                events.append(PlayerEliminated(t, (theirs,), _GUARD))
+                eliminated = t
+        elif card is _PRIEST:
             events.append(HandSeen(p, t, theirs))
-        elif card is Card.BARON:
+        elif card is _BARON:
             events.append(HandsCompared(p, t, mine, theirs))
             values = state.ruleset.values  # type: ignore[union-attr]
             if values[mine] < values[theirs]:
-                events.append(PlayerEliminated(p, (mine,), Card.BARON))
-                eliminated.append(p)
+                events.append(PlayerEliminated(p, (mine,), _BARON))
+                eliminated = p
             elif values[theirs] < values[mine]:
-                events.append(PlayerEliminated(t, (theirs,), Card.BARON))
-                eliminated.append(t)
-        elif card is Card.PRINCE:
+                events.append(PlayerEliminated(t, (theirs,), _BARON))
+                eliminated = t
+        elif card is _PRINCE:
             events.append(HandDiscarded(t, theirs))
-            if theirs is Card.PRINCESS:
-                events.append(PlayerEliminated(t, (), Card.PRINCESS))
-                eliminated.append(t)
-            elif state.deck:
-                events.append(CardDrawn(t, state.deck[0], "deck"))
+            if theirs is _PRINCESS:
+                events.append(PlayerEliminated(t, (), _PRINCESS))
+                eliminated = t
+            elif deck:
+                events.append(CardDrawn(t, deck[0], "deck"))
                 drawn = 1
             else:
                 assert state.set_aside is not None
                 events.append(CardDrawn(t, state.set_aside, "set-aside"))
-        elif card is Card.KING:
+        elif card is _KING:
             events.append(HandsTraded(p, t, mine, theirs))
-    elif card is Card.PRINCESS:
-        events.append(PlayerEliminated(p, (mine,), Card.PRINCESS))
-        eliminated.append(p)
-    elif card is Card.CHANCELLOR and state.deck:
-        events.append(ChancellorDrew(p, state.deck[:2]))
+    elif card is _PRINCESS:
+        events.append(PlayerEliminated(p, (mine,), _PRINCESS))
+        eliminated = p
+    elif card is _CHANCELLOR and deck:
+        events.append(ChancellorDrew(p, deck[:2]))
         return tuple(events)
-    deck_left = len(state.deck) - drawn
-    return _end_of_turn(state, events, eliminated, deck_left, state.deck[drawn] if deck_left else None)
+    deck_left = len(deck) - drawn
+    return _end_of_turn(state, events, eliminated, deck_left, deck[drawn] if deck_left else None)
 
 
 def _return(state: GameState, cmd: ReturnCards) -> Events:
@@ -435,30 +491,40 @@ def _return(state: GameState, cmd: ReturnCards) -> Events:
         )
     deck = state.deck + cmd.bottom
     events: list[Event] = [ChancellorReturned(p, cmd.keep, cmd.bottom)]
-    return _end_of_turn(state, events, [], len(deck), deck[0] if deck else None)
+    return _end_of_turn(state, events, -1, len(deck), deck[0] if deck else None)
 
 
 # -- the end of a turn, a round and the game ------------------------------------------------------
 
 
-def _end_of_turn(
-    state: GameState, events: list[Event], eliminated: Sequence[int], deck_left: int, top: Card | None
-) -> Events:
-    """After a move's effects: end the round (last standing, or deck out) or start the next turn."""
+def _end_of_turn(state: GameState, events: list[Event], eliminated: int, deck_left: int, top: Card | None) -> Events:
+    """After a move's effects (`eliminated`: the seat it knocked out, or -1): end the round (last
+    standing, or deck out) or start the next turn."""
     out = state.out
     n = len(out)
-    alive = [i for i in range(n) if not out[i] and i not in eliminated]
-    if len(alive) == 1 or deck_left == 0:
+    alive = n - sum(out) - (eliminated >= 0)
+    if alive == 1 or deck_left == 0:
         after = fold(events, state)
-        events.extend(_end_of_round(after, "last-standing" if len(alive) == 1 else "deck-out"))
+        events.extend(_end_of_round(after, "last-standing" if alive == 1 else "deck-out"))
         return tuple(events)
-    p = state.active
-    nxt = (p + 1) % n
-    while nxt not in alive:
-        nxt = (nxt + 1) % n
+    nxt = state.active + 1
+    if nxt == n:
+        nxt = 0
+    while out[nxt] or nxt == eliminated:
+        nxt += 1
+        if nxt == n:
+            nxt = 0
     assert top is not None
-    events.append(TurnStarted(nxt, top))
+    turn = _TURN_STARTED.get((nxt, top)) if type(top) is Card else None
+    if turn is None:
+        turn = TurnStarted(nxt, top)
+        if type(top) is Card and nxt < 8:
+            _TURN_STARTED[(nxt, top)] = turn
+    events.append(turn)
     return tuple(events)
+
+
+_TURN_STARTED: dict[tuple[int, Card], TurnStarted] = {}
 
 
 def showdown_winners(state: GameState) -> tuple[int, ...]:
@@ -479,33 +545,54 @@ def showdown_winners(state: GameState) -> tuple[int, ...]:
     return ()
 
 
+def _favor(seat: int, reason: FavorReason) -> FavorGained:
+    event = _FAVORS.get((seat, reason))
+    if event is None:
+        event = FavorGained(seat, reason)
+        if type(seat) is int and 0 <= seat < 8:
+            _FAVORS[(seat, reason)] = event
+    return event
+
+
+_FAVORS: dict[tuple[int, str], FavorGained] = {}
+_SPY = Card.SPY
+
+
 def _end_of_round(state: GameState, reason: str) -> list[Event]:
     rs = state.ruleset
     assert rs is not None
-    alive = state.in_round()
+    out = state.out
+    n = len(out)
+    alive = tuple([i for i in range(n) if not out[i]])
     if reason == "last-standing":
         winners: tuple[int, ...] = alive
         hands: tuple[Card | None, ...] = ()
     else:
         winners = showdown_winners(state)
-        hands = tuple(h[0] if not state.out[i] else None for i, h in enumerate(state.hands))
+        hands = tuple([h[0] if not out[i] else None for i, h in enumerate(state.hands)])
     events: list[Event] = [
-        RoundEnded(state.round, "last-standing" if reason == "last-standing" else "deck-out", winners, state.set_aside, hands)
+        RoundEnded(
+            state.round, "last-standing" if reason == "last-standing" else "deck-out", winners, state.set_aside, hands
+        )
     ]
-    gains = Counter(winners)
-    events.extend(FavorGained(w, "round") for w in winners)
+    gains = [0] * n
+    for w in winners:
+        gains[w] += 1
+        events.append(_favor(w, "round"))
+    front = state.front
     if rs.spy_favor:
-        spies = [i for i in alive if Card.SPY in state.front[i]]
+        spies = [i for i in alive if _SPY in front[i]]
         if len(spies) == 1:
-            events.append(FavorGained(spies[0], "spy"))
+            events.append(_favor(spies[0], "spy"))
             gains[spies[0]] += 1
     if rs.amira_sadie_favor:
-        pair = [i for i in alive if Card.CHANCELLOR in state.front[i]]
+        pair = [i for i in alive if _CHANCELLOR in front[i]]
         if len(pair) == 2:
-            events.extend(FavorGained(i, "amira-sadie") for i in pair)
-            gains.update(pair)
-    threshold = rs.favors_to_win[len(state.players)]
-    game_winners = tuple(i for i, f in enumerate(state.favors) if f + gains[i] >= threshold)
+            for i in pair:
+                events.append(_favor(i, "amira-sadie"))
+                gains[i] += 1
+    threshold = rs.favors_to_win[n]
+    game_winners = tuple([i for i, f in enumerate(state.favors) if f + gains[i] >= threshold])
     if game_winners:
         events.append(GameEnded(game_winners))
     return events

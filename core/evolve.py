@@ -31,8 +31,8 @@ from events.catalogue import (
     GameEnded,
     GameStarted,
     HandDiscarded,
-    HandSeen,
     HandsCompared,
+    HandSeen,
     HandsTraded,
     PlayerEliminated,
     RoundEnded,
@@ -44,14 +44,20 @@ T = TypeVar("T")
 
 
 def _put(row: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
-    return row[:i] + (value,) + row[i + 1 :]
+    cells = list(row)
+    cells[i] = value
+    return tuple(cells)
+
+
+_HANDMAID = Card.HANDMAID
 
 
 def _forget(knows: tuple[tuple[Card | None, ...], ...], subject: int) -> tuple[tuple[Card | None, ...], ...]:
     """Nobody knows `subject`'s hand any more."""
-    if all(row[subject] is None for row in knows):
-        return knows
-    return tuple(_put(row, subject, None) for row in knows)
+    for row in knows:
+        if row[subject] is not None:
+            return tuple(_put(row, subject, None) for row in knows)
+    return knows
 
 
 def _game_started(s: Transient, e: GameStarted) -> None:
@@ -94,7 +100,9 @@ def _turn_started(s: Transient, e: TurnStarted) -> None:
     s.active = p
     if s.protected[p]:
         s.protected = _put(s.protected, p, False)
-    s.hands = _put(s.hands, p, s.hands[p] + (e.card,))
+    hands = list(s.hands)
+    hands[p] = (*hands[p], e.card)
+    s.hands = tuple(hands)
     s.deck = s.deck[1:]
     s.drawn += 1
     s.phase = PHASE_PLAY
@@ -102,15 +110,27 @@ def _turn_started(s: Transient, e: TurnStarted) -> None:
 
 def _card_played(s: Transient, e: CardPlayed) -> None:
     p, card = e.player, e.card
-    hand = list(s.hands[p])
-    hand.remove(card)
-    s.hands = _put(s.hands, p, tuple(hand))
-    s.front = _put(s.front, p, s.front[p] + (card,))
-    if card is Card.HANDMAID:
+    hands = list(s.hands)
+    hand = hands[p]
+    if len(hand) == 2 and hand[0] is card:
+        hands[p] = (hand[1],)
+    elif len(hand) == 2 and hand[1] is card:
+        hands[p] = (hand[0],)
+    else:
+        cards = list(hand)
+        cards.remove(card)
+        hands[p] = tuple(cards)
+    s.hands = tuple(hands)
+    front = list(s.front)
+    front[p] = (*front[p], card)
+    s.front = tuple(front)
+    if card is _HANDMAID:
         s.protected = _put(s.protected, p, True)
     knows = s.knows
-    if any(row[p] is card for row in knows):
-        s.knows = tuple(_put(row, p, None) if row[p] is card else row for row in knows)
+    for row in knows:
+        if row[p] is card:
+            s.knows = tuple(_put(row, p, None) if row[p] is card else row for row in knows)
+            break
     s.phase = PHASE_RESOLVING
 
 
@@ -181,8 +201,10 @@ def _player_eliminated(s: Transient, e: PlayerEliminated) -> None:
     p = e.player
     s.out = _put(s.out, p, True)
     s.hands = _put(s.hands, p, ())
-    s.front = _put(s.front, p, s.front[p] + e.cards)
-    s.protected = _put(s.protected, p, False)
+    if e.cards:
+        s.front = _put(s.front, p, s.front[p] + e.cards)
+    if s.protected[p]:
+        s.protected = _put(s.protected, p, False)
     s.knows = _forget(s.knows, p)
 
 
@@ -225,6 +247,16 @@ def apply(s: Transient, event: Event) -> None:
     """Fold one event into a transient state in place (for `fold` and the simulator's hot loop)."""
     _APPLY[type(event)](s, event)
     s.seq += 1
+
+
+def apply_all(s: Transient, events: Iterable[Event]) -> None:
+    """Fold events into a transient state in place: `apply` for each, with one call."""
+    table = _APPLY
+    n = 0
+    for event in events:
+        table[type(event)](s, event)
+        n += 1
+    s.seq += n
 
 
 def evolve(state: GameState, event: Event) -> GameState:

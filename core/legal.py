@@ -81,8 +81,20 @@ def action_code(command: PlayerCommand) -> int:
     return RETURN_BASE + CARD_INDEX[command.keep] * 121 + (b[0] + 1) * 11 + (b[1] + 1)
 
 
+_COMMANDS: dict[tuple[int, int], PlayerCommand] = {}
+
+
 def from_action_code(code: int, player: int) -> PlayerCommand:
     """The command an action code stands for, played by `player`; `ValueError` if it names nothing."""
+    command = _COMMANDS.get((code, player))
+    if command is None:
+        command = _decode(code, player)
+        if type(code) is int and type(player) is int and 0 <= player < 8:
+            _COMMANDS[(code, player)] = command  # commands are immutable: one instance serves every game
+    return command
+
+
+def _decode(code: int, player: int) -> PlayerCommand:
     if code < 0:
         raise ValueError(f"no action has code {code}")
     if code >= RETURN_BASE:
@@ -104,5 +116,102 @@ def from_action_code(code: int, player: int) -> PlayerCommand:
     )
 
 
+_GUESS_SLOTS: dict[tuple[str, GuardUnknown], tuple[int, ...]] = {}
+
+
+def _guess_slots(state: GameState) -> tuple[int, ...]:
+    """The guess part of the Guard's codes (1 + card slot), in `_guesses` order; cached per ruleset and option."""
+    rs = state.ruleset
+    assert rs is not None
+    key = (rs.id, state.options.guard_unknown)
+    slots = _GUESS_SLOTS.get(key)
+    if slots is None:
+        slots = _GUESS_SLOTS[key] = tuple(CARD_INDEX[c] + 1 for c in _guesses(state))
+    return slots
+
+
+_GUARD, _PRINCE, _COUNTESS, _KING = Card.GUARD, Card.PRINCE, Card.COUNTESS, Card.KING
+_TARGETS_OTHER = TARGETS_OTHER
+
+
+def _decode_tables() -> tuple[
+    dict[int, tuple[Card, int | None, Card | None]], dict[int, tuple[Card, tuple[Card, ...]]]
+]:
+    plays: dict[int, tuple[Card, int | None, Card | None]] = {}
+    returns: dict[int, tuple[Card, tuple[Card, ...]]] = {}
+    for code in range(RETURN_BASE + 121 * len(CARD_ORDER)):
+        try:
+            cmd = _decode(code, 0)
+        except ValueError:
+            continue
+        if isinstance(cmd, PlayCard):
+            plays[code] = (cmd.card, cmd.target, cmd.guess)
+        else:
+            returns[code] = (cmd.keep, cmd.bottom)
+    return plays, returns
+
+
+_PLAY_CODES, _RETURN_CODES = _decode_tables()
+
+
 def legal_action_codes(state: GameState, player: int) -> list[int]:
-    return [action_code(m) for m in legal_moves(state, player)]
+    """The action codes of `legal_moves(state, player)`, in the same order, without building the commands."""
+    return list(legal_codes(state, player))
+
+
+def legal_codes(state: GameState, player: int) -> tuple[int, ...]:
+    """`legal_action_codes` as a shared tuple (the bots' hot path: no copy)."""
+    if player != state.active:
+        return ()
+    if state.phase != PHASE_PLAY:
+        return tuple([action_code(m) for m in legal_moves(state, player)])
+    hand = state.hands[player]
+    rs = state.ruleset
+    assert rs is not None
+    # The codes depend on nothing else: remember them (immutable values, bounded cache).
+    key = (hand, player, state.out, state.protected, rs.id, state.options.guard_unknown)
+    cached = _CODES.get(key)
+    if cached is None:
+        cached = tuple(_play_codes(state, player, hand))
+        if len(_CODES) >= _CODES_MAX:
+            _CODES.clear()
+        _CODES[key] = cached
+    return cached
+
+
+_CODES: dict[tuple[object, ...], tuple[int, ...]] = {}
+_CODES_MAX = 1 << 16
+
+
+def _play_codes(state: GameState, player: int, hand: tuple[Card, ...]) -> list[int]:
+    if len(hand) != 2:
+        return [action_code(m) for m in legal_moves(state, player)]
+    a, b = hand
+    if a is b:
+        cards: tuple[Card, ...] = (a,)
+    elif (a is _COUNTESS and (b is _KING or b is _PRINCE)) or (b is _COUNTESS and (a is _KING or a is _PRINCE)):
+        cards = (_COUNTESS,)
+    else:
+        cards = (a, b)
+    codes: list[int] = []
+    out, protected = state.out, state.protected
+    for card in cards:
+        slot88 = CARD_INDEX[card] * 88
+        if card in _TARGETS_OTHER:
+            others = [i for i in range(len(out)) if i != player and not out[i] and not protected[i]]
+            if not others:
+                codes.append(slot88)
+            elif card is _GUARD:
+                guesses = _guess_slots(state)
+                for t in others:
+                    base = slot88 + (t + 1) * 11
+                    codes.extend([base + g for g in guesses])
+            else:
+                codes.extend([slot88 + (t + 1) * 11 for t in others])
+        elif card is _PRINCE:
+            codes.extend(
+                [slot88 + (i + 1) * 11 for i in range(len(out)) if i == player or not (out[i] or protected[i])]
+            )
+        else:
+            codes.append(slot88)
+    return codes

@@ -8,7 +8,7 @@ replay fast without giving up immutability (the same idea as Clojure's transient
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from core.cards import Card
 from core.rulesets import Options, Ruleset
@@ -30,7 +30,7 @@ class GameState:
     positions counted from the first card of the round's draw pile (`drawn` cards have left its top).
     """
 
-    __slots__ = (
+    __slots__ = (  # noqa: RUF023 - the order of as_dict and of the docs
         "ruleset",
         "options",
         "players",
@@ -115,10 +115,7 @@ class GameState:
 
     def thaw(self) -> Transient:
         """A private mutable copy; the fold's working state."""
-        new = object.__new__(Transient)
-        for name in GameState.__slots__:
-            object.__setattr__(new, name, getattr(self, name))
-        return new
+        return _copy(self)
 
     def as_dict(self) -> dict[str, Any]:
         """Every field, JSON-friendly: used by tests and by the full-state admin view."""
@@ -153,11 +150,29 @@ class Transient(GameState):
     """A `GameState` under construction: only the fold's apply functions ever hold one."""
 
     __slots__ = ()
+    # Both from `object`, so CPython gives this class its plain C attribute setter: overriding only
+    # `__setattr__` would leave every assignment going through a Python-level slot (about 8x slower).
     __setattr__ = object.__setattr__  # type: ignore[assignment]
+    __delattr__ = object.__delattr__
 
     def freeze(self) -> GameState:
         object.__setattr__(self, "__class__", GameState)
         return self
+
+
+def _make_copier() -> Callable[[GameState], Transient]:
+    """`_copy(state)`: a new `Transient` with every slot of `state`, as one straight-line function
+    (several times faster than a loop of getattr/setattr over the slot names)."""
+    lines = ["def _copy(s):", "    new = _new(Transient)"]
+    lines += [f"    new.{name} = s.{name}" for name in GameState.__slots__]
+    lines.append("    return new")
+    namespace: dict[str, Any] = {"_new": object.__new__, "Transient": Transient}
+    exec("\n".join(lines), namespace)
+    copier: Callable[[GameState], Transient] = namespace["_copy"]
+    return copier
+
+
+_copy = _make_copier()
 
 
 def initial_state() -> GameState:

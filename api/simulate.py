@@ -1,0 +1,244 @@
+"""Bot-vs-bot simulation: the same `decide`/`evolve` as every other client, chance from derived seeds.
+
+Every game starts from `StartGame` and is driven command by command: chance deals each round with
+`core.chance.deal` and a 32-byte seed derived from the simulation seed, the game's index and the
+round's number; each seat's bot picks one of its legal moves; `decide` judges the command and its
+events are applied in place to the game's one `Transient` (no copy per command). The same seed
+always gives the same games, so the optional JSONL log is byte-identical from run to run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import IO
+
+from rich.table import Table
+
+from core.bots import BOTS, Bot, get_bot
+from core.cards import Card
+from core.chance import deal
+from core.commands import Command, StartGame
+from core.decide import decide
+from core.evolve import apply_all
+from core.legal import from_action_code, legal_codes, legal_moves
+from core.rulesets import RULESETS
+from core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, PHASE_OVER, PHASE_PLAY
+from core.views import view
+from events.catalogue import Event, FavorGained, PlayerEliminated
+from events.log import Header, write_game
+
+SEED_DOMAIN = b"loveletter-simulate/1"
+
+
+class SimulationError(ValueError):
+    """A simulation that cannot be run as asked (one line, for the command line)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    ruleset: str = "2019"
+    players: int = 4
+    games: int = 1000
+    seed: int = 1
+    bots: tuple[str, ...] = ("random", "random", "random", "random")
+    options: tuple[tuple[str, str], ...] = ()
+
+    def check(self) -> None:
+        """Raise `SimulationError` for a configuration that cannot be simulated."""
+        if self.ruleset not in RULESETS:
+            raise SimulationError(f"unknown ruleset {self.ruleset!r} (known: {', '.join(RULESETS)})")
+        rs = RULESETS[self.ruleset]
+        if not rs.min_players <= self.players <= rs.max_players:
+            raise SimulationError(
+                f"ruleset {rs.id} is played by {rs.min_players} to {rs.max_players} players, not {self.players}"
+            )
+        if len(self.bots) != self.players:
+            raise SimulationError(f"{len(self.bots)} bots given for {self.players} players (one bot per seat)")
+        unknown = [b for b in self.bots if b not in BOTS]
+        if unknown:
+            raise SimulationError(f"unknown bot {unknown[0]!r} (known: {', '.join(BOTS)})")
+        if self.games < 1:
+            raise SimulationError(f"--games must be at least 1, not {self.games}")
+
+
+@dataclass(slots=True)
+class Stats:
+    """Totals over the simulated games."""
+
+    config: Config
+    games: int = 0
+    rounds: int = 0
+    turns: int = 0
+    events: int = 0
+    seconds: float = 0.0
+    wins_by_seat: list[int] = field(default_factory=list)
+    favors_by_reason: dict[str, int] = field(default_factory=dict)
+    eliminations_by_card: dict[str, int] = field(default_factory=dict)
+
+    def wins_by_bot(self) -> dict[str, tuple[int, int]]:
+        """Bot name -> (wins, seat-games played): a bot in k seats plays k seat-games per game."""
+        out: dict[str, tuple[int, int]] = {}
+        for seat, name in enumerate(self.config.bots):
+            wins, played = out.get(name, (0, 0))
+            out[name] = (wins + self.wins_by_seat[seat], played + self.games)
+        return out
+
+
+class SeedKey:
+    """The key every seed of a simulation is derived from, with HMAC-SHA256's padded key blocks
+    hashed once (RFC 2104), so each derived seed costs two hash copies."""
+
+    __slots__ = ("_inner", "_outer", "key")
+
+    def __init__(self, seed: int) -> None:
+        self.key = hashlib.sha256(SEED_DOMAIN + b":" + str(seed).encode()).digest()
+        block = self.key.ljust(64, b"\0")
+        self._inner = hashlib.sha256(block.translate(_IPAD))
+        self._outer = hashlib.sha256(block.translate(_OPAD))
+
+    def derive(self, message: bytes) -> bytes:
+        """HMAC-SHA256(key, message): 32 bytes."""
+        inner = self._inner.copy()
+        inner.update(message)
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        return outer.digest()
+
+
+_IPAD = bytes(b ^ 0x36 for b in range(256))
+_OPAD = bytes(b ^ 0x5C for b in range(256))
+
+
+def root_key(seed: int) -> SeedKey:
+    """The key every seed of simulation `seed` is derived from."""
+    return SeedKey(seed)
+
+
+def round_seed(key: SeedKey, game: int, round_no: int) -> bytes:
+    """The 32-byte chance seed of round `round_no` (1-based) of game `game` (0-based)."""
+    return key.derive(b"deal:%d:%d" % (game, round_no))
+
+
+def bot_rng(key: SeedKey, game: int) -> random.Random:
+    """The random generator the bots of game `game` draw from."""
+    return random.Random(int.from_bytes(key.derive(b"bots:%d" % game), "big"))
+
+
+def play_game(
+    ruleset: str,
+    bots: Sequence[Bot],
+    key: SeedKey,
+    game: int,
+    options: dict[str, str] | None = None,
+    record: list[Event] | None = None,
+    stats: Stats | None = None,
+) -> tuple[int, ...]:
+    """Play one whole game; return its winners. Events go to `record` and totals to `stats` if given."""
+    rng = bot_rng(key, game)
+    names = tuple(f"{bot.name}-{i}" for i, bot in enumerate(bots))
+    fast = [bot.choose_code for bot in bots]
+    state = INITIAL.thaw()
+    command: Command = StartGame(ruleset, names, dict(options or {}))
+    n_events = 0
+    turns = 0
+    while True:
+        events = decide(state, command)
+        apply_all(state, events)
+        n_events += len(events)
+        if record is not None:
+            record.extend(events)
+        if stats is not None and len(events) > 2:
+            # A plain turn is card_played + turn_started: only longer answers can hold what we count.
+            for event in events:
+                kind = type(event)
+                if kind is PlayerEliminated:
+                    cause = event.cause.value  # type: ignore[union-attr]
+                    stats.eliminations_by_card[cause] = stats.eliminations_by_card.get(cause, 0) + 1
+                elif kind is FavorGained:
+                    why = event.reason  # type: ignore[union-attr]
+                    stats.favors_by_reason[why] = stats.favors_by_reason.get(why, 0) + 1
+        phase = state.phase
+        if phase in (PHASE_PLAY, PHASE_CHANCELLOR):
+            turns += phase == PHASE_PLAY
+            seat = state.active
+            code_policy = fast[seat]
+            if code_policy is not None:
+                command = from_action_code(code_policy(legal_codes(state, seat), rng), seat)
+            else:
+                command = bots[seat].choose(view(state, seat), legal_moves(state, seat), rng)
+        elif phase == PHASE_DEAL:
+            command = deal(state, round_seed(key, game, state.round + 1))
+        elif phase == PHASE_OVER:
+            break
+        else:  # pragma: no cover - decide always stops at a decision
+            raise RuntimeError(f"simulation stuck in phase {phase!r}")
+    if stats is not None:
+        stats.games += 1
+        stats.rounds += state.round
+        stats.turns += turns
+        stats.events += n_events
+        for seat in state.winners:
+            stats.wins_by_seat[seat] += 1
+    return state.winners
+
+
+def simulate(
+    config: Config,
+    log: IO[bytes] | None = None,
+    on_game: Callable[[int], None] | None = None,
+) -> Stats:
+    """Play `config.games` games; write each to `log` (JSONL) if given; call `on_game(done)` after each."""
+    config.check()
+    bots = [get_bot(name) for name in config.bots]
+    key = root_key(config.seed)
+    options = dict(config.options)
+    stats = Stats(config, wins_by_seat=[0] * config.players)
+    record: list[Event] | None = [] if log is not None else None
+    start = time.perf_counter()
+    for game in range(config.games):
+        if record is not None:
+            record.clear()
+        play_game(config.ruleset, bots, key, game, options, record, stats)
+        if log is not None and record is not None:
+            write_game(log, record, _header(record, config, game))
+        if on_game is not None:
+            on_game(game + 1)
+    stats.seconds = time.perf_counter() - start
+    return stats
+
+
+def _header(record: list[Event], config: Config, game: int) -> Header:
+    started = record[0]
+    return Header(config.ruleset, started.players, dict(started.options), f"sim-{config.seed}-{game}")  # type: ignore[union-attr]
+
+
+def render_summary(stats: Stats) -> Table:
+    """The summary table the command line prints after a simulation."""
+    cfg = stats.config
+    games = max(1, stats.games)
+    table = Table(title=f"{stats.games:,} games of {cfg.ruleset}, {cfg.players} players, seed {cfg.seed}")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    table.add_row("games/s", f"{stats.games / stats.seconds:,.0f}" if stats.seconds > 0 else "-")
+    table.add_row("rounds per game", f"{stats.rounds / games:.2f}")
+    table.add_row("turns per game", f"{stats.turns / games:.2f}")
+    table.add_row("events per game", f"{stats.events / games:.1f}", end_section=True)
+    for seat, name in enumerate(cfg.bots):
+        table.add_row(f"win rate, seat {seat} ({name})", f"{stats.wins_by_seat[seat] / games:.1%}")
+    table.rows[-1].end_section = True
+    for name, (wins, played) in stats.wins_by_bot().items():
+        table.add_row(f"win rate, bot {name}", f"{wins / max(1, played):.1%}")
+    table.rows[-1].end_section = True
+    for reason in ("round", "spy", "amira-sadie"):
+        count = stats.favors_by_reason.get(reason, 0)
+        table.add_row(f"favors: {reason}", f"{count:,} ({count / games:.2f}/game)")
+    table.rows[-1].end_section = True
+    rs = RULESETS[cfg.ruleset]
+    for card in sorted(stats.eliminations_by_card, key=lambda c: rs.values[Card(c)]):
+        count = stats.eliminations_by_card[card]
+        table.add_row(f"eliminations: {card}", f"{count:,} ({count / games:.2f}/game)")
+    return table

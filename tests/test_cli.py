@@ -1,0 +1,82 @@
+"""The `loveletter` command line, run as a real process."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "api.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_simulate_prints_the_summary_table() -> None:
+    result = run("simulate", "--games", "40", "--seed", "3", "--bots", "heuristic,random,random,random")
+    assert result.returncode == 0, result.stderr
+    for figure in (
+        "games/s",
+        "rounds per game",
+        "turns per game",
+        "win rate, seat 0 (heuristic)",
+        "win rate, bot random",
+        "favors: round",
+        "favors: spy",
+        "favors: amira-sadie",
+        "eliminations:",
+    ):
+        assert figure in result.stdout  # fmt: skip
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--bots", "heuristic,random"), "2 bots given for 4 players"),
+        (("--ruleset", "2020"), "unknown ruleset '2020'"),
+        (("--ruleset", "2012", "--players", "6", "--bots", "random,random,random,random,random,random"), "2 to 4"),
+        (("--bots", "heuristic,random,random,genius"), "unknown bot 'genius'"),
+        (("--players", "four"), "--players"),
+        (("--games", "0"), "at least 1"),
+        (("--frobnicate",), "No such option"),
+    ],
+)
+def test_bad_options_exit_2_with_one_line(args: tuple[str, ...], message: str) -> None:
+    result = run("simulate", "--games", "5", *args) if "--games" not in args else run("simulate", *args)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ") and message in lines[0]
+    assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_same_seed_gives_byte_identical_log_files(tmp_path: Path) -> None:
+    paths = [tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "c.jsonl"]
+    for path, seed in zip(paths, ("7", "7", "8"), strict=True):
+        result = run("simulate", "--games", "30", "--seed", seed, "--players", "3", "--log", str(path))
+        assert result.returncode == 0, result.stderr
+    a, b, c = (p.read_bytes() for p in paths)
+    assert a == b
+    assert a != c
+    assert a.count(b'"format":"loveletter-log"') == 30
+
+
+def test_unwritable_log_is_a_one_line_error(tmp_path: Path) -> None:
+    result = run("simulate", "--games", "2", "--log", str(tmp_path / "missing" / "x.jsonl"))
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and result.stderr.startswith("error: cannot write")
+
+
+def test_demo_tells_a_game() -> None:
+    result = run("demo")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert out.startswith("A game of Love Letter")
+    assert "Round 1:" in out and " plays the " in out and "wins the game!" in out
+    assert run("demo").stdout == out  # seeded: the same game every time

@@ -69,3 +69,19 @@ def test_info_views__priest_and_chancellor_knowledge_is_private() -> None:
     for pos, card in ann.deck_known:
         assert game.state.deck[pos] == card
     assert view(game.state, 1).deck_known == () and view(game.state, None).deck_known == ()
+
+
+def test_info_views__unseen_never_counts_a_card_twice_after_a_king_trade() -> None:
+    """Ann's Priest saw Bob's Princess, then Ann's King took it: she holds the only Princess, none is unseen."""
+    game = start("2019", 3)
+    game.deal([PR, PS, G], [K, G, G, G])
+    game.play(0, PR, 1)  # Ann sees the Princess
+    game.play(1, G, 2, PR)
+    game.play(2, G, 0, PR)
+    assert game.hand(0) == (K, G)
+    game.play(0, K, 1)  # Ann gives her Guard and takes the Princess
+    assert game.hand(0) == (PS,)
+    ann = view(game.state, 0)
+    assert ann.seats[1].known_hand == G
+    assert ann.unseen[PS] == 0, f"Ann is told {ann.unseen[PS]} Princess(es) unseen"
+    assert all(k >= 0 for k in ann.unseen.values())

@@ -1,0 +1,28 @@
+"""Hypothesis profiles for the property suite.
+
+- `quick` (default): keeps the whole property suite around a minute on 2 cores with `-n 2`.
+- `long` (`HYPOTHESIS_PROFILE=long`, used by `make property-long`): >= 10,000 examples per state machine.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, Phase, settings
+
+_COMMON = {
+    "deadline": None,
+    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+    "print_blob": True,
+}
+
+# The quick profile does not shrink: a failure is reported at once (re-run with the printed blob to shrink it).
+settings.register_profile(
+    "quick",
+    max_examples=150,
+    stateful_step_count=150,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+    **_COMMON,
+)
+settings.register_profile("long", max_examples=10_000, stateful_step_count=200, **_COMMON)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))

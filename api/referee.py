@@ -273,7 +273,7 @@ class Referee:
         seat = self.seat_for(table, token, required=True)
         assert seat is not None
         structlog.contextvars.bind_contextvars(game_id=game_id, seat=seat)
-        request_hash = hashlib.sha256(raw_body).hexdigest()
+        request_hash = hashlib.sha256(b"%d:" % seat + raw_body).hexdigest()  # a key is never replayed to another seat
         async with table.lock:
             for _ in range(MAX_RETRIES):
                 if idempotency_key is not None:

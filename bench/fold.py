@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from api.simulate import play_game, root_key
 from core.bots import get_bot
-from core.evolve import fold
+from core.evolve import evolve, fold
 from events.catalogue import Event
 
 
@@ -45,10 +45,24 @@ def main() -> None:
         for log in logs:
             fold(log)
         best = min(best, time.perf_counter() - start)
+    # One `evolve` (copy, apply, freeze) per event, from the states met along 200 of the logs.
+    pairs = []
+    for log in logs[:200]:
+        state = fold(())
+        for event in log:
+            pairs.append((state, event))
+            state = evolve(state, event)
+    single = float("inf")
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        for state, event in pairs:
+            evolve(state, event)
+        single = min(single, time.perf_counter() - start)
     print(
         f"fold: {events:,} events in {len(logs):,} logs (2019, 4 players), best of {args.repeat}: "
         f"{best:.3f} s = {events / best:,.0f} events/s ({events / len(logs):.0f} events/game)"
     )
+    print(f"evolve: {single / len(pairs) * 1e6:.2f} µs per event, one at a time with copy and freeze ({len(pairs):,})")
 
 
 if __name__ == "__main__":

@@ -40,6 +40,7 @@ def choose_random_code(codes: Sequence[int], rng: random.Random) -> int:
 # -- the heuristic ---------------------------------------------------------------------------------
 
 _DOOM = -1000.0  # a move that eliminates the player who makes it
+_VALUES = {rs.id: dict(rs.values) for rs in RULESETS.values()}
 
 
 def _odds(view: View, values: dict[Card, int], mine: int) -> tuple[float, float]:
@@ -52,10 +53,9 @@ def _odds(view: View, values: dict[Card, int], mine: int) -> tuple[float, float]
     return lower / total, higher / total
 
 
-def _score_play(view: View, move: PlayCard, values: dict[Card, int]) -> float:
-    hand = list(view.hand)
-    hand.remove(move.card)
-    other = hand[0] if hand else move.card
+def _score_play(view: View, move: PlayCard, values: dict[Card, int], unseen_total: int) -> float:
+    hand = view.hand
+    other = hand[1] if hand[0] is move.card and len(hand) > 1 else hand[0]
     card, t = move.card, move.target
     known = view.seats[t].known_hand if t is not None else None
     # Keeping a high card helps at the deck-out showdown: prefer playing the lower one.
@@ -80,7 +80,7 @@ def _score_play(view: View, move: PlayCard, values: dict[Card, int]) -> float:
             return score + leader + (40 if guess is known else -5)
         # Probability the target holds `guess`: its hand is one of the cards this seat has not seen.
         hits = view.unseen.get(guess, 0)
-        return score + leader + 20 * hits / max(1, sum(view.unseen.values()))
+        return score + leader + 20 * hits / max(1, unseen_total)
     if card is Card.PRIEST:
         return score + leader + (0.5 if known is not None else 4)
     if card is Card.BARON:
@@ -118,11 +118,15 @@ def _score_return(move: ReturnCards, values: dict[Card, int]) -> float:
 
 def choose_heuristic(view: View, moves: Sequence[PlayerCommand], rng: random.Random) -> PlayerCommand:
     """The best-scoring legal move for this seat's knowledge; ties broken with `rng`."""
-    values = dict(RULESETS[view.ruleset].values)
+    values = _VALUES[view.ruleset]
+    unseen_total = sum(view.unseen.values())
     best: list[PlayerCommand] = []
     top = float("-inf")
     for move in moves:
-        s = _score_play(view, move, values) if isinstance(move, PlayCard) else _score_return(move, values)
+        if isinstance(move, PlayCard):
+            s = _score_play(view, move, values, unseen_total)
+        else:
+            s = _score_return(move, values)
         if s > top + 1e-9:
             top, best = s, [move]
         elif s > top - 1e-9:

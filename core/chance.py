@@ -16,7 +16,6 @@ import hashlib
 import struct
 from typing import Sequence, TypeVar
 
-from core.cards import Card
 from core.commands import DealRound
 from core.decide import first_player_candidates
 from core.state import GameState
@@ -72,19 +71,26 @@ class SeedStream:
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
         out = list(items)
+        if len(out) >= len(_LIMITS):
+            for i in range(len(out) - 1, 0, -1):
+                j = self.below(i + 1)
+                out[i], out[j] = out[j], out[i]
+            return out
         # `below(i + 1)` for i = n-1 … 1, with the word stream inlined (the deal's hot loop).
         words, k = self._words, self._next
+        limits, block = _LIMITS, self._block
         for i in range(len(out) - 1, 0, -1):
             bound = i + 1
-            limit = _LIMITS[bound] if bound < len(_LIMITS) else (1 << 32) - (1 << 32) % bound
-            while True:
+            limit = limits[bound]
+            if k == len(words):
+                words, k = _WORDS(block()), 0
+            w = words[k]
+            k += 1
+            while w >= limit:  # rejection: rare (probability below bound / 2**32)
                 if k == len(words):
-                    words = _WORDS(self._block())
-                    k = 0
+                    words, k = _WORDS(block()), 0
                 w = words[k]
                 k += 1
-                if w < limit:
-                    break
             j = w % bound
             out[i], out[j] = out[j], out[i]
         self._words, self._next = words, k
@@ -111,18 +117,15 @@ def deal(state: GameState, seed: bytes) -> DealRound:
     candidates, _ = first_player_candidates(state)
     first = candidates[stream.below(len(candidates))] if len(candidates) > 1 else candidates[0]
     n = len(state.players)
-    set_aside, rest = order[0], order[1:]
-    face_up: tuple[Card, ...] = ()
-    if n == 2:
-        face_up, rest = tuple(rest[:3]), rest[3:]
-    hands: list[Card | None] = [None] * n
-    for k in range(n):
-        hands[(first + k) % n] = rest[k]
+    start = 4 if n == 2 else 1  # after the face-down card (and the three face-up ones with 2 players)
+    dealt = order[start : start + n]
+    # One card per seat from the first player clockwise: seat (first + k) % n gets dealt[k].
+    hands = (*dealt[n - first :], *dealt[: n - first])
     return DealRound(
-        set_aside=set_aside,
-        face_up=face_up,
-        hands=tuple(h for h in hands if h is not None),
-        deck=tuple(rest[n:]),
-        first_player=first,
-        shuffle=Shuffle(ALGORITHM, seed.hex()),
+        order[0],
+        tuple(order[1:4]) if n == 2 else (),
+        hands,
+        tuple(order[start + n :]),
+        first,
+        Shuffle(ALGORITHM, seed.hex()),
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from core.cards import CARD_INDEX, TARGETS_OTHER, Card
+from core.cards import TARGETS_OTHER, Card
 from core.commands import Command, DealRound, PlayCard, ReturnCards, StartGame
 from core.evolve import fold
 from core.rules import RuleViolation
@@ -147,11 +147,21 @@ def first_player_candidates(state: GameState) -> tuple[tuple[int, ...], FirstPla
 
 
 def _same_cards(cards: tuple[Card, ...], deck: tuple[Card, ...]) -> bool:
-    """Quickly: whether `cards` are exactly the cards of `deck` (which lists them in `CARD_INDEX` order)."""
+    """Quickly: whether `cards` are exactly the cards of `deck`."""
     try:
-        return sorted(cards, key=CARD_INDEX.__getitem__) == list(deck)
-    except (KeyError, TypeError):
+        return len(cards) == len(deck) and sorted(cards) == _sorted_deck(deck)
+    except TypeError:
         return False
+
+
+_SORTED_DECKS: dict[tuple[Card, ...], list[Card]] = {}
+
+
+def _sorted_deck(deck: tuple[Card, ...]) -> list[Card]:
+    found = _SORTED_DECKS.get(deck)
+    if found is None:
+        found = _SORTED_DECKS[deck] = sorted(deck)
+    return found
 
 
 def _deal(state: GameState, cmd: DealRound) -> Events:
@@ -220,7 +230,7 @@ def _deal(state: GameState, cmd: DealRound) -> Events:
             deck=cmd.deck,
             shuffle=cmd.shuffle,
         ),
-        TurnStarted(cmd.first_player, cmd.deck[0]),
+        _turn_started(cmd.first_player, cmd.deck[0]),
     )
 
 
@@ -476,7 +486,30 @@ def _play(state: GameState, cmd: PlayCard) -> Events:
     return _end_of_turn(state, events, eliminated, deck_left, deck[drawn] if deck_left else None)
 
 
+def _same_hand(keep: Card, bottom: tuple[Card, ...], hand: tuple[Card, ...]) -> bool:
+    """Quickly: whether `keep` and `bottom` are exactly the cards of `hand`."""
+    try:
+        return len(bottom) == len(hand) - 1 and sorted((keep, *bottom)) == sorted(hand)
+    except TypeError:
+        return False
+
+
 def _return(state: GameState, cmd: ReturnCards) -> Events:
+    p = cmd.player
+    if not (
+        state.phase == PHASE_CHANCELLOR
+        and type(p) is int
+        and p == state.active
+        and _same_hand(cmd.keep, cmd.bottom, state.hands[p])
+    ):
+        _check_return(state, cmd)
+    deck = state.deck + cmd.bottom
+    events: list[Event] = [ChancellorReturned(p, cmd.keep, cmd.bottom)]
+    return _end_of_turn(state, events, -1, len(deck), deck[0] if deck else None)
+
+
+def _check_return(state: GameState, cmd: ReturnCards) -> None:
+    """Refuse every illegal return; return quietly for a legal one."""
     p = cmd.player
     _check_turn(state, p, PHASE_CHANCELLOR)
     hand = state.hands[p]
@@ -489,9 +522,6 @@ def _return(state: GameState, cmd: ReturnCards) -> Events:
             f"gardez une carte et replacez les {len(hand) - 1} autres de votre main "
             f"({', '.join(_card(state, c, 'fr') for c in hand)})",
         )
-    deck = state.deck + cmd.bottom
-    events: list[Event] = [ChancellorReturned(p, cmd.keep, cmd.bottom)]
-    return _end_of_turn(state, events, -1, len(deck), deck[0] if deck else None)
 
 
 # -- the end of a turn, a round and the game ------------------------------------------------------
@@ -515,13 +545,18 @@ def _end_of_turn(state: GameState, events: list[Event], eliminated: int, deck_le
         if nxt == n:
             nxt = 0
     assert top is not None
-    turn = _TURN_STARTED.get((nxt, top)) if type(top) is Card else None
-    if turn is None:
-        turn = TurnStarted(nxt, top)
-        if type(top) is Card and nxt < 8:
-            _TURN_STARTED[(nxt, top)] = turn
-    events.append(turn)
+    events.append(_turn_started(nxt, top))
     return tuple(events)
+
+
+def _turn_started(seat: int, card: Card) -> TurnStarted:
+    """`TurnStarted(seat, card)`, shared: events are immutable values."""
+    turn = _TURN_STARTED.get((seat, card)) if type(card) is Card else None
+    if turn is None:
+        turn = TurnStarted(seat, card)
+        if type(card) is Card and type(seat) is int and 0 <= seat < 8:
+            _TURN_STARTED[(seat, card)] = turn
+    return turn
 
 
 _TURN_STARTED: dict[tuple[int, Card], TurnStarted] = {}

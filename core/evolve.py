@@ -52,8 +52,23 @@ def _put(row: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
 _HANDMAID = Card.HANDMAID
 
 
-def _forget(knows: tuple[tuple[Card | None, ...], ...], subject: int) -> tuple[tuple[Card | None, ...], ...]:
+Knows = tuple[tuple[Card | None, ...], ...]
+_NOBODY_KNOWS: dict[int, Knows] = {}
+
+
+def _nobody_knows(n: int) -> Knows:
+    """The `knows` of a fresh round, one shared value per table size: the fold can then tell by
+    identity (no scan) that nobody knows anything yet."""
+    knows = _NOBODY_KNOWS.get(n)
+    if knows is None:
+        knows = _NOBODY_KNOWS[n] = ((None,) * n,) * n
+    return knows
+
+
+def _forget(knows: Knows, subject: int) -> Knows:
     """Nobody knows `subject`'s hand any more."""
+    if knows is _NOBODY_KNOWS.get(len(knows)):
+        return knows
     for row in knows:
         if row[subject] is not None:
             return tuple(_put(row, subject, None) for row in knows)
@@ -73,7 +88,7 @@ def _game_started(s: Transient, e: GameStarted) -> None:
     s.protected = (False,) * n
     s.hands = ((),) * n
     s.front = ((),) * n
-    s.knows = ((None,) * n,) * n
+    s.knows = _nobody_knows(n)
     s.deck_known = ((),) * n
 
 
@@ -88,7 +103,7 @@ def _round_started(s: Transient, e: RoundStarted) -> None:
     s.front = ((),) * n
     s.out = (False,) * n
     s.protected = (False,) * n
-    s.knows = ((None,) * n,) * n
+    s.knows = _nobody_knows(n)
     s.deck_known = ((),) * n
     s.round_winners = ()
     s.active = -1
@@ -101,7 +116,7 @@ def _turn_started(s: Transient, e: TurnStarted) -> None:
     if s.protected[p]:
         s.protected = _put(s.protected, p, False)
     hands = list(s.hands)
-    hands[p] = (*hands[p], e.card)
+    hands[p] = hands[p] + (e.card,)
     s.hands = tuple(hands)
     s.deck = s.deck[1:]
     s.drawn += 1
@@ -122,15 +137,16 @@ def _card_played(s: Transient, e: CardPlayed) -> None:
         hands[p] = tuple(cards)
     s.hands = tuple(hands)
     front = list(s.front)
-    front[p] = (*front[p], card)
+    front[p] = front[p] + (card,)
     s.front = tuple(front)
     if card is _HANDMAID:
         s.protected = _put(s.protected, p, True)
     knows = s.knows
-    for row in knows:
-        if row[p] is card:
-            s.knows = tuple(_put(row, p, None) if row[p] is card else row for row in knows)
-            break
+    if knows is not _NOBODY_KNOWS.get(len(knows)):
+        for row in knows:
+            if row[p] is card:
+                s.knows = tuple(_put(row, p, None) if row[p] is card else row for row in knows)
+                break
     s.phase = PHASE_RESOLVING
 
 

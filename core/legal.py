@@ -33,6 +33,8 @@ def legal_moves(state: GameState, player: int) -> list[PlayerCommand]:
     if player != state.active:
         return []
     if state.phase == PHASE_PLAY:
+        if len(state.hands[player]) == 2:  # the usual case: from the cached codes and shared commands
+            return [from_action_code(code, player) for code in legal_codes(state, player)]
         return list(_plays(state, player))
     if state.phase == PHASE_CHANCELLOR:
         return list(_returns(state, player))
@@ -134,26 +136,6 @@ _GUARD, _PRINCE, _COUNTESS, _KING = Card.GUARD, Card.PRINCE, Card.COUNTESS, Card
 _TARGETS_OTHER = TARGETS_OTHER
 
 
-def _decode_tables() -> tuple[
-    dict[int, tuple[Card, int | None, Card | None]], dict[int, tuple[Card, tuple[Card, ...]]]
-]:
-    plays: dict[int, tuple[Card, int | None, Card | None]] = {}
-    returns: dict[int, tuple[Card, tuple[Card, ...]]] = {}
-    for code in range(RETURN_BASE + 121 * len(CARD_ORDER)):
-        try:
-            cmd = _decode(code, 0)
-        except ValueError:
-            continue
-        if isinstance(cmd, PlayCard):
-            plays[code] = (cmd.card, cmd.target, cmd.guess)
-        else:
-            returns[code] = (cmd.keep, cmd.bottom)
-    return plays, returns
-
-
-_PLAY_CODES, _RETURN_CODES = _decode_tables()
-
-
 def legal_action_codes(state: GameState, player: int) -> list[int]:
     """The action codes of `legal_moves(state, player)`, in the same order, without building the commands."""
     return list(legal_codes(state, player))
@@ -164,7 +146,16 @@ def legal_codes(state: GameState, player: int) -> tuple[int, ...]:
     if player != state.active:
         return ()
     if state.phase != PHASE_PLAY:
-        return tuple([action_code(m) for m in legal_moves(state, player)])
+        if state.phase != PHASE_CHANCELLOR:
+            return ()
+        hand = state.hands[player]
+        returns = _RETURN_CODES.get(hand)
+        if returns is None:
+            returns = tuple([action_code(m) for m in _returns(state, player)])
+            if len(_RETURN_CODES) >= _CODES_MAX:
+                _RETURN_CODES.clear()
+            _RETURN_CODES[hand] = returns  # they depend on the hand only
+        return returns
     hand = state.hands[player]
     rs = state.ruleset
     assert rs is not None
@@ -180,12 +171,13 @@ def legal_codes(state: GameState, player: int) -> tuple[int, ...]:
 
 
 _CODES: dict[tuple[object, ...], tuple[int, ...]] = {}
+_RETURN_CODES: dict[tuple[Card, ...], tuple[int, ...]] = {}
 _CODES_MAX = 1 << 16
 
 
 def _play_codes(state: GameState, player: int, hand: tuple[Card, ...]) -> list[int]:
     if len(hand) != 2:
-        return [action_code(m) for m in legal_moves(state, player)]
+        return [action_code(m) for m in _plays(state, player)]
     a, b = hand
     if a is b:
         cards: tuple[Card, ...] = (a,)

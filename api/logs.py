@@ -60,15 +60,29 @@ class RequestContext:
             return
         start = time.perf_counter()
         status = 500
-        received = 0
+        app_receive = receive
+        if length is None and scope["method"] in ("POST", "PUT", "PATCH"):
+            # A body without Content-Length is read here, so an oversized one is refused the same way on
+            # every route (inside FastAPI's own body parsing it would surface as a 400).
+            chunks: list[bytes] = []
+            size = 0
+            more = True
+            while more:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return
+                chunks.append(message.get("body", b""))
+                size += len(chunks[-1])
+                more = message.get("more_body", False)
+                if size > self.max_body:
+                    await _too_large(send, self.max_body, request_id)
+                    return
+            buffered: list[Message] = [{"type": "http.request", "body": b"".join(chunks), "more_body": False}]
 
-        async def limited_receive() -> Message:
-            nonlocal received
-            message = await receive()
-            received += len(message.get("body", b""))
-            if received > self.max_body:
-                raise _TooLarge
-            return message
+            async def replay_receive() -> Message:
+                return buffered.pop() if buffered else await receive()
+
+            app_receive = replay_receive
 
         async def send_with_id(message: Message) -> None:
             nonlocal status
@@ -77,11 +91,7 @@ class RequestContext:
                 message["headers"] = [*message.get("headers", []), (b"x-request-id", request_id.encode())]
             await send(message)
 
-        try:
-            await self.app(scope, limited_receive, send_with_id)
-        except _TooLarge:
-            await _too_large(send, self.max_body, request_id)
-            status = 413
+        await self.app(scope, app_receive, send_with_id)
         if scope["method"] != "GET" or status >= 400:
             log.info(
                 "request",
@@ -90,10 +100,6 @@ class RequestContext:
                 status=status,
                 ms=round((time.perf_counter() - start) * 1000, 2),
             )
-
-
-class _TooLarge(Exception):
-    pass
 
 
 async def _too_large(send: Send, limit: int, request_id: str) -> None:

@@ -275,6 +275,7 @@ class Referee:
         structlog.contextvars.bind_contextvars(game_id=game_id, seat=seat)
         request_hash = hashlib.sha256(b"%d:" % seat + raw_body).hexdigest()  # a key is never replayed to another seat
         async with table.lock:
+            fresh = not self.store.shared  # a cache that other workers may have overtaken is read again before a "no"
             for _ in range(MAX_RETRIES):
                 if idempotency_key is not None:
                     replayed = await self._replayed(game_id, idempotency_key, request_hash)
@@ -282,6 +283,10 @@ class Referee:
                         return replayed
                 state = table.state
                 if if_match is not None and if_match != state.seq:
+                    if if_match > state.seq and not fresh:
+                        fresh = True
+                        await self.refresh(table)
+                        continue
                     raise Problem(
                         412,
                         "stale_version",
@@ -293,6 +298,11 @@ class Referee:
                 try:
                     mine = decide(state, command)
                 except RuleViolation as v:
+                    if not fresh:
+                        fresh = True
+                        await self.refresh(table)
+                        if table.version != state.seq:
+                            continue
                     legal = [move_json(state, m) for m in legal_moves(state, seat)]
                     raise violation(v, lang, legal) from None
                 after = fold(mine, state)

@@ -58,6 +58,8 @@ END $$;
 
 
 class PostgresStore(EventStore):
+    shared = True
+
     def __init__(self, url: str, *, listen: bool = True, pool_size: int = 8) -> None:
         super().__init__()
         self.url = url

@@ -57,13 +57,14 @@ class Append:
     future: Future[int] = field(default_factory=Future)
 
     def rows(self) -> list[tuple[str, int, str, bytes]]:
-        return [
-            (self.game_id, self.expected + i, e.TYPE, dumps(encode(e))) for i, e in enumerate(self.events, start=1)
-        ]
+        return [(self.game_id, self.expected + i, e.TYPE, dumps(encode(e))) for i, e in enumerate(self.events, start=1)]
 
 
 class EventStore(ABC):
     """What the referee needs from a database; `tests/test_store_contract.py` holds every store to it."""
+
+    shared = False
+    """True when other processes may append too (so a cached state may be behind the store)."""
 
     def __init__(self) -> None:
         self._listeners: list[Callable[[str, int], None]] = []

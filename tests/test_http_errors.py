@@ -234,11 +234,6 @@ def test_an_oversized_chunked_move_is_413(server: Server, game: Game) -> None:
         problem(r, 413, "too_large")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: api/logs.py RequestContext raises _TooLarge inside receive(); FastAPI's body parsing for "
-    "POST /games wraps it into HTTPException(400, 'There was an error parsing the body')",
-)
 def test_an_oversized_chunked_game_body_is_413(server: Server) -> None:
     with client(server.url) as c:
         problem(c.post("/games", content=_chunks(), headers={"Content-Type": "application/json"}), 413, "too_large")

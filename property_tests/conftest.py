@@ -19,7 +19,7 @@ _COMMON = {
 # The quick profile does not shrink: a failure is reported at once (re-run with the printed blob to shrink it).
 settings.register_profile(
     "quick",
-    max_examples=150,
+    max_examples=100,
     stateful_step_count=150,
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
     **_COMMON,

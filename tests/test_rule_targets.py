@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from core.cards import Card
 from core.commands import PlayCard
 from core.legal import legal_moves
 from events.catalogue import CardPlayed, HandDiscarded, PlayerEliminated
-from tests.helpers import CO, PR, PS, B, G, H, K, P, S, expect_violation, of_type, start
+from tests.helpers import CO, PR, PS, B, G, Game, H, K, P, S, expect_violation, of_type, start
 
 
-def _ann_vs_protected_bob(ann: list, bob=G):  # type: ignore[no-untyped-def]
-    """2 players; Ann plays first: she holds `ann[0]`, draws a Handmaid... then Bob plays it first."""
+def _ann_vs_protected_bob(ann: list[Card], bob: Card = G) -> Game:
+    """2019, 2 players. Bob plays first and plays a Handmaid; then Ann holds `ann[0]` and draws `ann[1]`."""
     game = start("2019", 2, first_player=1)
     game.deal([ann[0], bob], [H, ann[1]], set_aside=PS if PS not in ann else K, face_up=[S, S, B], first_player=1)
     game.play(1, H)  # Bob is protected

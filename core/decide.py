@@ -8,6 +8,7 @@ the rule, and nothing happens. `decide` never draws a random number: chance is a
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any, Callable, TypeVar
 
 from core.cards import TARGETS_OTHER, Card
 from core.commands import Command, DealRound, PlayCard, ReturnCards, StartGame
@@ -398,6 +399,20 @@ _MISS = GuardUnknown.MISS
 
 
 _CARD_PLAYED: dict[tuple[int, Card, int | None, Card | None], CardPlayed] = {}
+_SHARED: dict[tuple[Any, ...], Any] = {}
+E = TypeVar("E")
+
+
+def _shared(cls: Callable[..., E], *fields: Any) -> E:
+    """`cls(*fields)`, one instance per distinct value: events are immutable, so sharing them is safe
+    (callers only share events whose fields are ints, `Card`s and tuples of `Card`s)."""
+    key = (cls, *fields)
+    event: E | None = _SHARED.get(key)
+    if event is None:
+        event = cls(*fields)
+        if len(_SHARED) < 1 << 16:
+            _SHARED[key] = event
+    return event
 
 
 def _plainly_legal(state: GameState, p: int, card: Card, t: int | None, guess: Card | None) -> bool:
@@ -427,7 +442,8 @@ def _plainly_legal(state: GameState, p: int, card: Card, t: int | None, guess: C
 
 def _play(state: GameState, cmd: PlayCard) -> Events:
     p, card, t, guess = cmd.player, cmd.card, cmd.target, cmd.guess
-    if _plainly_legal(state, p, card, t, guess):
+    plain = _plainly_legal(state, p, card, t, guess)
+    if plain:
         # Events are immutable values: a legal play's `card_played` is shared, not rebuilt.
         key = (p, card, t, guess)
         played = _CARD_PLAYED.get(key)
@@ -448,28 +464,38 @@ def _play(state: GameState, cmd: PlayCard) -> Events:
     drawn = 0  # cards this move takes from the top of the deck
     if t is not None:
         theirs = state.hands[t][0] if t != p else mine
+        # Shared events (immutable values) when every card involved is a `Card`, as it always is in play.
+        share = plain and type(mine) is Card and type(theirs) is Card
         if card is _GUARD:
             if guess is theirs:
-                events.append(PlayerEliminated(t, (theirs,), _GUARD))
+                events.append(
+                    _shared(PlayerEliminated, t, (theirs,), _GUARD) if share else PlayerEliminated(t, (theirs,), _GUARD)
+                )
                 eliminated = t
         elif card is _PRIEST:
-            events.append(HandSeen(p, t, theirs))
+            events.append(_shared(HandSeen, p, t, theirs) if share else HandSeen(p, t, theirs))
         elif card is _BARON:
-            events.append(HandsCompared(p, t, mine, theirs))
+            events.append(_shared(HandsCompared, p, t, mine, theirs) if share else HandsCompared(p, t, mine, theirs))
             values = state.ruleset.values  # type: ignore[union-attr]
             if values[mine] < values[theirs]:
-                events.append(PlayerEliminated(p, (mine,), _BARON))
+                events.append(
+                    _shared(PlayerEliminated, p, (mine,), _BARON) if share else PlayerEliminated(p, (mine,), _BARON)
+                )
                 eliminated = p
             elif values[theirs] < values[mine]:
-                events.append(PlayerEliminated(t, (theirs,), _BARON))
+                events.append(
+                    _shared(PlayerEliminated, t, (theirs,), _BARON) if share else PlayerEliminated(t, (theirs,), _BARON)
+                )
                 eliminated = t
         elif card is _PRINCE:
-            events.append(HandDiscarded(t, theirs))
+            events.append(_shared(HandDiscarded, t, theirs) if share else HandDiscarded(t, theirs))
             if theirs is _PRINCESS:
                 events.append(PlayerEliminated(t, (), _PRINCESS))
                 eliminated = t
             elif deck:
-                events.append(CardDrawn(t, deck[0], "deck"))
+                top = deck[0]
+                drew = CardDrawn(t, top, "deck") if type(top) is not Card else _shared(CardDrawn, t, top, "deck")
+                events.append(drew)
                 drawn = 1
             else:
                 assert state.set_aside is not None

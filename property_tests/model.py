@@ -198,3 +198,43 @@ class Model:
             self.favors[e.player] += 1  # type: ignore[union-attr]
         elif type(e).__name__ == "GameEnded":
             self.over = True
+
+
+def oracle_moves(model: Model, state: Any) -> set[Any]:
+    """Every legal command of the active player, straight from RULINGS §3-§5 (the state supplies only facts:
+    hands, who is out, who is protected)."""
+    from itertools import permutations
+
+    from core.commands import PlayCard, ReturnCards
+
+    if state.phase not in ("play", "chancellor"):
+        return set()
+    p = state.active
+    hand = list(state.hands[p])
+    if state.phase == "chancellor":
+        out = set()
+        for i, keep in enumerate(hand):
+            rest = hand[:i] + hand[i + 1 :]
+            out |= {ReturnCards(p, keep, order) for order in permutations(rest)}
+        return out
+    cards = set(hand)
+    if Card.COUNTESS in cards and (Card.KING in cards or Card.PRINCE in cards):
+        cards = {Card.COUNTESS}
+    others = [i for i in range(model.n) if i != p and not state.out[i] and not state.protected[i]]
+    in_ruleset = [Card(c) for c, k in model.book["copies"].items() if k]
+    named = list(Card) if model.options.get("guard_unknown") == "miss" else in_ruleset
+    guesses = [c for c in named if c is not Card.GUARD]
+    moves: set[Any] = set()
+    for card in cards:
+        if card in (Card.GUARD, Card.PRIEST, Card.BARON, Card.KING):
+            if not others:
+                moves.add(PlayCard(p, card))
+            elif card is Card.GUARD:
+                moves |= {PlayCard(p, card, t, g) for t in others for g in guesses}
+            else:
+                moves |= {PlayCard(p, card, t) for t in others}
+        elif card is Card.PRINCE:
+            moves |= {PlayCard(p, card, t) for t in [p, *others]}
+        else:
+            moves.add(PlayCard(p, card))
+    return moves

@@ -2,8 +2,9 @@
 
     .venv/bin/python bench/determinism.py [--games 10000] [--seed 1]
 
-Simulates `--games` four-player 2019 games (heuristic bot against random bots) twice, each run
-writing its log in memory, and prints both SHA-256 digests; exits 1 if they differ.
+Simulates `--games` four-player 2019 games (heuristic bot against random bots) twice, once in this
+process and once in a child process with another string-hash seed, each writing its log in memory;
+prints both SHA-256 digests and exits 1 if they differ.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import argparse
 import hashlib
 import io
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -35,13 +38,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child:  # the second run: another process, another string-hash seed
+        digest, _, seconds = log_digest(args.games, args.seed)
+        print(digest, f"{seconds:.1f}")
+        return
     first, size, t1 = log_digest(args.games, args.seed)
-    second, _, t2 = log_digest(args.games, args.seed)
+    child = subprocess.run(
+        [sys.executable, __file__, "--child", "--games", str(args.games), "--seed", str(args.seed)],
+        env={**os.environ, "PYTHONHASHSEED": "12345"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    second, t2 = child.stdout.split()
     same = first == second
     print(f"determinism: {args.games:,} games (2019, 4 players, {','.join(BOTS)}), seed {args.seed}, twice")
-    print(f"  run 1 sha256 {first}  ({size:,} bytes, {t1:.1f} s)")
-    print(f"  run 2 sha256 {second}  ({t2:.1f} s)")
+    print(f"  run 1 (this process)    sha256 {first}  ({size:,} bytes, {t1:.1f} s)")
+    print(f"  run 2 (another process) sha256 {second}  ({t2} s)")
     print("  identical" if same else "  DIFFERENT")
     sys.exit(0 if same else 1)
 

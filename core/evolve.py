@@ -268,6 +268,11 @@ def apply(s: Transient, event: Event) -> None:
 def apply_all(s: Transient, events: Iterable[Event]) -> None:
     """Fold events into a transient state in place: `apply` for each, with one call."""
     table = _APPLY
+    if type(events) is tuple or type(events) is list:
+        for event in events:
+            table[type(event)](s, event)
+        s.seq += len(events)
+        return
     n = 0
     for event in events:
         table[type(event)](s, event)
@@ -286,10 +291,5 @@ def evolve(state: GameState, event: Event) -> GameState:
 def fold(events: Iterable[Event], state: GameState = INITIAL) -> GameState:
     """The state after every event of `events`, starting from `state` (no game by default)."""
     s = state.thaw()
-    table = _APPLY
-    n = 0
-    for event in events:
-        table[type(event)](s, event)
-        n += 1
-    s.seq += n
+    apply_all(s, events)
     return s.freeze()

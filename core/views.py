@@ -122,7 +122,7 @@ def view(state: GameState, seat: int | None) -> View:
     for front in state.front:
         seen.update(front)
     seen.update(hand)
-    seen.update(card for card in knows if card is not None)
+    seen.update(card for i, card in enumerate(knows) if card is not None and i != seat)  # own hand counted above
     seen.update(card for _, card in deck_known)
     unseen = {card: rs.copies[card] - seen[card] for card in rs.cards}
     return View(

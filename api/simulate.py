@@ -24,7 +24,7 @@ from core.chance import deal
 from core.commands import Command, StartGame
 from core.decide import decide
 from core.evolve import apply_all
-from core.legal import from_action_code, legal_codes, legal_moves
+from core.legal import legal_move_tuple, legal_moves
 from core.rulesets import RULESETS
 from core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, PHASE_OVER, PHASE_PLAY
 from core.views import view
@@ -140,7 +140,7 @@ def play_game(
     """Play one whole game; return its winners. Events go to `record` and totals to `stats` if given."""
     rng = bot_rng(key, game)
     names = tuple(f"{bot.name}-{i}" for i, bot in enumerate(bots))
-    fast = [bot.choose_code for bot in bots]
+    fast = [bot.blind for bot in bots]
     state = INITIAL.thaw()
     command: Command = StartGame(ruleset, names, dict(options or {}))
     n_events = 0
@@ -165,9 +165,9 @@ def play_game(
         if phase in (PHASE_PLAY, PHASE_CHANCELLOR):
             turns += phase == PHASE_PLAY
             seat = state.active
-            code_policy = fast[seat]
-            if code_policy is not None:
-                command = from_action_code(code_policy(legal_codes(state, seat), rng), seat)
+            blind = fast[seat]
+            if blind is not None:
+                command = blind(legal_move_tuple(state, seat), rng)
             else:
                 command = bots[seat].choose(view(state, seat), legal_moves(state, seat), rng)
         elif phase == PHASE_DEAL:

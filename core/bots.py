@@ -24,6 +24,7 @@ from core.views import View
 
 Policy = Callable[[View, Sequence[PlayerCommand], random.Random], PlayerCommand]
 CodePolicy = Callable[[Sequence[int], random.Random], int]
+BlindPolicy = Callable[[Sequence[PlayerCommand], random.Random], PlayerCommand]
 
 
 def choose_random(view: View, moves: Sequence[PlayerCommand], rng: random.Random) -> PlayerCommand:
@@ -35,6 +36,11 @@ def choose_random_code(codes: Sequence[int], rng: random.Random) -> int:
     """`choose_random` over action codes: the same draw from `rng` picks the same move, since
     `legal_action_codes` lists the codes of `legal_moves` in the same order."""
     return codes[int(rng.random() * len(codes))]
+
+
+def choose_random_blind(moves: Sequence[PlayerCommand], rng: random.Random) -> PlayerCommand:
+    """`choose_random` without the view it never reads (the simulator's fast path)."""
+    return moves[int(rng.random() * len(moves))]
 
 
 # -- the heuristic ---------------------------------------------------------------------------------
@@ -136,17 +142,19 @@ def choose_heuristic(view: View, moves: Sequence[PlayerCommand], rng: random.Ran
 
 @dataclass(frozen=True, slots=True)
 class Bot:
-    """A named policy. `choose_code`, when given, is an equivalent policy over action codes that needs
-    no view (the simulator's fast path); `uses_view` says whether `choose` reads the view at all."""
+    """A named policy. `uses_view` says whether `choose` reads the view at all; `blind`, when given, is
+    the same policy without the view argument (the simulator then builds no view), and `choose_code`
+    the same policy over action codes."""
 
     name: str
     choose: Policy
     uses_view: bool = True
+    blind: BlindPolicy | None = None
     choose_code: CodePolicy | None = None
 
 
 BOTS: dict[str, Bot] = {
-    "random": Bot("random", choose_random, uses_view=False, choose_code=choose_random_code),
+    "random": Bot("random", choose_random, uses_view=False, blind=choose_random_blind, choose_code=choose_random_code),
     "heuristic": Bot("heuristic", choose_heuristic),
 }
 

@@ -33,8 +33,8 @@ def legal_moves(state: GameState, player: int) -> list[PlayerCommand]:
     if player != state.active:
         return []
     if state.phase == PHASE_PLAY:
-        if len(state.hands[player]) == 2:  # the usual case: from the cached codes and shared commands
-            return [from_action_code(code, player) for code in legal_codes(state, player)]
+        if len(state.hands[player]) == 2:  # the usual case: cached codes and shared commands
+            return list(_legal(state, player)[1])
         return list(_plays(state, player))
     if state.phase == PHASE_CHANCELLOR:
         return list(_returns(state, player))
@@ -143,35 +143,57 @@ def legal_action_codes(state: GameState, player: int) -> list[int]:
 
 def legal_codes(state: GameState, player: int) -> tuple[int, ...]:
     """`legal_action_codes` as a shared tuple (the bots' hot path: no copy)."""
+    return _legal(state, player)[0]
+
+
+def legal_move_tuple(state: GameState, player: int) -> tuple[PlayerCommand, ...]:
+    """`legal_moves` as a shared tuple of shared commands (the simulator's hot path: no copy)."""
+    return _legal(state, player)[1]
+
+
+_NONE: tuple[tuple[int, ...], tuple[PlayerCommand, ...]] = ((), ())
+
+
+def _legal(state: GameState, player: int) -> tuple[tuple[int, ...], tuple[PlayerCommand, ...]]:
+    """(codes, commands) of the legal moves, remembered: they depend on nothing but the key below."""
     if player != state.active:
-        return ()
+        return _NONE
     if state.phase != PHASE_PLAY:
         if state.phase != PHASE_CHANCELLOR:
-            return ()
+            return _NONE
         hand = state.hands[player]
-        returns = _RETURN_CODES.get(hand)
-        if returns is None:
-            returns = tuple([action_code(m) for m in _returns(state, player)])
-            if len(_RETURN_CODES) >= _CODES_MAX:
-                _RETURN_CODES.clear()
-            _RETURN_CODES[hand] = returns  # they depend on the hand only
-        return returns
+        key: tuple[object, ...] = (hand, player)  # a return depends on the hand only
+        found = _RETURN_CODES.get(key)
+        if found is None:
+            codes = tuple([action_code(m) for m in _returns(state, player)])
+            found = _remember(_RETURN_CODES, key, codes, player)
+        return found
     hand = state.hands[player]
     rs = state.ruleset
     assert rs is not None
-    # The codes depend on nothing else: remember them (immutable values, bounded cache).
     key = (hand, player, state.out, state.protected, rs.id, state.options.guard_unknown)
-    cached = _CODES.get(key)
-    if cached is None:
-        cached = tuple(_play_codes(state, player, hand))
-        if len(_CODES) >= _CODES_MAX:
-            _CODES.clear()
-        _CODES[key] = cached
-    return cached
+    found = _CODES.get(key)
+    if found is None:
+        found = _remember(_CODES, key, tuple(_play_codes(state, player, hand)), player)
+    return found
 
 
-_CODES: dict[tuple[object, ...], tuple[int, ...]] = {}
-_RETURN_CODES: dict[tuple[Card, ...], tuple[int, ...]] = {}
+def _remember(
+    cache: dict[tuple[object, ...], tuple[tuple[int, ...], tuple[PlayerCommand, ...]]],
+    key: tuple[object, ...],
+    codes: tuple[int, ...],
+    player: int,
+) -> tuple[tuple[int, ...], tuple[PlayerCommand, ...]]:
+    found = (codes, tuple([from_action_code(code, player) for code in codes]))
+    if type(player) is int:  # (a bool seat would be equal to an int one in the key)
+        if len(cache) >= _CODES_MAX:
+            cache.clear()
+        cache[key] = found
+    return found
+
+
+_CODES: dict[tuple[object, ...], tuple[tuple[int, ...], tuple[PlayerCommand, ...]]] = {}
+_RETURN_CODES: dict[tuple[object, ...], tuple[tuple[int, ...], tuple[PlayerCommand, ...]]] = {}
 _CODES_MAX = 1 << 16
 
 

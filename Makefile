@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint docs docs-serve bench property-long clean
+.PHONY: run test lint docs docs-check docs-serve bench bench-api property-long clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -12,12 +12,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-## make run: play and print a demonstration game between bots (the HTTP referee replaces it later)
+## make run: the HTTP referee on its embedded SQLite store at http://127.0.0.1:8000
 run: $(STAMP)
-	$(BIN)/loveletter demo
+	$(BIN)/loveletter serve
 
 ## make test: lint, type-check, build the docs strictly, then every test (quick Hypothesis profile)
-test: $(STAMP) lint docs
+test: $(STAMP) lint docs-check
 	$(BIN)/python -m pytest -n 2 -p no:cacheprovider
 
 lint: $(STAMP)
@@ -29,6 +29,11 @@ docs: $(STAMP)
 	$(BIN)/python docs/generate.py
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
+## docs-check: the committed generated pages are current, and the site builds strictly
+docs-check: $(STAMP)
+	$(BIN)/python docs/generate.py --check
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
 docs-serve: $(STAMP)
 	$(BIN)/python docs/generate.py
 	$(BIN)/mkdocs serve
@@ -38,6 +43,11 @@ bench: $(STAMP)
 	$(BIN)/python bench/fold.py
 	$(BIN)/python bench/games.py
 	$(BIN)/python bench/determinism.py
+
+## make bench-api: the HTTP load test on SQLite (durable) and on PostgreSQL with two workers
+bench-api: $(STAMP)
+	$(BIN)/python bench/api_load.py --store sqlite --games 400 --concurrency 32
+	$(BIN)/python bench/api_load.py --store postgres --workers 2 --games 400 --concurrency 32
 
 ## make property-long: the Hypothesis state machines with >= 10,000 examples each
 property-long: $(STAMP)

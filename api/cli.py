@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -15,7 +15,11 @@ try:  # typer >= 0.22 carries its own copy of click
 except ImportError:  # pragma: no cover - older typer uses click itself
     from click import exceptions as clickx  # type: ignore[no-redef]
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Love Letter referee: simulate, demo, replay.")
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Love Letter referee: serve, replay, explain, show, simulate, demo.",
+)
 EXIT_USAGE = 2
 
 
@@ -81,6 +85,165 @@ def demo(
         raise fail(str(exc)) from None
     for line in narrate(play_demo(ruleset, players, seed)):
         print(line)
+
+
+Lang = Annotated[str, typer.Option("--lang", help="language of messages: en or fr")]
+
+
+def _lang(lang: str) -> str:
+    if lang not in ("en", "fr"):
+        raise fail(f"--lang must be en or fr, not {lang!r}")
+    return lang
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="a JSONL game log, or a JSON transcript")],
+    json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
+    lenient: Annotated[bool, typer.Option("--lenient", help="report every problem, not just the first")] = False,
+    lang: Lang = "en",
+    emit_log: Annotated[Path | None, typer.Option(help="write the event log a transcript expands to")] = None,
+) -> None:
+    """Replay a log or a transcript through the rules: exit 0 verified, 1 violation, 2 unreadable."""
+    from replays.report import expanded_log, render_json, render_text, replay_file
+
+    report = replay_file(str(file), lenient=lenient)
+    language = _lang(lang)
+    print(render_json(report, language) if json else render_text(report, language))
+    if emit_log is not None and report.expanded:
+        try:
+            emit_log.write_bytes(expanded_log(report))
+        except OSError as exc:
+            raise fail(f"cannot write {emit_log}: {exc.strerror or exc}") from None
+    raise typer.Exit(report.exit_code)
+
+
+def _load_events(file: Path) -> list[Any]:
+    """The events of the single game in a log or a transcript (one-line error, exit 2, if unreadable)."""
+    from replays.report import replay_file
+
+    report = replay_file(str(file), lenient=True)
+    if report.unreadable is not None:
+        raise fail(report.unreadable)
+    if report.kind == "transcript":
+        return list(report.expanded)
+    from events.log import read_path
+
+    games = read_path(str(file))
+    if len(games) != 1:
+        raise fail(f"{file} holds {len(games)} games; this command reads a log of one game")
+    return list(games[0].entries)
+
+
+@app.command()
+def explain(
+    file: Annotated[Path, typer.Argument(help="a JSONL game log, or a JSON transcript")],
+    at: Annotated[int, typer.Option("--at", help="judge the move after this seq")],
+    move: Annotated[str, typer.Option("--move", help='the move, e.g. \'{"player": "Bob", "card": "guard", ...}\'')],
+    json: Annotated[bool, typer.Option("--json", help="print the ruling as JSON")] = False,
+    lang: Lang = "en",
+) -> None:
+    """Was this move legal at this point, under which rule, and what would it cause?"""
+    import orjson
+
+    from replays.rulings import MoveFormatError
+    from replays.rulings import explain as judge
+
+    events = _load_events(file)
+    if not 0 < at <= len(events):
+        raise fail(f"--at must be a seq from 1 to {len(events)}")
+    try:
+        ruling = judge(events, at, orjson.loads(move), _lang(lang))
+    except orjson.JSONDecodeError as exc:
+        raise fail(f"--move is not JSON: {exc}") from None
+    except MoveFormatError as exc:
+        raise fail(f"--move: {exc}") from None
+    if json:
+        print(orjson.dumps(ruling.as_dict(), option=orjson.OPT_INDENT_2).decode())
+        return
+    fr = lang == "fr"
+    verdict = ("LÉGAL" if fr else "LEGAL") if ruling.legal else ("ILLÉGAL" if fr else "ILLEGAL")
+    print(f"{verdict} — {ruling.mover}, {'après' if fr else 'after'} seq {at}: {ruling.message}")
+    print(f"  [{ruling.rule_id}] {ruling.rule}")
+    print(f"  source: {', '.join(ruling.sources)}")
+    if ruling.events:
+        print("  " + ("ce qui suit" if fr else "what follows") + ":")
+        for event in ruling.events:
+            fields = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("type", "v", "seq"))
+            print(f"    {event['seq']} {event['type']} {fields}")
+    listed = "; ".join(
+        " ".join(str(v) for k, v in m.items() if k not in ("type", "action_code")) for m in ruling.legal_moves
+    )
+    print(f"  {'coups légaux' if fr else 'legal moves'}: {listed}")
+    if ruling.prefix_problem is not None:
+        p = ruling.prefix_problem
+        where = "le journal a un problème avant ce point" if fr else "the log has a problem before this point"
+        print(f"  ⚠ {where}: seq {p.seq} [{p.rule_id}] {p.message(lang)}")
+    raise typer.Exit(0 if ruling.legal else 1)
+
+
+@app.command()
+def show(
+    file: Annotated[Path, typer.Argument(help="a JSONL game log, or a JSON transcript")],
+    at: Annotated[int | None, typer.Option("--at", help="show the state after this seq")] = None,
+    seat: Annotated[str | None, typer.Option("--seat", help="whose view (a name or seat number)")] = None,
+    lang: Lang = "en",
+) -> None:
+    """Tell a game as a story, or (with --at/--seat) what a seat knew at a point."""
+    import orjson
+
+    from replays.narrative import narrate
+    from replays.replay import check
+    from replays.rulings import seat_view_at
+
+    events = _load_events(file)
+    language = _lang(lang)
+    if at is None and seat is None:
+        result = check(events, lenient=True)
+        flagged = [p.seq for p in result.problems if p.seq is not None]
+        plain = [e.event if hasattr(e, "event") else e for e in events]
+        for line in narrate(plain, language, flagged):
+            print(line)
+        raise typer.Exit(0 if result.ok else 1)
+    point = len(events) if at is None else at
+    if not 0 < point <= len(events):
+        raise fail(f"--at must be a seq from 1 to {len(events)}")
+    first = events[0].event if hasattr(events[0], "event") else events[0]
+    players = list(first.players)
+    who: int | None = None
+    if seat is not None:
+        if seat.isdigit() and int(seat) < len(players):
+            who = int(seat)
+        elif seat in players:
+            who = players.index(seat)
+        else:
+            raise fail(f"--seat {seat!r} is not a player ({', '.join(players)})")
+    print(orjson.dumps(seat_view_at(events, point, who), option=orjson.OPT_INDENT_2).decode())
+
+
+@app.command()
+def serve(
+    host: Annotated[str | None, typer.Option(help="address to listen on (default 127.0.0.1)")] = None,
+    port: Annotated[int | None, typer.Option(help="port (default 8000)")] = None,
+    workers: Annotated[int | None, typer.Option(help="worker processes; more than one needs PostgreSQL")] = None,
+    database_url: Annotated[str | None, typer.Option(help="sqlite:///file.db (default) or postgresql://…")] = None,
+) -> None:
+    """Run the HTTP referee (settings also come from LOVELETTER_* environment variables)."""
+    from pydantic import ValidationError
+
+    from api.serve import ServeError
+    from api.serve import serve as run
+    from api.settings import Settings
+
+    given = {"host": host, "port": port, "workers": workers, "database_url": database_url}
+    try:
+        settings = Settings(**{k: v for k, v in given.items() if v is not None})
+        run(settings)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise fail(f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+    except (ServeError, ValueError) as exc:
+        raise fail(str(exc)) from None
 
 
 def main() -> None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class Card(str, Enum):
+class Card(StrEnum):
     """A card kind, identified by the stable id used in every log and API."""
 
     SPY = "spy"
@@ -18,9 +18,6 @@ class Card(str, Enum):
     KING = "king"
     COUNTESS = "countess"
     PRINCESS = "princess"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 CARD_ORDER: tuple[Card, ...] = tuple(Card)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from types import MappingProxyType
 from typing import Literal, Mapping, TypeVar
 
@@ -19,21 +19,21 @@ from core.cards import (
 Lang = Literal["en", "fr"]
 
 
-class TieRule(str, Enum):
+class TieRule(StrEnum):
     """How a deck-out showdown tie is settled."""
 
     ALL_WIN = "all-win"
     DISCARD_SUM = "discard-sum"
 
 
-class Tie2012(str, Enum):
+class Tie2012(StrEnum):
     """RULINGS §11: a 2012 tie that survives the discard sums."""
 
     NOBODY = "nobody"
     ALL = "all"
 
 
-class GuardUnknown(str, Enum):
+class GuardUnknown(StrEnum):
     """RULINGS §11: a Guard naming a card that is not in the ruleset."""
 
     REFUSE = "refuse"

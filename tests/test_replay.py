@@ -29,7 +29,10 @@ def random_game(seed: int, ruleset: str = "2019", players: int = 3) -> tuple[lis
         state = fold(events, state)
         if state.over:
             return log, state
-        command = deal(state, rng.randbytes(32)) if state.phase == "deal" else rng.choice(legal_moves(state, state.active))
+        if state.phase == "deal":
+            command = deal(state, rng.randbytes(32))
+        else:
+            command = rng.choice(legal_moves(state, state.active))
 
 
 def as_lines(events: list[Event]) -> list[bytes]:
@@ -99,7 +102,7 @@ def test_log_sequence__a_log_must_start_with_game_started() -> None:
 
 
 def test_lenient_replay_reports_every_problem_and_goes_on() -> None:
-    log, live = random_game(8)
+    log, _ = random_game(8)
     favors = [i for i, e in enumerate(log) if isinstance(e, FavorGained) and e.reason == "round"]
     for i in favors[:2]:
         log[i] = dataclasses.replace(log[i], player=(log[i].player + 1) % 3)  # type: ignore[arg-type]

@@ -1,4 +1,9 @@
-"""The embedded SQLite event store: WAL, durable commits (synchronous=FULL) unless told otherwise."""
+"""The embedded SQLite event store: WAL, durable commits (synchronous=FULL) unless told otherwise.
+
+One process writes a database file (several workers need PostgreSQL): the writer thread remembers each
+game's last seq, so checking the expected version costs no query. The (game_id, seq) key still refuses
+any duplicate, whatever the writer believes.
+"""
 
 from __future__ import annotations
 
@@ -52,6 +57,7 @@ class SqliteStore(EventStore):
         writer = self._connect()
         writer.executescript(SCHEMA)
         self._writer = writer
+        self._versions: dict[str, int] = {}  # last committed seq per game, known to the writer thread only
         self._committer = GroupCommitter(self._write_batch, name="sqlite-writer")
 
     def _connect(self) -> sqlite3.Connection:
@@ -74,40 +80,70 @@ class SqliteStore(EventStore):
         return self._committer.submit(request)
 
     def _write_batch(self, batch: list[Append]) -> None:
+        """Commit a batch in one transaction. The fast path writes every request straight away; if the
+        database refuses a row anyway (a key taken behind our back), the batch is redone with one savepoint
+        per request so only the offending request fails."""
         db = self._writer
-        done: list[tuple[Append, int | BaseException]] = []
-        db.execute("BEGIN IMMEDIATE")
         try:
-            for request in batch:
-                db.execute("SAVEPOINT one")
-                try:
-                    done.append((request, self._write_one(db, request)))
-                    db.execute("RELEASE one")
-                except (ConflictError, sqlite3.IntegrityError) as exc:
-                    db.execute("ROLLBACK TO one")
-                    db.execute("RELEASE one")
-                    done.append((request, _conflict(db, request) if isinstance(exc, sqlite3.IntegrityError) else exc))
+            db.execute("BEGIN IMMEDIATE")
+            outcomes = [self._checked(db, request) for request in batch]
             db.execute("COMMIT")
+        except sqlite3.IntegrityError:
+            db.execute("ROLLBACK")
+            self._versions.clear()
+            outcomes = self._write_isolated(db, batch)
         except BaseException:
             if db.in_transaction:
                 db.execute("ROLLBACK")
+            self._versions.clear()
             raise
-        for request, outcome in done:
+        for request, outcome in zip(batch, outcomes, strict=True):
             if isinstance(outcome, BaseException):
                 request.future.set_exception(outcome)
             else:
                 request.future.set_result(outcome)
                 self._notify(request.game_id, outcome)
 
+    def _write_isolated(self, db: sqlite3.Connection, batch: list[Append]) -> list[int | BaseException]:
+        outcomes: list[int | BaseException] = []
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for request in batch:
+                db.execute("SAVEPOINT one")
+                try:
+                    outcomes.append(self._checked(db, request))
+                    db.execute("RELEASE one")
+                except sqlite3.IntegrityError:
+                    db.execute("ROLLBACK TO one")
+                    db.execute("RELEASE one")
+                    self._versions.pop(request.game_id, None)
+                    outcomes.append(_conflict(db, request))
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            self._versions.clear()
+            raise
+        return outcomes
+
+    def _checked(self, db: sqlite3.Connection, request: Append) -> int | BaseException:
+        """Write one request, or return the conflict it is (checked before anything is written)."""
+        if request.create is None:
+            current = self._versions.get(request.game_id)
+            if current is None:
+                (current,) = db.execute(
+                    "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (request.game_id,)
+                ).fetchone()
+            if current != request.expected:
+                self._versions[request.game_id] = current
+                return ConflictError(request.game_id, request.expected, current)
+        version = self._write_one(db, request)
+        self._versions[request.game_id] = version
+        return version
+
     def _write_one(self, db: sqlite3.Connection, request: Append) -> int:
         if request.create is not None:
             db.execute("INSERT INTO games (game_id, meta) VALUES (?, ?)", (request.game_id, dumps(request.create)))
-        else:
-            (current,) = db.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (request.game_id,)
-            ).fetchone()
-            if current != request.expected:
-                raise ConflictError(request.game_id, request.expected, current)
         db.executemany("INSERT INTO events (game_id, seq, type, body) VALUES (?, ?, ?, ?)", request.rows())
         if request.idempotency is not None:
             idem = request.idempotency

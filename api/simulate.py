@@ -1,10 +1,11 @@
 """Bot-vs-bot simulation: the same `decide`/`evolve` as every other client, chance from derived seeds.
 
 Every game starts from `StartGame` and is driven command by command: chance deals each round with
-`core.chance.deal` and a 32-byte seed derived from the simulation seed, the game's index and the
-round's number; each seat's bot picks one of its legal moves; `decide` judges the command and its
-events are applied in place to the game's one `Transient` (no copy per command). The same seed
-always gives the same games, so the optional JSONL log is byte-identical from run to run.
+`core.chance.committed_deal` from a server seed derived from the simulation seed and the game's index
+(committed to in `game_started`, revealed after `game_ended`); each seat's bot picks one of its legal
+moves; `decide` judges the command and its events are applied in place to the game's one `Transient`
+(no copy per command). The same seed always gives the same games, so the optional JSONL log is
+byte-identical from run to run.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from rich.table import Table
 
 from core.bots import BOTS, Bot, get_bot
 from core.cards import Card
-from core.chance import deal
-from core.commands import Command, StartGame
+from core.chance import commitment, committed_deal
+from core.commands import Command, RevealSeed, StartGame
 from core.decide import decide
 from core.evolve import apply_all
 from core.legal import legal_move_tuple, legal_moves
@@ -118,11 +119,6 @@ def root_key(seed: int) -> SeedKey:
     return SeedKey(seed)
 
 
-def round_seed(key: SeedKey, game: int, round_no: int) -> bytes:
-    """The 32-byte chance seed of round `round_no` (1-based) of game `game` (0-based)."""
-    return key.derive(b"deal:%d:%d" % (game, round_no))
-
-
 def bot_rng(key: SeedKey, game: int) -> random.Random:
     """The random generator the bots of game `game` draw from."""
     return random.Random(int.from_bytes(key.derive(b"bots:%d" % game), "big"))
@@ -142,7 +138,8 @@ def play_game(
     names = tuple(f"{bot.name}-{i}" for i, bot in enumerate(bots))
     fast = [bot.blind for bot in bots]
     state = INITIAL.thaw()
-    command: Command = StartGame(ruleset, names, dict(options or {}))
+    server_seed = key.derive(b"server:%d" % game)  # committed to at the start, revealed at the end
+    command: Command = StartGame(ruleset, names, dict(options or {}), seed_commitment=commitment(server_seed))
     n_events = 0
     turns = 0
     while True:
@@ -171,9 +168,11 @@ def play_game(
             else:
                 command = bots[seat].choose(view(state, seat), legal_moves(state, seat), rng)
         elif phase == PHASE_DEAL:
-            command = deal(state, round_seed(key, game, state.round + 1))
+            command = committed_deal(state, server_seed)
         elif phase == PHASE_OVER:
-            break
+            if state.server_seed is not None:
+                break
+            command = RevealSeed(server_seed.hex())
         else:  # pragma: no cover - decide always stops at a decision
             raise RuntimeError(f"simulation stuck in phase {phase!r}")
     if stats is not None:

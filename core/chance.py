@@ -13,6 +13,7 @@ is the next such uniform draw over the candidate seats, in seat order.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import struct
 from typing import Sequence, TypeVar
 
@@ -22,6 +23,8 @@ from core.state import GameState
 from events.catalogue import Shuffle
 
 ALGORITHM = "hmac-sha256-fy/1"
+COMMITTED = "commit-hmac-sha256-fy/1"
+"""Commit–reveal: the round's seed is HMAC-SHA256(key=server seed, msg=round_message(...)); see docs/shuffle.md."""
 SEED_BYTES = 32
 T = TypeVar("T")
 
@@ -104,7 +107,27 @@ _WORDS = struct.Struct(">8I").unpack
 _LIMITS = (0, *((1 << 32) - (1 << 32) % bound for bound in range(1, 64)))
 
 
-def deal(state: GameState, seed: bytes) -> DealRound:
+def round_message(round_no: int, seat_seeds: tuple[str | None, ...]) -> bytes:
+    """What the server seed is applied to for round `round_no`: the round and every seat's seed so far."""
+    return f"loveletter/round/v1|{round_no}|{'|'.join(seed or '-' for seed in seat_seeds)}".encode()
+
+
+def round_seed(server_seed: bytes, round_no: int, seat_seeds: tuple[str | None, ...]) -> bytes:
+    """The 256-bit seed of one round under commit–reveal."""
+    return hmac.new(server_seed, round_message(round_no, seat_seeds), hashlib.sha256).digest()
+
+
+def committed_deal(state: GameState, server_seed: bytes) -> DealRound:
+    """The next round's deal under commit–reveal: reproducible by anyone once the server seed is revealed."""
+    seed = round_seed(server_seed, state.round + 1, state.seat_seeds)
+    return deal(state, seed, COMMITTED)
+
+
+def commitment(server_seed: bytes) -> str:
+    return hashlib.sha256(server_seed).hexdigest()
+
+
+def deal(state: GameState, seed: bytes, algorithm: str = ALGORITHM) -> DealRound:
     """The next round's deal from `seed`: shuffle, set aside, face up (2 players), one card each.
 
     Cards are dealt one per seat starting with the first player and going clockwise.
@@ -127,5 +150,5 @@ def deal(state: GameState, seed: bytes) -> DealRound:
         hands,
         tuple(order[start + n :]),
         first,
-        Shuffle(ALGORITHM, seed.hex()),
+        Shuffle(algorithm, seed.hex()),
     )

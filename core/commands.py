@@ -18,6 +18,7 @@ class StartGame:
     options: dict[str, str] = field(default_factory=dict)
     first_player: int | None = None
     scenario: bool = False
+    seed_commitment: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,5 +52,20 @@ class ReturnCards:
     bottom: tuple[Card, ...]
 
 
-Command = Union[StartGame, DealRound, PlayCard, ReturnCards]
+@dataclass(frozen=True, slots=True)
+class ContributeSeed:
+    """A seat adds its own 256-bit seed (hex) to the shuffles of later rounds."""
+
+    player: int
+    seed: str
+
+
+@dataclass(frozen=True, slots=True)
+class RevealSeed:
+    """Chance's last move: the server seed, once the game is over."""
+
+    seed: str
+
+
+Command = Union[StartGame, DealRound, PlayCard, ReturnCards, ContributeSeed, RevealSeed]
 PlayerCommand = Union[PlayCard, ReturnCards]

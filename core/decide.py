@@ -7,11 +7,12 @@ the rule, and nothing happens. `decide` never draws a random number: chance is a
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from typing import Any, Callable, TypeVar
 
 from core.cards import TARGETS_OTHER, Card
-from core.commands import Command, DealRound, PlayCard, ReturnCards, StartGame
+from core.commands import Command, ContributeSeed, DealRound, PlayCard, ReturnCards, RevealSeed, StartGame
 from core.evolve import fold
 from core.rules import RuleViolation
 from core.rulesets import RULESETS, GuardUnknown, Options, Tie2012, TieRule, get_ruleset
@@ -41,6 +42,8 @@ from events.catalogue import (
     PlayerEliminated,
     RoundEnded,
     RoundStarted,
+    SeedContributed,
+    SeedRevealed,
     TurnStarted,
 )
 
@@ -58,6 +61,10 @@ def decide(state: GameState, command: Command) -> Events:
         return _deal(state, command)  # type: ignore[arg-type]
     if kind is StartGame:
         return _start(state, command)  # type: ignore[arg-type]
+    if kind is ContributeSeed:
+        return _contribute(state, command)  # type: ignore[arg-type]
+    if kind is RevealSeed:
+        return _reveal(state, command)  # type: ignore[arg-type]
     raise RuleViolation(
         "invalid_command", "turn.order", f"unknown command {command!r}", f"commande inconnue {command!r}"
     )
@@ -114,6 +121,13 @@ def _start(state: GameState, cmd: StartGame) -> Events:
         raise RuleViolation(
             "invalid_option", "setup.options", f"invalid rule option: {exc}", f"option de règle invalide : {exc}"
         ) from None
+    if cmd.seed_commitment is not None and not _is_seed(cmd.seed_commitment):
+        raise RuleViolation(
+            "invalid_commitment",
+            "shuffle.commitment",
+            "a seed commitment is a SHA-256 digest: 64 lowercase hex digits",
+            "un engagement de graine est un condensé SHA-256 : 64 chiffres hexadécimaux minuscules",
+        )
     if cmd.first_player is not None and not 0 <= cmd.first_player < n:
         raise RuleViolation(
             "unknown_player",
@@ -128,8 +142,67 @@ def _start(state: GameState, cmd: StartGame) -> Events:
             options=options.as_dict(),
             first_player=cmd.first_player,
             scenario=cmd.scenario,
+            seed_commitment=cmd.seed_commitment,
         ),
     )
+
+
+def _is_seed(text: object) -> bool:
+    """64 lowercase hex digits: 256 bits."""
+    return isinstance(text, str) and len(text) == 64 and all(c in "0123456789abcdef" for c in text)
+
+
+def _contribute(state: GameState, cmd: ContributeSeed) -> Events:
+    if state.phase == PHASE_NEW:
+        raise RuleViolation("no_game", "setup.ruleset", "no game has been created yet", "aucune partie n'existe")
+    _refuse_if_over(state)
+    if not 0 <= cmd.player < len(state.players):
+        raise RuleViolation(
+            "unknown_player",
+            "shuffle.seat-seed",
+            f"there is no seat {cmd.player}",
+            f"il n'y a pas de siège {cmd.player}",
+        )
+    if not _is_seed(cmd.seed):
+        raise RuleViolation(
+            "invalid_seed",
+            "shuffle.seat-seed",
+            "a seed is 256 bits written as 64 lowercase hex digits",
+            "une graine fait 256 bits, écrits en 64 chiffres hexadécimaux minuscules",
+        )
+    if state.seat_seeds[cmd.player] is not None:
+        raise RuleViolation(
+            "seed_already_given",
+            "shuffle.seat-seed",
+            f"{_who(state, cmd.player)} has already contributed a seed",
+            f"{_who(state, cmd.player)} a déjà fourni une graine",
+        )
+    return (SeedContributed(cmd.player, cmd.seed),)
+
+
+def _reveal(state: GameState, cmd: RevealSeed) -> Events:
+    if state.phase != PHASE_OVER:
+        raise RuleViolation(
+            "game_not_over",
+            "shuffle.commitment",
+            "the server seed is revealed only once the game is over",
+            "la graine du serveur n'est révélée qu'à la fin de la partie",
+        )
+    if state.seed_commitment is None or state.server_seed is not None:
+        raise RuleViolation(
+            "nothing_to_reveal",
+            "shuffle.commitment",
+            "this game has no seed commitment left to open",
+            "cette partie n'a pas d'engagement de graine à ouvrir",
+        )
+    if not _is_seed(cmd.seed) or hashlib.sha256(bytes.fromhex(cmd.seed)).hexdigest() != state.seed_commitment:
+        raise RuleViolation(
+            "seed_mismatch",
+            "shuffle.commitment",
+            "the revealed seed does not match the commitment made when the game was created",
+            "la graine révélée ne correspond pas à l'engagement pris à la création de la partie",
+        )
+    return (SeedRevealed(cmd.seed),)
 
 
 def first_player_candidates(state: GameState) -> tuple[tuple[int, ...], FirstPlayerRule]:

@@ -37,6 +37,8 @@ from events.catalogue import (
     PlayerEliminated,
     RoundEnded,
     RoundStarted,
+    SeedContributed,
+    SeedRevealed,
     TurnStarted,
 )
 
@@ -90,6 +92,18 @@ def _game_started(s: Transient, e: GameStarted) -> None:
     s.front = ((),) * n
     s.knows = _nobody_knows(n)
     s.deck_known = ((),) * n
+    s.seed_commitment = e.seed_commitment
+    s.seat_seeds = (None,) * n
+
+
+def _seed_contributed(s: Transient, e: SeedContributed) -> None:
+    seeds = list(s.seat_seeds)
+    seeds[e.player] = e.seed
+    s.seat_seeds = tuple(seeds)
+
+
+def _seed_revealed(s: Transient, e: SeedRevealed) -> None:
+    s.server_seed = e.seed
 
 
 def _round_started(s: Transient, e: RoundStarted) -> None:
@@ -242,6 +256,8 @@ def _game_ended(s: Transient, e: GameEnded) -> None:
 
 _APPLY: dict[type, Callable[[Transient, Event], None]] = {
     GameStarted: _game_started,  # type: ignore[dict-item]
+    SeedContributed: _seed_contributed,  # type: ignore[dict-item]
+    SeedRevealed: _seed_revealed,  # type: ignore[dict-item]
     RoundStarted: _round_started,  # type: ignore[dict-item]
     TurnStarted: _turn_started,  # type: ignore[dict-item]
     CardPlayed: _card_played,  # type: ignore[dict-item]

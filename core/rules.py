@@ -332,6 +332,45 @@ RULES: Mapping[str, Rule] = _rules(
         ("RULINGS §10", "events/log.py"),
     ),
     Rule(
+        "shuffle.commitment",
+        "When the referee shuffles, it commits at creation to the SHA-256 of a secret 256-bit server seed and "
+        "reveals that seed only once the game is over; the revealed seed must match the commitment.",
+        "Quand l'arbitre mélange, il s'engage à la création sur le SHA-256 d'une graine secrète de 256 bits et ne "
+        "la révèle qu'à la fin de la partie ; la graine révélée doit correspondre à l'engagement.",
+        ("docs/shuffle.md", "our ruling"),
+    ),
+    Rule(
+        "shuffle.seat-seed",
+        "Each seat may add one 256-bit seed of its own (64 hex digits) before the game ends; it is mixed into "
+        "every round dealt after it.",
+        "Chaque siège peut ajouter une graine de 256 bits (64 chiffres hexadécimaux) avant la fin de la partie ; "
+        "elle entre dans chaque manche distribuée ensuite.",
+        ("docs/shuffle.md", "our ruling"),
+    ),
+    Rule(
+        "shuffle.derivation",
+        "Each round's deck order and random first player are derived from the server seed and the seat seeds "
+        "given before the round (HMAC-SHA256 in counter mode driving an unbiased Fisher–Yates).",
+        "L'ordre du paquet et le premier joueur tiré au hasard de chaque manche découlent de la graine du serveur "
+        "et des graines des sièges fournies avant la manche (HMAC-SHA256 en mode compteur et Fisher–Yates sans "
+        "biais).",
+        ("docs/shuffle.md", "RULINGS §2"),
+    ),
+    Rule(
+        "log.chain",
+        "Every event line carries the SHA-256 of the line before it (the header, for the first event), computed "
+        "over its canonical JSON: a changed, removed, added or moved line breaks the chain.",
+        "Chaque ligne d'événement porte le SHA-256 de la ligne précédente (l'en-tête pour le premier événement), "
+        "calculé sur son JSON canonique : une ligne modifiée, supprimée, ajoutée ou déplacée rompt la chaîne.",
+        ("docs/log-format.md",),
+    ),
+    Rule(
+        "log.signature",
+        "An exported log ends with the referee's Ed25519 signature over the hash of its last line.",
+        "Un journal exporté se termine par la signature Ed25519 de l'arbitre sur le condensé de sa dernière ligne.",
+        ("docs/log-format.md",),
+    ),
+    Rule(
         "info.views",
         "Each player sees public information, their own hand and what their own cards showed them; the deck order "
         "and the face-down card are known to nobody until the round ends.",

@@ -53,6 +53,9 @@ class GameState:
         "round_winners",
         "winners",
         "seq",
+        "seed_commitment",
+        "seat_seeds",
+        "server_seed",
     )
 
     ruleset: Ruleset | None
@@ -77,6 +80,9 @@ class GameState:
     round_winners: tuple[int, ...]
     winners: tuple[int, ...]
     seq: int
+    seed_commitment: str | None
+    seat_seeds: tuple[str | None, ...]
+    server_seed: str | None
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"GameState is immutable (tried to set {name})")
@@ -143,6 +149,9 @@ class GameState:
             "round_winners": list(self.round_winners),
             "winners": list(self.winners),
             "seq": self.seq,
+            "seed_commitment": self.seed_commitment,
+            "seat_seeds": list(self.seat_seeds),
+            "server_seed": self.server_seed,
         }
 
 
@@ -200,6 +209,9 @@ def initial_state() -> GameState:
     s.round_winners = ()
     s.winners = ()
     s.seq = 0
+    s.seed_commitment = None
+    s.seat_seeds = ()
+    s.server_seed = None
     return s.freeze()
 
 

@@ -35,7 +35,8 @@ class Shuffle:
 
 @dataclass(frozen=True, slots=True)
 class GameStarted:
-    """A game was created with these players, ruleset and rule options."""
+    """A game was created with these players, ruleset and rule options; `seed_commitment` is the SHA-256
+    (hex) of the server seed every deck is derived from (absent in scenarios, whose deals are given)."""
 
     TYPE: ClassVar[str] = "game_started"
     VERSION: ClassVar[int] = 1
@@ -45,6 +46,28 @@ class GameStarted:
     options: dict[str, str]
     first_player: int | None = None
     scenario: bool = False
+    seed_commitment: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeedContributed:
+    """A seat added its own 256-bit seed (hex) to the shuffles of the rounds dealt after it (public)."""
+
+    TYPE: ClassVar[str] = "seed_contributed"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__ = _STRICT
+    player: int
+    seed: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeedRevealed:
+    """The game is over: the server reveals the seed whose SHA-256 `game_started` committed to."""
+
+    TYPE: ClassVar[str] = "seed_revealed"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__ = _STRICT
+    seed: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +244,8 @@ class GameEnded:
 
 Event = Union[
     GameStarted,
+    SeedContributed,
+    SeedRevealed,
     RoundStarted,
     TurnStarted,
     CardPlayed,
@@ -241,6 +266,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
         GameStarted,
+        SeedContributed,
+        SeedRevealed,
         RoundStarted,
         TurnStarted,
         CardPlayed,

@@ -60,7 +60,7 @@ def decode(data: Any) -> Event:
     version = data.get("v", cls.VERSION)
     if version != cls.VERSION:
         raise EventFormatError(f"{kind} version {version!r} is not supported (this referee reads v{cls.VERSION})")
-    body = {k: v for k, v in data.items() if k not in ("type", "v", "seq")}
+    body = {k: v for k, v in data.items() if k not in ("type", "v", "seq", "prev")}
     try:
         event: Event = _adapter(cls).validate_python(body, strict=False)
         return event

@@ -1,16 +1,19 @@
 """The JSONL game log: one header line, then one event per line; a file may hold several games.
 
     {"format":"loveletter-log","version":1,"ruleset":"2019","players":["Ann","Bob"],"options":{...}}
-    {"seq":1,"type":"game_started","v":1,...}
-    {"seq":2,"type":"round_started","v":1,...}
+    {"prev":"<sha-256 of the header line>","seq":1,"type":"game_started","v":1,...}
+    {"prev":"<sha-256 of the line before>","seq":2,"type":"round_started","v":1,...}
+    {"format":"loveletter-signature","version":1,"hash":"<sha-256 of the last line>",...}
 
-Every line is canonical JSON (sorted keys). `seq` counts a game's events from 1. A new header line
+Every line is canonical JSON (sorted keys). `seq` counts a game's events from 1; `prev` chains each
+event to the line before it; an exported log ends with the referee's signature. A new header line
 starts the next game. Reading never raises anything but `LogFormatError`, which names the line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import hashlib
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -21,6 +24,9 @@ from events.codec import EventFormatError, decode, dumps, encode
 
 FORMAT = "loveletter-log"
 FORMAT_VERSION = 1
+SIGNATURE_FORMAT = "loveletter-signature"
+SIGNED_MESSAGE_PREFIX = b"loveletter-log/v1\n"
+"""An exported log is signed over this prefix followed by the hex hash of its last line."""
 MAX_LINE_BYTES = 1 << 20
 
 
@@ -59,11 +65,14 @@ class Header:
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One event as read from a log: where it stood and the seq it claimed."""
+    """One event as read from a log: where it stood, the seq it claimed, the hash of the line before it
+    that it carries (`prev`), and the hash of its own line."""
 
     line: int
     seq: int
     event: Event
+    prev: str | None = None
+    hash: str = ""
 
 
 @dataclass(slots=True)
@@ -71,41 +80,78 @@ class GameLog:
     header: Header
     header_line: int
     entries: list[Entry] = field(default_factory=list)
+    header_hash: str = ""
+    signature: dict[str, Any] | None = None
+    signature_line: int | None = None
 
     @property
     def events(self) -> list[Event]:
         return [e.event for e in self.entries]
 
 
+def digest(line: bytes) -> str:
+    """The hash of a line: SHA-256 of its canonical JSON bytes, in hex."""
+    return hashlib.sha256(line).hexdigest()
+
+
 def header_line(header: Header) -> bytes:
     return dumps(header.as_dict())
 
 
-def event_line(seq: int, event: Event) -> bytes:
-    data = encode(event)
-    data["seq"] = seq
-    return dumps(data)
+@dataclass(frozen=True, slots=True)
+class Chained:
+    """One event placed in its game's hash chain: its body (the event's JSON alone), the hash of the line
+    before it, and the full line with its hash."""
+
+    seq: int
+    body: bytes
+    prev: str
+    line: bytes
+    hash: str
 
 
-def game_lines(events: Iterable[Event], header: Header | None = None, first_seq: int = 1) -> Iterator[bytes]:
-    """The lines of one game (header first). The header defaults to one made from `game_started`."""
-    it = iter(events)
-    pending: list[Event] = []
+def chain(events: Iterable[Event], prev: str, first_seq: int = 1) -> list[Chained]:
+    """Chain `events` after a line whose hash is `prev` (the header's hash before the first event)."""
+    out = []
+    for seq, event in enumerate(events, start=first_seq):
+        data = encode(event)
+        body = dumps(data)
+        data["seq"] = seq
+        data["prev"] = prev
+        line = dumps(data)
+        prev = digest(line)
+        out.append(Chained(seq, body, data["prev"], line, prev))
+    return out
+
+
+Signer = Callable[[str], dict[str, str]]
+"""Given the hash of a log's last line, the fields of its signature line (algorithm, public_key, signature)."""
+
+
+def game_lines(
+    events: Iterable[Event], header: Header | None = None, first_seq: int = 1, signer: Signer | None = None
+) -> Iterator[bytes]:
+    """The lines of one game: header, chained events, and a signature line when a `signer` is given.
+    The header defaults to one made from `game_started`."""
+    events = list(events)
     if header is None:
-        first = next(it)
-        if not isinstance(first, GameStarted):
+        if not events or not isinstance(events[0], GameStarted):
             raise ValueError("a log starts with game_started")
-        header = Header.of(first)
-        pending.append(first)
-    yield header_line(header)
-    seq = first_seq
-    for event in (*pending, *it):
-        yield event_line(seq, event)
-        seq += 1
+        header = Header.of(events[0])
+    head = header_line(header)
+    yield head
+    last = digest(head)
+    for item in chain(events, last, first_seq):
+        yield item.line
+        last = item.hash
+    if signer is not None:
+        yield dumps({"format": SIGNATURE_FORMAT, "version": 1, "hash": last, **signer(last)})
 
 
-def write_game(fp: IO[bytes], events: Iterable[Event], header: Header | None = None) -> None:
-    for line in game_lines(events, header):
+def write_game(
+    fp: IO[bytes], events: Iterable[Event], header: Header | None = None, signer: Signer | None = None
+) -> None:
+    for line in game_lines(events, header, signer=signer):
         fp.write(line + b"\n")
 
 
@@ -146,12 +192,19 @@ def read_games(lines: Iterable[bytes | str]) -> Iterator[GameLog]:
         if data.get("format") == FORMAT:
             if game is not None:
                 yield game
-            game = GameLog(_header(line_no, data), line_no)
+            game = GameLog(_header(line_no, data), line_no, header_hash=digest(dumps(data)))
+            continue
+        if data.get("format") == SIGNATURE_FORMAT:
+            if game is None or game.signature is not None:
+                raise LogFormatError(line_no, "a signature line must close a game (after its events, once)")
+            game.signature, game.signature_line = data, line_no
             continue
         if "format" in data:
             raise LogFormatError(line_no, f"unknown format {data['format']!r} (expected {FORMAT!r})")
         if game is None:
             raise LogFormatError(line_no, "an event before any header line")
+        if game.signature is not None:
+            raise LogFormatError(line_no, "an event after the game's signature line")
         seq = data.get("seq")
         if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
             raise LogFormatError(line_no, "every event needs a positive integer seq")
@@ -159,7 +212,10 @@ def read_games(lines: Iterable[bytes | str]) -> Iterator[GameLog]:
             event = decode(data)
         except EventFormatError as exc:
             raise LogFormatError(line_no, str(exc)) from None
-        game.entries.append(Entry(line_no, seq, event))
+        prev = data.get("prev")
+        if prev is not None and not isinstance(prev, str):
+            raise LogFormatError(line_no, "prev must be a hex string")
+        game.entries.append(Entry(line_no, seq, event, prev, digest(dumps(data))))
     if game is None:
         raise LogFormatError(max(line_no, 1), "no game in this log (it has no header line)")
     yield game

@@ -16,7 +16,7 @@ from psycopg import errors
 from psycopg_pool import ConnectionPool
 
 from events.codec import dumps, loads
-from events.store import Append, ConflictError, EventStore, GroupCommitter, Idempotency
+from events.store import Append, ConflictError, EventStore, GroupCommitter, Idempotency, StoreError
 
 CHANNEL = "loveletter_events"
 
@@ -31,6 +31,8 @@ CREATE TABLE IF NOT EXISTS events (
     seq         INTEGER NOT NULL CHECK (seq >= 1),
     type        TEXT NOT NULL,
     body        BYTEA NOT NULL,
+    prev        TEXT NOT NULL,
+    hash        TEXT NOT NULL,
     recorded_at TIMESTAMPTZ NOT NULL DEFAULT now(),
     PRIMARY KEY (game_id, seq)
 );
@@ -67,8 +69,13 @@ class PostgresStore(EventStore):
             conn.execute("SELECT pg_advisory_lock(7140)")  # several workers may start at once
             try:
                 conn.execute(SCHEMA)
+                chained = conn.execute(
+                    "SELECT 1 FROM information_schema.columns WHERE table_name = 'events' AND column_name = 'hash'"
+                ).fetchone()
             finally:
                 conn.execute("SELECT pg_advisory_unlock(7140)")
+        if chained is None:
+            raise StoreError("this database was written by an older referee (no hash chain): use a new database")
         self._writer = psycopg.connect(url)
         self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=True, kwargs={"autocommit": True})
         self._committer = GroupCommitter(self._write_batch, name="postgres-writer")
@@ -112,15 +119,19 @@ class PostgresStore(EventStore):
     def _write_one(self, db: psycopg.Connection[Any], request: Append) -> int:
         if request.create is not None:
             db.execute("INSERT INTO games (game_id, meta) VALUES (%s, %s)", (request.game_id, dumps(request.create)))
+            prev = request.genesis()
         else:
             row = db.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = %s", (request.game_id,)
+                "SELECT seq, hash FROM events WHERE game_id = %s ORDER BY seq DESC LIMIT 1", (request.game_id,)
             ).fetchone()
-            current = row[0] if row else 0
+            current, prev = (row[0], row[1]) if row else (0, "")
             if current != request.expected:
                 raise ConflictError(request.game_id, request.expected, current)
+        rows, _ = request.rows(prev)
         with db.cursor() as cur:
-            cur.executemany("INSERT INTO events (game_id, seq, type, body) VALUES (%s, %s, %s, %s)", request.rows())
+            cur.executemany(
+                "INSERT INTO events (game_id, seq, type, body, prev, hash) VALUES (%s, %s, %s, %s, %s, %s)", rows
+            )
         if request.idempotency is not None:
             idem = request.idempotency
             db.execute(
@@ -150,6 +161,13 @@ class PostgresStore(EventStore):
                 (game_id, key),
             ).fetchone()
         return None if row is None else Idempotency(key, row[0], row[1], bytes(row[2]))
+
+    def hashes(self, game_id: str) -> list[tuple[int, str, str]]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT seq, prev, hash FROM events WHERE game_id = %s ORDER BY seq", (game_id,)
+            ).fetchall()
+        return [(seq, prev, h) for seq, prev, h in rows]
 
     def game_ids(self) -> list[str]:
         with self._pool.connection() as conn:

@@ -13,7 +13,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from events.codec import dumps, loads
-from events.store import Append, ConflictError, EventStore, GroupCommitter, Idempotency
+from events.store import Append, ConflictError, EventStore, GroupCommitter, Idempotency, StoreError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -26,6 +26,8 @@ CREATE TABLE IF NOT EXISTS events (
     seq         INTEGER NOT NULL CHECK (seq >= 1),
     type        TEXT NOT NULL,
     body        BLOB NOT NULL,
+    prev        TEXT NOT NULL,
+    hash        TEXT NOT NULL,
     recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
@@ -44,6 +46,7 @@ CREATE TABLE IF NOT EXISTS idempotency (
 """
 
 SYNCHRONOUS = {"full": "FULL", "normal": "NORMAL"}
+SCHEMA_VERSION = 2
 
 
 class SqliteStore(EventStore):
@@ -55,9 +58,17 @@ class SqliteStore(EventStore):
         self._sync = SYNCHRONOUS[durability]
         self._local = threading.local()
         writer = self._connect()
+        (version,) = writer.execute("PRAGMA user_version").fetchone()
+        (tables,) = writer.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'events'").fetchone()
+        if tables and version != SCHEMA_VERSION:
+            raise StoreError(
+                f"{path} was written by an older referee (schema {version}, this one uses {SCHEMA_VERSION}): "
+                "start with a new database file"
+            )
         writer.executescript(SCHEMA)
+        writer.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         self._writer = writer
-        self._versions: dict[str, int] = {}  # last committed seq per game, known to the writer thread only
+        self._versions: dict[str, tuple[int, str]] = {}  # last (seq, hash) per game, for the writer thread only
         self._committer = GroupCommitter(self._write_batch, name="sqlite-writer")
 
     def _connect(self) -> sqlite3.Connection:
@@ -129,29 +140,34 @@ class SqliteStore(EventStore):
     def _checked(self, db: sqlite3.Connection, request: Append) -> int | BaseException:
         """Write one request, or return the conflict it is (checked before anything is written)."""
         if request.create is None:
-            current = self._versions.get(request.game_id)
-            if current is None:
-                (current,) = db.execute(
-                    "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (request.game_id,)
+            last = self._versions.get(request.game_id)
+            if last is None:
+                row = db.execute(
+                    "SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (request.game_id,)
                 ).fetchone()
-            if current != request.expected:
-                self._versions[request.game_id] = current
-                return ConflictError(request.game_id, request.expected, current)
-        version = self._write_one(db, request)
-        self._versions[request.game_id] = version
+                last = (row[0], row[1]) if row else (0, "")
+            if last[0] != request.expected:
+                self._versions[request.game_id] = last
+                return ConflictError(request.game_id, request.expected, last[0])
+            prev = last[1]
+        else:
+            prev = request.genesis()
+        version, last_hash = self._write_one(db, request, prev)
+        self._versions[request.game_id] = (version, last_hash)
         return version
 
-    def _write_one(self, db: sqlite3.Connection, request: Append) -> int:
+    def _write_one(self, db: sqlite3.Connection, request: Append, prev: str) -> tuple[int, str]:
         if request.create is not None:
             db.execute("INSERT INTO games (game_id, meta) VALUES (?, ?)", (request.game_id, dumps(request.create)))
-        db.executemany("INSERT INTO events (game_id, seq, type, body) VALUES (?, ?, ?, ?)", request.rows())
+        rows, last_hash = request.rows(prev)
+        db.executemany("INSERT INTO events (game_id, seq, type, body, prev, hash) VALUES (?, ?, ?, ?, ?, ?)", rows)
         if request.idempotency is not None:
             idem = request.idempotency
             db.execute(
                 "INSERT INTO idempotency (game_id, key, request_hash, status, response) VALUES (?, ?, ?, ?, ?)",
                 (request.game_id, idem.key, idem.request_hash, idem.status, idem.response),
             )
-        return request.expected + len(request.events)
+        return request.expected + len(request.events), last_hash
 
     # -- reading ---------------------------------------------------------------------------------
 
@@ -174,6 +190,10 @@ class SqliteStore(EventStore):
             .fetchone()
         )
         return None if row is None else Idempotency(key, row[0], row[1], bytes(row[2]))
+
+    def hashes(self, game_id: str) -> list[tuple[int, str, str]]:
+        rows = self._reader().execute("SELECT seq, prev, hash FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
+        return [(seq, prev, h) for seq, prev, h in rows]
 
     def game_ids(self) -> list[str]:
         return [r[0] for r in self._reader().execute("SELECT game_id FROM games ORDER BY created_at, game_id")]

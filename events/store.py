@@ -17,8 +17,9 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from events.catalogue import Event
-from events.codec import decode, dumps, encode, loads
+from events.catalogue import Event, GameStarted
+from events.codec import decode, loads
+from events.log import Header, chain, digest, header_line
 
 
 class StoreError(Exception):
@@ -56,8 +57,20 @@ class Append:
     create: dict[str, Any] | None = None
     future: Future[int] = field(default_factory=Future)
 
-    def rows(self) -> list[tuple[str, int, str, bytes]]:
-        return [(self.game_id, self.expected + i, e.TYPE, dumps(encode(e))) for i, e in enumerate(self.events, start=1)]
+    def rows(self, prev: str) -> tuple[list[tuple[str, int, str, bytes, str, str]], str]:
+        """The rows to insert, chained after the line whose hash is `prev`, and the last row's hash."""
+        chained = chain(self.events, prev, self.expected + 1)
+        rows = [
+            (self.game_id, c.seq, e.TYPE, c.body, c.prev, c.hash) for c, e in zip(chained, self.events, strict=True)
+        ]
+        return rows, chained[-1].hash if chained else prev
+
+    def genesis(self) -> str:
+        """The hash the first event chains to: the game's header line."""
+        first = self.events[0] if self.events else None
+        if not isinstance(first, GameStarted):
+            raise ValueError("a game's first event is game_started")
+        return digest(header_line(Header.of(first, self.game_id)))
 
 
 class EventStore(ABC):
@@ -98,6 +111,10 @@ class EventStore(ABC):
 
     @abstractmethod
     def game_ids(self) -> list[str]: ...
+
+    @abstractmethod
+    def hashes(self, game_id: str) -> list[tuple[int, str, str]]:
+        """(seq, prev, hash) of every stored event: the game's hash chain as the database holds it."""
 
     def load(self, game_id: str, after: int = 0) -> list[tuple[int, Event]]:
         """The game's events with seq > after, in order."""

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.commands import Command, DealRound, PlayCard, ReturnCards, StartGame
+from core.commands import Command, ContributeSeed, DealRound, PlayCard, ReturnCards, RevealSeed, StartGame
 from core.decide import decide
 from core.evolve import fold
 from core.rules import RuleViolation
@@ -33,12 +33,14 @@ from events.catalogue import (
     PlayerEliminated,
     RoundEnded,
     RoundStarted,
+    SeedContributed,
+    SeedRevealed,
     TurnStarted,
 )
 from events.codec import dumps, encode
 from events.log import Entry, GameLog, Header
 
-DECISIONS = (GameStarted, RoundStarted, CardPlayed, ChancellorReturned)
+DECISIONS = (GameStarted, RoundStarted, CardPlayed, ChancellorReturned, SeedContributed, SeedRevealed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +108,13 @@ def command_of(event: Event) -> Command | None:
     if isinstance(event, RoundStarted):
         return DealRound(event.set_aside, event.face_up, event.hands, event.deck, event.first_player, event.shuffle)
     if isinstance(event, GameStarted):
-        return StartGame(event.ruleset, event.players, dict(event.options), event.first_player, event.scenario)
+        return StartGame(
+            event.ruleset, event.players, dict(event.options), event.first_player, event.scenario, event.seed_commitment
+        )
+    if isinstance(event, SeedContributed):
+        return ContributeSeed(event.player, event.seed)
+    if isinstance(event, SeedRevealed):
+        return RevealSeed(event.seed)
     return None
 
 
@@ -131,6 +139,8 @@ def rule_of(event: Event) -> str:
         ChancellorDrew: "chancellor.effect",
         ChancellorReturned: "chancellor.return",
         GameEnded: "game.end",
+        SeedContributed: "shuffle.seat-seed",
+        SeedRevealed: "shuffle.commitment",
     }
     return simple[type(event)]
 

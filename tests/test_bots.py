@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from api.simulate import Config, SeedKey, bot_rng, round_seed, simulate
+from api.simulate import Config, SeedKey, bot_rng, simulate
 from core.bots import BOTS, choose_heuristic, choose_random, choose_random_code, get_bot
 from core.cards import Card
-from core.chance import deal
+from core.chance import commitment, committed_deal
 from core.commands import Command, PlayCard, ReturnCards, StartGame
 from core.decide import decide
 from core.evolve import fold
@@ -25,13 +25,16 @@ def _games(ruleset: str, players: int, bot: str, games: int, seed: int = 3):
     for game in range(games):
         rng = bot_rng(key, game)
         state = INITIAL
-        command: Command = StartGame(ruleset, tuple(f"p{i}" for i in range(players)))
+        server_seed = key.derive(b"server:%d" % game)
+        command: Command = StartGame(
+            ruleset, tuple(f"p{i}" for i in range(players)), {}, None, False, commitment(server_seed)
+        )
         while True:
             state = fold(decide(state, command), state)
             if state.phase == PHASE_OVER:
                 break
             if state.phase == PHASE_DEAL:
-                command = deal(state, round_seed(key, game, state.round + 1))
+                command = committed_deal(state, server_seed)
                 continue
             seat = state.active
             moves = legal_moves(state, seat)

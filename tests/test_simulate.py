@@ -7,10 +7,10 @@ import io
 
 import pytest
 
-from api.simulate import Config, SeedKey, SimulationError, bot_rng, play_game, round_seed, simulate
+from api.simulate import Config, SeedKey, SimulationError, bot_rng, play_game, simulate
 from core.bots import choose_random, get_bot
-from core.chance import deal
-from core.commands import Command, StartGame
+from core.chance import commitment, committed_deal
+from core.commands import Command, RevealSeed, StartGame
 from core.decide import decide
 from core.evolve import evolve, fold
 from core.legal import legal_moves
@@ -33,7 +33,8 @@ def _reference_game(ruleset: str, players: int, seed: int, game: int) -> list[Ev
     rng = bot_rng(key, game)
     names = tuple(f"random-{i}" for i in range(players))
     state = INITIAL
-    command: Command = StartGame(ruleset, names, {})
+    server_seed = key.derive(b"server:%d" % game)
+    command: Command = StartGame(ruleset, names, {}, seed_commitment=commitment(server_seed))
     log: list[Event] = []
     while True:
         events = decide(state, command)
@@ -44,9 +45,11 @@ def _reference_game(ruleset: str, players: int, seed: int, game: int) -> list[Ev
         state = fold(events, state)
         assert after == state
         if state.phase == PHASE_OVER:
-            return log
-        if state.phase == PHASE_DEAL:
-            command = deal(state, round_seed(key, game, state.round + 1))
+            if state.server_seed is not None:
+                return log
+            command = RevealSeed(server_seed.hex())
+        elif state.phase == PHASE_DEAL:
+            command = committed_deal(state, server_seed)
         else:
             command = choose_random(view(state, state.active), legal_moves(state, state.active), rng)
 

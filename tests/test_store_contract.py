@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 import threading
 import time
@@ -16,6 +17,7 @@ from core.commands import StartGame
 from core.decide import decide
 from core.state import INITIAL
 from events.catalogue import Event
+from events.log import Header
 from events.postgres_store import PostgresStore
 from events.sqlite_store import SqliteStore
 from events.store import ConflictError, EventStore, Idempotency
@@ -185,3 +187,18 @@ def test_subscribers_hear_of_every_append(opener: Opener) -> None:
         while time.monotonic() < deadline and (gid, 3) not in other_heard:
             time.sleep(0.05)
         assert [(gid, 1), (gid, 3)] == [h for h in other_heard if h[0] == gid]
+
+
+def test_log_chain__the_store_keeps_every_events_hash_chain_as_the_exported_log_has_it(store: EventStore) -> None:
+    from events.log import game_lines, read_games
+
+    gid = new_id()
+    store.create(gid, {}, EVENTS)
+    store.append(gid, 1, EVENTS * 2)
+    stored = store.hashes(gid)
+    assert [seq for seq, _, _ in stored] == [1, 2, 3]
+    assert all(a[2] == b[1] for a, b in itertools.pairwise(stored))  # each prev is the hash before it
+    header = Header.of(EVENTS[0], gid)  # type: ignore[arg-type]
+    (game,) = read_games(list(game_lines([e for _, e in store.load(gid)], header)))
+    assert game.entries[0].prev == game.header_hash
+    assert [(e.seq, e.prev, e.hash) for e in game.entries] == stored

@@ -17,11 +17,12 @@ from api import problems
 from api.logs import RequestContext, configure
 from api.problems import Problem, lang_of
 from api.referee import Referee, Table, events_json
-from api.schemas import CreateGameIn, MoveIn
+from api.schemas import CreateGameIn, MoveIn, SeedIn
 from api.settings import Settings
 from core.cards import CARD_ORDER
 from core.rules import RuleViolation
 from core.rulesets import RULESETS, Ruleset
+from events.signing import SigningKey
 from events.store import EventStore
 
 log = structlog.get_logger()
@@ -92,7 +93,10 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     configure(settings.log_format, settings.log_level)
     owned = store is None
     the_store = store or open_store(settings)
-    referee = Referee(the_store, cache_games=settings.cache_games, admin_token=settings.admin_token)
+    signing_key = SigningKey.load_or_create(settings.key_path)
+    referee = Referee(
+        the_store, cache_games=settings.cache_games, admin_token=settings.admin_token, signing_key=signing_key
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -115,6 +119,44 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     @app.get("/healthz", tags=["service"])
     async def healthz() -> Response:
         return _json({"status": "ok", "store": type(the_store).__name__})
+
+    @app.get("/keys", tags=["service"])
+    async def keys() -> Response:
+        """The public key exported logs are signed with (Ed25519, raw 32 bytes in hex)."""
+        return _json(
+            {
+                "keys": [
+                    {
+                        "key_id": signing_key.key_id,
+                        "algorithm": "ed25519",
+                        "public_key": signing_key.public_key,
+                        "signs": "b'loveletter-log/v1\\n' + the hex SHA-256 of a log's last line",
+                    }
+                ]
+            }
+        )
+
+    @app.post("/games/{game_id}/seed", tags=["games"])
+    async def post_seed(game_id: str, request: Request) -> Response:
+        """Add the seat's own 256-bit seed to the shuffles of the rounds dealt after it (once per seat)."""
+        raw = await request.body()
+        try:
+            parsed = SeedIn.model_validate_json(raw)
+        except ValidationError as exc:
+            errors = [{"field": ".".join(str(p) for p in e["loc"]), "message": e["msg"]} for e in exc.errors()]
+            bad_json = any(e["type"] == "json_invalid" for e in exc.errors())
+            detail = "; ".join(f"{e['field'] or 'body'}: {e['message']}" for e in errors[:5])
+            raise Problem(400 if bad_json else 422, "invalid_request", "Invalid seed", detail, errors=errors) from None
+        status, body, version = await referee.move(
+            game_id,
+            _bearer(request.headers.get("authorization")),
+            parsed,
+            raw_body=raw,
+            if_match=None,
+            idempotency_key=None,
+            lang=lang_of(request),
+        )
+        return Response(body, status_code=status, media_type=JSON, headers={"ETag": f'"{version}"'})
 
     @app.get("/rulesets", tags=["rulesets"])
     async def rulesets() -> Response:

@@ -19,12 +19,21 @@ from typing import Any
 import structlog
 
 from api.problems import Problem, violation
-from api.schemas import CodeIn, CreateGameIn, PlayIn, ReturnIn
+from api.schemas import CodeIn, CreateGameIn, PlayIn, ReturnIn, SeedIn
 from api.tokens import digest, matches, new_token
 from core.bots import get_bot
 from core.cards import Card
-from core.chance import deal
-from core.commands import DealRound, PlayCard, PlayerCommand, ReturnCards, StartGame
+from core.chance import commitment, committed_deal
+from core.commands import (
+    Command,
+    ContributeSeed,
+    DealRound,
+    PlayCard,
+    PlayerCommand,
+    ReturnCards,
+    RevealSeed,
+    StartGame,
+)
 from core.decide import decide
 from core.evolve import fold
 from core.legal import action_code, from_action_code, legal_moves
@@ -34,6 +43,7 @@ from core.views import redact, view
 from events.catalogue import Event
 from events.codec import dumps, encode
 from events.log import Header, game_lines
+from events.signing import SigningKey
 from events.store import Append, ConflictError, EventStore, Idempotency
 
 log = structlog.get_logger()
@@ -97,8 +107,16 @@ def events_json(events: list[Event], first_seq: int, seat: int | None) -> list[d
 
 
 class Referee:
-    def __init__(self, store: EventStore, *, cache_games: int = 10_000, admin_token: str | None = None) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        cache_games: int = 10_000,
+        admin_token: str | None = None,
+        signing_key: SigningKey | None = None,
+    ) -> None:
         self.store = store
+        self.signing_key = signing_key
         self.admin_token = admin_token
         self._tables: OrderedDict[str, Table] = OrderedDict()
         self._cache_games = cache_games
@@ -182,12 +200,17 @@ class Referee:
         """Deal rounds and play bot seats until a human must decide or the game is over."""
         events: list[Event] = []
         seats = meta["seats"]
-        while not state.over:
-            if state.phase == PHASE_DEAL:
+        server_seed = bytes.fromhex(meta["server_seed"])
+        while True:
+            if state.over:
+                if state.server_seed is not None or state.seed_commitment is None:
+                    break
+                command: Any = RevealSeed(meta["server_seed"])
+            elif state.phase == PHASE_DEAL:
                 if state.round < len(scenario_deals):
-                    command: Any = scenario_deals[state.round]
+                    command = scenario_deals[state.round]
                 else:
-                    command = deal(state, secrets.token_bytes(32))
+                    command = committed_deal(state, server_seed)
             else:
                 bot = seats[state.active].get("bot")
                 if bot is None:
@@ -207,8 +230,12 @@ class Referee:
         if body.first_player is not None:
             probe = fold(decide(INITIAL, StartGame(body.ruleset, names, body.options)))
             first = seat_of(probe, body.first_player, "first_player")
-        start = StartGame(body.ruleset, names, body.options, first, scenario=body.scenario is not None)
+        server_seed = secrets.token_bytes(32)  # secret until the game ends; every deck derives from it
+        start = StartGame(body.ruleset, names, body.options, first, body.scenario is not None, commitment(server_seed))
         events = list(decide(INITIAL, start))
+        for seat, player in enumerate(body.players):
+            if player.seed is not None:
+                events += decide(fold(events), ContributeSeed(seat, player.seed))
         state = fold(events)
         deals = [self._scenario_deal(state, d) for d in body.scenario.deals] if body.scenario else []
         tokens = [None if p.bot else new_token() for p in body.players]
@@ -216,6 +243,7 @@ class Referee:
             "ruleset": state.ruleset.id if state.ruleset else body.ruleset,
             "players": list(names),
             "scenario_deals": [_deal_json(d) for d in deals],
+            "server_seed": server_seed.hex(),
             "seats": [
                 {"name": p.name, "bot": p.bot, "token_digest": digest(t) if t else None}
                 for p, t in zip(body.players, tokens, strict=True)
@@ -247,7 +275,9 @@ class Referee:
 
     # -- a move -----------------------------------------------------------------------------------
 
-    def command(self, state: GameState, seat: int, body: PlayIn | ReturnIn | CodeIn) -> PlayerCommand:
+    def command(self, state: GameState, seat: int, body: PlayIn | ReturnIn | CodeIn | SeedIn) -> Command:
+        if isinstance(body, SeedIn):
+            return ContributeSeed(seat, body.seed)
         if isinstance(body, PlayIn):
             return PlayCard(seat, body.card, seat_of(state, body.target, "target"), body.guess)
         if isinstance(body, ReturnIn):
@@ -261,7 +291,7 @@ class Referee:
         self,
         game_id: str,
         token: str | None,
-        body: PlayIn | ReturnIn | CodeIn,
+        body: PlayIn | ReturnIn | CodeIn | SeedIn,
         *,
         raw_body: bytes,
         if_match: int | None,
@@ -365,9 +395,11 @@ class Referee:
         }
 
     def log_bytes(self, table: Table) -> bytes:
-        """The game's complete JSONL log, header first (the format `loveletter replay` verifies)."""
+        """The game's complete JSONL log: header, hash-chained events, and the referee's signature
+        (the format `loveletter replay` and `loveletter audit` verify)."""
         header = Header.of(table.events[0], table.game_id)  # type: ignore[arg-type]
-        return b"".join(line + b"\n" for line in game_lines(table.events, header))
+        signer = self.signing_key.sign if self.signing_key is not None else None
+        return b"".join(line + b"\n" for line in game_lines(table.events, header, signer=signer))
 
 
 def _deal_json(d: DealRound) -> dict[str, Any]:

@@ -15,9 +15,13 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+SEED = Field(pattern="^[0-9a-f]{64}$", description="256 bits as 64 lowercase hex digits")
+
+
 class SeatIn(_Strict):
     name: Annotated[str, Field(min_length=1, max_length=40)]
     bot: Literal["random", "heuristic"] | None = Field(None, description="this seat is played by the server")
+    seed: Annotated[str, SEED] | None = Field(None, description="the seat's own seed, mixed into every deck")
 
 
 class DealIn(_Strict):
@@ -82,3 +86,10 @@ class CodeIn(_Strict):
 
 
 MoveIn = Annotated[Union[PlayIn, ReturnIn, CodeIn], Field(discriminator="type")]
+
+
+class SeedIn(_Strict):
+    """A seat's own seed: mixed into the shuffle of every round dealt after it (docs/shuffle.md)."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"seed": "ab" * 32}]})
+    seed: Annotated[str, SEED]

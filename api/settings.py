@@ -26,6 +26,9 @@ class Settings(BaseSettings):
     )
     log_level: str = "info"
     admin_token: str | None = Field(None, description="bearer token that may read any game's full log")
+    key_path: str = Field(
+        "loveletter-signing.key", description="the referee's Ed25519 key (PKCS#8 PEM), created on first start"
+    )
     max_body_bytes: int = Field(64 * 1024, description="largest request body accepted")
     cache_games: int = Field(10_000, description="games whose folded state is kept in memory")
 

@@ -86,6 +86,7 @@ def event_schema(cls: type[Event]) -> dict[str, Any]:
         "type": {"const": cls.TYPE},
         "v": {"const": cls.VERSION},
         "seq": {"type": "integer", "minimum": 1},
+        "prev": {"type": "string", "pattern": "^[0-9a-f]{64}$", "description": "SHA-256 of the line before"},
         **schema.get("properties", {}),
     }
     schema["required"] = ["type", *schema.get("required", [])]

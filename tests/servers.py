@@ -13,6 +13,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -28,6 +29,9 @@ import uvicorn
 from api.app import create_app
 from api.settings import Settings
 from events.store import EventStore
+
+# Every server the tests start signs with a throwaway key, never one in the working tree.
+os.environ.setdefault("LOVELETTER_KEY_PATH", os.path.join(tempfile.mkdtemp(prefix="loveletter-key-"), "signing.key"))
 
 ROOT = Path(__file__).resolve().parent.parent
 ADMIN = "admin-secret-for-tests"

@@ -47,7 +47,10 @@ def test_humans_play_a_whole_game_over_http(server: Server, tmp_path: Path, rule
     assert all(s["token"] and not s["bot"] for s in created["seats"])
     answers = play_game(server.url, created, random.Random(f"{ruleset}{server.kind}"))
     assert answers and all(a["view"]["seat"] == s for s, a in answers)
-    assert answers[-1][1]["view"]["winners"] and answers[-1][1]["events"][-1]["type"] == "game_ended"
+    assert answers[-1][1]["view"]["winners"] and [e["type"] for e in answers[-1][1]["events"][-2:]] == [
+        "game_ended",
+        "seed_revealed",
+    ]
 
     data = admin_log(server.url, created["game_id"])
     report = verify_log(data, tmp_path)

@@ -238,7 +238,7 @@ def test_no_seat_ever_sees_another_seats_hand_unless_its_own_cards_showed_it(ser
         assert [int(m["id"]) for m in sse] == list(range(1, len(auditor.full) + 1))
         assert [m["data"] for m in sse] == final_events[viewer]
         assert [m["event"] for m in sse] == [e["type"] for e in final_events[viewer]]
-        assert sse[-1]["event"] == "game_ended"
+        assert [m["event"] for m in sse[-2:]] == ["game_ended", "seed_revealed"]
         auditor.events([m["data"] for m in sse], viewer)
     assert auditor.checked["view"] > 100 and auditor.checked["event"] > 1000
     if ruleset == "2019":

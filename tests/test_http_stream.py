@@ -83,7 +83,7 @@ def test_a_stream_closes_after_game_ended(server: Server) -> None:
         version = c.get(f"/games/{gid}").json()["version"]
     everything = read_sse(server.url, f"/games/{gid}/stream")  # returns only because the server closes it
     assert [int(m["id"]) for m in everything] == list(range(1, version + 1))
-    assert everything[-1]["event"] == "game_ended"
-    tail = read_sse(server.url, f"/games/{gid}/stream", Last_Event_ID=str(version - 1))
-    assert [m["event"] for m in tail] == ["game_ended"]
+    assert [m["event"] for m in everything[-2:]] == ["game_ended", "seed_revealed"]
+    tail = read_sse(server.url, f"/games/{gid}/stream", Last_Event_ID=str(version - 2))
+    assert [m["event"] for m in tail] == ["game_ended", "seed_revealed"]
     assert read_sse(server.url, f"/games/{gid}/stream", Last_Event_ID=str(version)) == []

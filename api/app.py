@@ -13,7 +13,7 @@ from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from pydantic import TypeAdapter, ValidationError
 
-from api import problems
+from api import audit_routes, problems, ruling_routes
 from api.logs import RequestContext, configure
 from api.problems import Problem, lang_of
 from api.referee import Referee, Table, events_json
@@ -269,6 +269,8 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
             raise Problem(403, "game_not_over", "Game in progress", "the full log is published when the game is over")
         return Response(referee.log_bytes(table), media_type="application/x-ndjson")
 
+    audit_routes.install(app, referee)
+    ruling_routes.install(app, referee)
     return app
 
 

@@ -70,7 +70,12 @@ def main() -> None:
     tmp = tempfile.mkdtemp()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "LOVELETTER_DATABASE_URL": f"sqlite:///{tmp}/walk.db", "LOVELETTER_LOG_LEVEL": "warning"}
+    env = {
+        **os.environ,
+        "LOVELETTER_DATABASE_URL": f"sqlite:///{tmp}/walk.db",
+        "LOVELETTER_KEY_PATH": f"{tmp}/signing.key",
+        "LOVELETTER_LOG_LEVEL": "warning",
+    }
     server = subprocess.Popen(
         [
             sys.executable,

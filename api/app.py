@@ -15,6 +15,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from api import audit_routes, problems, ruling_routes
 from api.logs import RequestContext, configure
+from api.openapi import answers
 from api.problems import Problem, lang_of
 from api.referee import Referee, Table, events_json
 from api.schemas import CreateGameIn, MoveIn, SeedIn
@@ -116,11 +117,11 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
 
     app.add_middleware(RequestContext, max_body=settings.max_body_bytes)
 
-    @app.get("/healthz", tags=["service"])
+    @app.get("/healthz", tags=["service"], responses=answers("healthz"))
     async def healthz() -> Response:
         return _json({"status": "ok", "store": type(the_store).__name__})
 
-    @app.get("/keys", tags=["service"])
+    @app.get("/keys", tags=["service"], responses=answers("keys"))
     async def keys() -> Response:
         """The public key exported logs are signed with (Ed25519, raw 32 bytes in hex)."""
         return _json(
@@ -136,7 +137,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
             }
         )
 
-    @app.post("/games/{game_id}/seed", tags=["games"])
+    @app.post("/games/{game_id}/seed", tags=["games"], responses=answers("seed", 401, 403, 404, 422))
     async def post_seed(game_id: str, request: Request) -> Response:
         """Add the seat's own 256-bit seed to the shuffles of the rounds dealt after it (once per seat)."""
         raw = await request.body()
@@ -158,17 +159,17 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         )
         return Response(body, status_code=status, media_type=JSON, headers={"ETag": f'"{version}"'})
 
-    @app.get("/rulesets", tags=["rulesets"])
+    @app.get("/rulesets", tags=["rulesets"], responses=answers("ruleset"))
     async def rulesets() -> Response:
         return _json([ruleset_json(rs) for rs in RULESETS.values()])
 
-    @app.get("/rulesets/{ruleset_id}", tags=["rulesets"])
+    @app.get("/rulesets/{ruleset_id}", tags=["rulesets"], responses=answers("ruleset", 404))
     async def one_ruleset(ruleset_id: str) -> Response:
         if ruleset_id not in RULESETS:
             raise Problem(404, "ruleset_not_found", "No such ruleset", f"known rulesets: {', '.join(RULESETS)}")
         return _json(ruleset_json(RULESETS[ruleset_id]))
 
-    @app.post("/games", status_code=201, tags=["games"])
+    @app.post("/games", status_code=201, tags=["games"], responses=answers("create", 422, status=201))
     async def create_game(request: Request, body: CreateGameIn) -> Response:
         try:
             created = await referee.create(body)
@@ -176,7 +177,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
             raise problems.violation(v, lang_of(request)) from None
         return _json(created, 201, {"Location": f"/games/{created['game_id']}"})
 
-    @app.get("/games/{game_id}", tags=["games"])
+    @app.get("/games/{game_id}", tags=["games"], responses=answers("game", 403, 404))
     async def get_game(
         game_id: str,
         authorization: Annotated[str | None, Header()] = None,
@@ -192,6 +193,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     @app.post(
         "/games/{game_id}/moves",
         tags=["games"],
+        responses=answers("move", 401, 403, 404, 409, 412, 422),
         openapi_extra={
             "requestBody": {
                 "required": True,
@@ -231,7 +233,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         extra = {"ETag": f'"{version}"'} if version >= 0 else {"Idempotent-Replayed": "true"}
         return Response(body, status_code=status, media_type=JSON, headers=extra)
 
-    @app.get("/games/{game_id}/events", tags=["games"])
+    @app.get("/games/{game_id}/events", tags=["games"], responses=answers("events", 403, 404))
     async def get_events(
         game_id: str,
         after: Annotated[int, Query(ge=0)] = 0,
@@ -241,7 +243,9 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         seat = referee.seat_for(table, _bearer(authorization), required=False)
         return _json({"version": table.version, "events": events_json(table.events[after:], after + 1, seat)})
 
-    @app.get("/games/{game_id}/stream", tags=["games"])
+    @app.get(
+        "/games/{game_id}/stream", tags=["games"], responses=answers("stream", 403, 404, media="text/event-stream")
+    )
     async def stream(
         game_id: str,
         request: Request,
@@ -261,7 +265,14 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
 
-    @app.get("/games/{game_id}/log", tags=["games"])
+    @app.get(
+        "/games/{game_id}/log",
+        tags=["games"],
+        responses={
+            200: {"content": {"application/x-ndjson": {"example": _LOG_EXAMPLE}}},
+            **answers(None, 403, 404),
+        },
+    )
     async def get_log(game_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
         table = await referee.table(game_id)
         token = _bearer(authorization)
@@ -290,6 +301,13 @@ async def _sse(table: Table, seat: int | None, cursor: int, request: Request) ->
                 return
             yield b": keep-alive\n\n"
 
+
+_LOG_EXAMPLE = (
+    '{"format":"loveletter-log","game_id":"g_…","options":{…},"players":["Alice","Bob"],"ruleset":"2019","version":1}\n'
+    '{"first_player":0,…,"prev":"be19…","seq":1,"type":"game_started","v":1}\n'
+    "…\n"
+    '{"algorithm":"ed25519","format":"loveletter-signature","hash":"b63c…","public_key":"2128…","signature":"4813…"}\n'
+)
 
 _MOVE_EXAMPLES: dict[str, Any] = {
     "guard": {

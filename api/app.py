@@ -27,7 +27,21 @@ from events.signing import SigningKey
 from events.store import EventStore
 
 log = structlog.get_logger()
-MOVE = TypeAdapter(MoveIn)
+MOVE: TypeAdapter[Any] = TypeAdapter(MoveIn)
+SEED: TypeAdapter[Any] = TypeAdapter(SeedIn)
+
+
+def parse_body(adapter: TypeAdapter[Any], raw: bytes, title: str) -> Any:
+    """A request body validated by pydantic; 400 for malformed JSON, 422 naming each field otherwise."""
+    try:
+        return adapter.validate_json(raw)
+    except ValidationError as exc:
+        errors = [{"field": ".".join(str(p) for p in e["loc"]), "message": e["msg"]} for e in exc.errors()]
+        bad_json = any(e["type"] == "json_invalid" for e in exc.errors())
+        detail = "; ".join(f"{e['field'] or 'body'}: {e['message']}" for e in errors[:5])
+        raise Problem(400 if bad_json else 422, "invalid_request", title, detail, errors=errors) from None
+
+
 JSON = "application/json"
 
 
@@ -141,13 +155,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     async def post_seed(game_id: str, request: Request) -> Response:
         """Add the seat's own 256-bit seed to the shuffles of the rounds dealt after it (once per seat)."""
         raw = await request.body()
-        try:
-            parsed = SeedIn.model_validate_json(raw)
-        except ValidationError as exc:
-            errors = [{"field": ".".join(str(p) for p in e["loc"]), "message": e["msg"]} for e in exc.errors()]
-            bad_json = any(e["type"] == "json_invalid" for e in exc.errors())
-            detail = "; ".join(f"{e['field'] or 'body'}: {e['message']}" for e in errors[:5])
-            raise Problem(400 if bad_json else 422, "invalid_request", "Invalid seed", detail, errors=errors) from None
+        parsed = parse_body(SEED, raw, "Invalid seed")
         status, body, version = await referee.move(
             game_id,
             _bearer(request.headers.get("authorization")),
@@ -210,13 +218,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         """Submit the seat's move (the seat is the bearer token's). Answers the events as this seat sees them,
         the new view and the seat's legal moves."""
         raw = await request.body()
-        try:
-            parsed = MOVE.validate_json(raw)
-        except ValidationError as exc:
-            errors = [{"field": ".".join(str(p) for p in e["loc"]), "message": e["msg"]} for e in exc.errors()]
-            bad_json = any(e["type"] == "json_invalid" for e in exc.errors())
-            detail = "; ".join(f"{e['field'] or 'body'}: {e['message']}" for e in errors[:5])
-            raise Problem(400 if bad_json else 422, "invalid_request", "Invalid move", detail, errors=errors) from None
+        parsed = parse_body(MOVE, raw, "Invalid move")
         headers = request.headers
         key = headers.get("idempotency-key")
         if key is not None and not 0 < len(key) <= 200:

@@ -123,7 +123,8 @@ class Referee:
         self._rng = random.Random(secrets.randbits(128))
         self._loop: asyncio.AbstractEventLoop | None = None
         self._refreshing: set[asyncio.Task[None]] = set()
-        store.subscribe(self._on_append)
+        if store.shared:  # other workers append too: hear of it to refresh cached games and live streams
+            store.subscribe(self._on_append)
 
     # -- loading and caching ------------------------------------------------------------------------
 
@@ -157,11 +158,16 @@ class Referee:
         if rows and rows[0][0] == table.version + 1:
             table.extend([e for seq, e in rows if seq > table.version])
 
-    def _on_append(self, game_id: str, version: int) -> None:
-        """Store callback (any thread): another writer appended; wake this worker's readers."""
+    def _on_append(self, appended: list[tuple[str, int]]) -> None:
+        """Store callback (any thread): appends made durable, possibly by another worker."""
         loop = self._loop
-        if loop is not None and game_id in self._tables:
-            loop.call_soon_threadsafe(self._schedule_refresh, game_id, version)
+        cached = [(game_id, version) for game_id, version in appended if game_id in self._tables]
+        if loop is not None and cached:
+            loop.call_soon_threadsafe(self._schedule_refreshes, cached)
+
+    def _schedule_refreshes(self, appended: list[tuple[str, int]]) -> None:
+        for game_id, version in appended:
+            self._schedule_refresh(game_id, version)
 
     def _schedule_refresh(self, game_id: str, version: int) -> None:
         table = self._tables.get(game_id)
@@ -251,7 +257,7 @@ class Referee:
         }
         events += self._automatic(state, meta, deals)
         game_id = "g_" + secrets.token_urlsafe(12)
-        version = await asyncio.wrap_future(self.store.submit(Append(game_id, 0, events, create=meta)))
+        version = await self.store.commit(Append(game_id, 0, events, create=meta))
         table = Table(game_id, meta, events, fold(events))
         self._tables[game_id] = table
         self._evict()
@@ -342,7 +348,7 @@ class Referee:
                 answer = self._answer(final, seat, events, state.seq + 1)
                 idem = Idempotency(idempotency_key, request_hash, 200, answer) if idempotency_key else None
                 try:
-                    version = await asyncio.wrap_future(self.store.submit(Append(game_id, state.seq, events, idem)))
+                    version = await self.store.commit(Append(game_id, state.seq, events, idem))
                 except ConflictError:
                     await self.refresh(table)
                     if if_match is not None:

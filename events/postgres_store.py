@@ -90,31 +90,26 @@ class PostgresStore(EventStore):
     def submit(self, request: Append) -> Future[int]:
         return self._committer.submit(request)
 
-    def _write_batch(self, batch: list[Append]) -> None:
+    def _write_batch(self, batch: list[Append]) -> list[int | BaseException]:
         db = self._writer
-        done: list[tuple[Append, int | BaseException]] = []
+        outcomes: list[int | BaseException] = []
         try:
             with db.transaction():
                 for request in batch:
                     try:
                         with db.transaction():  # a savepoint: one conflict does not undo the others
-                            version = self._write_one(db, request)
-                        done.append((request, version))
+                            outcomes.append(self._write_one(db, request))
                     except ConflictError as exc:
-                        done.append((request, exc))
+                        outcomes.append(exc)
                     except errors.UniqueViolation:
-                        done.append((request, ConflictError(request.game_id, request.expected, None)))
-                for request, outcome in done:
+                        outcomes.append(ConflictError(request.game_id, request.expected, None))
+                for request, outcome in zip(batch, outcomes, strict=True):
                     if not isinstance(outcome, BaseException):
                         db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{request.game_id}:{outcome}"))
         except psycopg.OperationalError:
             self._writer = psycopg.connect(self.url)  # reconnect for the next batch; this one failed whole
             raise
-        for request, outcome in done:
-            if isinstance(outcome, BaseException):
-                request.future.set_exception(outcome)
-            else:
-                request.future.set_result(outcome)
+        return outcomes
 
     def _write_one(self, db: psycopg.Connection[Any], request: Append) -> int:
         if request.create is not None:
@@ -183,7 +178,7 @@ class PostgresStore(EventStore):
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=0.5):
                             game_id, _, version = note.payload.rpartition(":")
-                            self._notify(game_id, int(version))
+                            self._notify([(game_id, int(version))])
             except psycopg.OperationalError:
                 if self._stop.wait(1.0):
                     return

@@ -69,7 +69,7 @@ class SqliteStore(EventStore):
         writer.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         self._writer = writer
         self._versions: dict[str, tuple[int, str]] = {}  # last (seq, hash) per game, for the writer thread only
-        self._committer = GroupCommitter(self._write_batch, name="sqlite-writer")
+        self._committer = GroupCommitter(self._write_batch, name="sqlite-writer", on_commit=self._notify)
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
@@ -90,7 +90,7 @@ class SqliteStore(EventStore):
     def submit(self, request: Append) -> Future[int]:
         return self._committer.submit(request)
 
-    def _write_batch(self, batch: list[Append]) -> None:
+    def _write_batch(self, batch: list[Append]) -> list[int | BaseException]:
         """Commit a batch in one transaction. The fast path writes every request straight away; if the
         database refuses a row anyway (a key taken behind our back), the batch is redone with one savepoint
         per request so only the offending request fails."""
@@ -102,18 +102,13 @@ class SqliteStore(EventStore):
         except sqlite3.IntegrityError:
             db.execute("ROLLBACK")
             self._versions.clear()
-            outcomes = self._write_isolated(db, batch)
+            return self._write_isolated(db, batch)
         except BaseException:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             self._versions.clear()
             raise
-        for request, outcome in zip(batch, outcomes, strict=True):
-            if isinstance(outcome, BaseException):
-                request.future.set_exception(outcome)
-            else:
-                request.future.set_result(outcome)
-                self._notify(request.game_id, outcome)
+        return outcomes
 
     def _write_isolated(self, db: sqlite3.Connection, batch: list[Append]) -> list[int | BaseException]:
         outcomes: list[int | BaseException] = []

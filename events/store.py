@@ -9,6 +9,8 @@ flush per batch, not per move.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import queue
 import threading
 from abc import ABC, abstractmethod
@@ -56,6 +58,7 @@ class Append:
     idempotency: Idempotency | None = None
     create: dict[str, Any] | None = None
     future: Future[int] = field(default_factory=Future)
+    waiter: asyncio.Future[int] | None = None  # set by `EventStore.commit` for callers on an event loop
 
     def rows(self, prev: str) -> tuple[list[tuple[str, int, str, bytes, str, str]], str]:
         """The rows to insert, chained after the line whose hash is `prev`, and the last row's hash."""
@@ -80,7 +83,7 @@ class EventStore(ABC):
     """True when other processes may append too (so a cached state may be behind the store)."""
 
     def __init__(self) -> None:
-        self._listeners: list[Callable[[str, int], None]] = []
+        self._listeners: list[Callable[[list[tuple[str, int]]], None]] = []
 
     # -- writing ---------------------------------------------------------------------------------
 
@@ -92,6 +95,12 @@ class EventStore(ABC):
         self, game_id: str, expected: int, events: Sequence[Event], idempotency: Idempotency | None = None
     ) -> int:
         return self.submit(Append(game_id, expected, events, idempotency)).result()
+
+    async def commit(self, request: Append) -> int:
+        """`submit` for a coroutine: the writer wakes each event loop once per batch, not once per append."""
+        request.waiter = asyncio.get_running_loop().create_future()
+        self.submit(request)
+        return await request.waiter
 
     def create(self, game_id: str, meta: dict[str, Any], events: Sequence[Event]) -> int:
         """Record a new game with its first events; `ConflictError` if the id is taken."""
@@ -122,22 +131,36 @@ class EventStore(ABC):
 
     # -- notifications ----------------------------------------------------------------------------
 
-    def subscribe(self, callback: Callable[[str, int], None]) -> None:
-        """Call `callback(game_id, version)` after every durable append (from any worker, where supported)."""
+    def subscribe(self, callback: Callable[[list[tuple[str, int]]], None]) -> None:
+        """Call `callback([(game_id, version), …])` after durable appends (from any worker, where supported),
+        with everything one commit made durable at once."""
         self._listeners.append(callback)
 
-    def _notify(self, game_id: str, version: int) -> None:
-        for callback in self._listeners:
-            callback(game_id, version)
+    def _notify(self, appended: list[tuple[str, int]]) -> None:
+        if appended:
+            for callback in self._listeners:
+                callback(appended)
 
     @abstractmethod
     def close(self) -> None: ...
 
 
-class GroupCommitter:
-    """One writer thread: takes every waiting append and commits them in one transaction."""
+Outcome = int | BaseException
+"""What a store's batch writer says of one request: its new version, or why it failed (a conflict)."""
 
-    def __init__(self, write_batch: Callable[[list[Append]], None], name: str, max_batch: int = 512) -> None:
+
+class GroupCommitter:
+    """One writer thread: takes every waiting append and commits them in one transaction, then settles
+    the batch: one wake-up per event loop waiting on it, one notification for everything made durable."""
+
+    def __init__(
+        self,
+        write_batch: Callable[[list[Append]], list[Outcome]],
+        name: str,
+        on_commit: Callable[[list[tuple[str, int]]], None] | None = None,
+        max_batch: int = 512,
+    ) -> None:
+        self._on_commit = on_commit
         self._queue: queue.SimpleQueue[Append | None] = queue.SimpleQueue()
         self._write_batch = write_batch
         self._max_batch = max_batch
@@ -171,18 +194,44 @@ class GroupCommitter:
                     break
                 batch.append(nxt)
             try:
-                self._write_batch(batch)
+                outcomes = self._write_batch(batch)
             except Exception as exc:  # the whole transaction failed: nobody's append is durable
-                for request in batch:
-                    if not request.future.done():
-                        request.future.set_exception(StoreError(f"commit failed: {exc}"))
+                outcomes = [StoreError(f"commit failed: {exc}")] * len(batch)
+            self._settle(batch, outcomes)
             self.batches += 1
             self.appends += len(batch)
             if stop:
                 return
+
+    def _settle(self, batch: list[Append], outcomes: list[Outcome]) -> None:
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[int], Outcome]]] = {}
+        for request, outcome in zip(batch, outcomes, strict=True):
+            if request.waiter is not None:
+                by_loop.setdefault(request.waiter.get_loop(), []).append((request.waiter, outcome))
+            elif isinstance(outcome, BaseException):
+                request.future.set_exception(outcome)
+            else:
+                request.future.set_result(outcome)
+        for loop, waiters in by_loop.items():
+            with contextlib.suppress(RuntimeError):  # a closed loop: nobody is waiting any more
+                loop.call_soon_threadsafe(_resolve, waiters)
+        if self._on_commit is not None:
+            durable = [(r.game_id, o) for r, o in zip(batch, outcomes, strict=True) if isinstance(o, int)]
+            self._on_commit(durable)
 
     def close(self) -> None:
         if not self._closed:
             self._closed = True
             self._queue.put(None)
             self._thread.join(timeout=10)
+
+
+def _resolve(waiters: list[tuple[asyncio.Future[int], Outcome]]) -> None:
+    """On the waiters' own loop: settle every future of a batch."""
+    for waiter, outcome in waiters:
+        if waiter.done():
+            continue
+        if isinstance(outcome, BaseException):
+            waiter.set_exception(outcome)
+        else:
+            waiter.set_result(outcome)

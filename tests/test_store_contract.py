@@ -171,10 +171,10 @@ def test_a_restart_loses_nothing(opener: Opener) -> None:
 def test_subscribers_hear_of_every_append(opener: Opener) -> None:
     writer = opener()
     heard: list[tuple[str, int]] = []
-    writer.subscribe(lambda g, v: heard.append((g, v)))
+    writer.subscribe(heard.extend)
     other_heard: list[tuple[str, int]] = []
     if isinstance(writer, PostgresStore):  # another worker's store hears it through LISTEN/NOTIFY
-        opener().subscribe(lambda g, v: other_heard.append((g, v)))
+        opener().subscribe(other_heard.extend)
         time.sleep(0.5)
     gid = new_id()
     writer.create(gid, {}, EVENTS)

@@ -223,20 +223,25 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         """Submit the seat's move (the seat is the bearer token's). Answers the events as this seat sees them,
         the new view and the seat's legal moves."""
         raw = await request.body()
-        parsed = parse_body(MOVE, raw, "Invalid move")
         headers = request.headers
-        key = headers.get("idempotency-key")
-        if key is not None and not 0 < len(key) <= 200:
-            raise Problem(400, "invalid_header", "Invalid Idempotency-Key", "an Idempotency-Key has 1-200 characters")
-        status, body, version = await referee.move(
-            game_id,
-            _bearer(headers.get("authorization")),
-            parsed,
-            raw_body=raw,
-            if_match=_version_header(headers.get("if-match"), "If-Match"),
-            idempotency_key=key,
-            lang=lang_of(request),
-        )
+        try:  # refusals are answered here: common enough that unwinding through every middleware shows
+            parsed = parse_body(MOVE, raw, "Invalid move")
+            key = headers.get("idempotency-key")
+            if key is not None and not 0 < len(key) <= 200:
+                raise Problem(
+                    400, "invalid_header", "Invalid Idempotency-Key", "an Idempotency-Key has 1-200 characters"
+                )
+            status, body, version = await referee.move(
+                game_id,
+                _bearer(headers.get("authorization")),
+                parsed,
+                raw_body=raw,
+                if_match=_version_header(headers.get("if-match"), "If-Match"),
+                idempotency_key=key,
+                lang=lang_of(request),
+            )
+        except Problem as problem:
+            return problems.problem_response(problem, request.url.path)
         extra = {"ETag": f'"{version}"'} if version >= 0 else {"Idempotent-Replayed": "true"}
         return Response(body, status_code=status, media_type=JSON, headers=extra)
 

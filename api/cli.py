@@ -160,7 +160,7 @@ def explain(
         raise fail(f"--move: {exc}") from None
     if json:
         print(orjson.dumps(ruling.as_dict(), option=orjson.OPT_INDENT_2).decode())
-        return
+        raise typer.Exit(0 if ruling.legal else 1)
     fr = lang == "fr"
     verdict = ("LÉGAL" if fr else "LEGAL") if ruling.legal else ("ILLÉGAL" if fr else "ILLEGAL")
     print(f"{verdict} — {ruling.mover}, {'après' if fr else 'after'} seq {at}: {ruling.message}")
@@ -172,7 +172,10 @@ def explain(
             fields = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("type", "v", "seq"))
             print(f"    {event['seq']} {event['type']} {fields}")
     listed = "; ".join(
-        " ".join(str(v) for k, v in m.items() if k not in ("type", "action_code")) for m in ruling.legal_moves
+        " ".join(
+            ",".join(v) if isinstance(v, list) else str(v) for k, v in m.items() if k not in ("type", "action_code")
+        )
+        for m in ruling.legal_moves
     )
     print(f"  {'coups légaux' if fr else 'legal moves'}: {listed}")
     if ruling.prefix_problem is not None:

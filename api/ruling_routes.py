@@ -1,11 +1,270 @@
-"""HTTP routes of issue 4 (being written)."""
+"""Rulings over HTTP: judge a disputed move from a log prefix, and show what a seat knew at any point of a game.
+
+`POST /rulings` takes a log (JSONL text, or a transcript object) and answers what `loveletter explain` prints;
+`GET /games/{id}/state?at=SEQ` answers what `loveletter show --at SEQ --seat NAME` prints, for the caller's seat.
+"""
 
 from __future__ import annotations
 
-from fastapi import FastAPI
+import asyncio
+from typing import Annotated, Any
 
+import orjson
+from fastapi import FastAPI, Header, Query, Request
+from fastapi.responses import Response
+
+from api.openapi import answers
+from api.problems import PROBLEM_JSON, Problem, lang_of
 from api.referee import Referee
+from core.evolve import fold
+from events.catalogue import Event
+from events.log import LogFormatError, read_games
+from replays.rulings import MoveFormatError, explain, seat_view_at
+from replays.transcript import TranscriptFormatError, expand, is_transcript
+
+JSON = "application/json"
+RULING_FIELDS = ("log", "at", "move", "lang")
+
+# Answers of a real run on examples/reader-question.json (docs/audit.md shows the same).
+RULING_EXAMPLE: dict[str, Any] = {
+    "at": 5,
+    "mover": "Claire",
+    "legal": False,
+    "rule_id": "target.protected",
+    "rule": "Un joueur protégé par la Servante ne peut pas être ciblé par les effets des autres joueurs ; le choisir "
+    "est refusé, et non joué sans effet.",
+    "sources": ["RULINGS §5", "000_91a7d2231e64ad36.txt", "003_0fc648c025107d8d.txt", "001_d78694f395ea141b.txt"],
+    "message": "Thibault est protégé par la Servante et ne peut pas être ciblé",
+    "events": [],
+    "legal_moves": [
+        {"type": "play", "card": "princess", "action_code": 792},
+        {"type": "play", "card": "prince", "target": "Claire", "action_code": 451},
+    ],
+    "prefix_problem": None,
+    "lang": "fr",
+}
+RULING_REQUEST: dict[str, Any] = {
+    "log": "<the JSONL log as text, or a transcript object>",
+    "at": 5,
+    "move": {"player": "Claire", "card": "prince", "target": "Thibault"},
+    "lang": "fr",
+}
+INVALID_EXAMPLE: dict[str, Any] = {
+    "type": "https://loveletter-referee.example/problems/invalid_request",
+    "title": "Invalid ruling request",
+    "status": 422,
+    "detail": "at: a seq from 1 to 10, not 50",
+    "code": "invalid_request",
+    "instance": "/rulings",
+    "errors": [{"field": "at", "message": "a seq from 1 to 10, not 50"}],
+}
+STATE_EXAMPLE: dict[str, Any] = {
+    "game_id": "g_wNtUyS0d1xG9mtPe",
+    "at": 5,
+    "version": 6,
+    "seat": 1,
+    "view": {
+        "seat": 1,
+        "ruleset": "2019",
+        "round": 1,
+        "phase": "play",
+        "active": 1,
+        "deck_size": 14,
+        "face_up": ["guard", "guard", "priest"],
+        "seats": [
+            {"seat": 0, "name": "Claire", "hand_size": 1, "front": [], "known_hand": "princess"},
+            {"seat": 1, "name": "Thibault", "hand_size": 1, "front": ["priest"], "known_hand": None},
+        ],
+        "hand": ["guard"],
+        "version": 5,
+    },
+}
+OUT_OF_RANGE_EXAMPLE: dict[str, Any] = {
+    "type": "https://loveletter-referee.example/problems/at_out_of_range",
+    "title": "No such point",
+    "status": 422,
+    "detail": "at: a seq from 1 to 6, not 99",
+    "code": "at_out_of_range",
+    "errors": [{"field": "at", "message": "a seq from 1 to 6"}],
+}
+
+
+def _problem_example(status: int, description: str, example: dict[str, Any]) -> dict[int | str, Any]:
+    return {status: {"description": description, "content": {PROBLEM_JSON: {"example": example}}}}
+
+
+def _invalid(field: str, message: str, status: int = 422) -> Problem:
+    """A malformed ruling request: problem+json naming the field."""
+    return Problem(
+        status,
+        "invalid_request",
+        "Invalid ruling request",
+        f"{field}: {message}",
+        errors=[{"field": field, "message": message}],
+    )
+
+
+def _events_of(log: Any) -> list[Any]:
+    """The events of the one game in `log`: JSONL text (events with their lines) or a transcript (object or text)."""
+    doc: Any = log
+    if isinstance(log, str) and log.lstrip().startswith("{") and '"loveletter-transcript"' in log:
+        try:
+            doc = orjson.loads(log)
+        except orjson.JSONDecodeError as exc:
+            raise _invalid("log", f"the transcript is not JSON: {exc}") from None
+    if is_transcript(doc):
+        try:
+            expansion = expand(doc)
+        except TranscriptFormatError as exc:
+            raise _invalid("log", f"transcript {exc}") from None
+        events: list[Any] = list(expansion.events)
+        if not events:
+            raise _invalid("log", "the transcript holds no event")
+        return events
+    if not isinstance(log, str):
+        raise _invalid("log", "a JSONL log as text, or a transcript object")
+    try:
+        games = list(read_games(log.splitlines()))
+    except LogFormatError as exc:
+        raise _invalid("log", str(exc)) from None
+    if len(games) != 1:
+        raise _invalid("log", f"the log holds {len(games)} games; a ruling reads a log of one game")
+    entries = list(games[0].entries)
+    if not entries:
+        raise _invalid("log", "the game has no event")
+    return entries
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Problem(401, "token_required", "Bearer token required", "use Authorization: Bearer <token>")
+    return token.strip()
+
+
+def ruling(body: Any, header_lang: str) -> dict[str, Any]:
+    """The ruling a request body asks for (raises `Problem` 422 naming the field for any malformed part)."""
+    if not isinstance(body, dict):
+        raise _invalid("body", "a JSON object with log, at and move")
+    unknown = sorted(set(body) - set(RULING_FIELDS))
+    if unknown:
+        raise _invalid(unknown[0], f"unknown field (known: {', '.join(RULING_FIELDS)})")
+    for name in ("log", "at", "move"):
+        if name not in body:
+            raise _invalid(name, "required")
+    lang = body.get("lang", header_lang)
+    if lang not in ("en", "fr"):
+        raise _invalid("lang", f"en or fr, not {lang!r}")
+    at = body["at"]
+    if not isinstance(at, int) or isinstance(at, bool):
+        raise _invalid("at", "a seq (an integer)")
+    if not isinstance(body["move"], dict):
+        raise _invalid("move", "a JSON object, e.g. {'player': 'Bob', 'card': 'guard', 'target': 'Ann', ...}")
+    events = _events_of(body["log"])
+    if not 0 < at <= len(events):
+        raise _invalid("at", f"a seq from 1 to {len(events)}, not {at}")
+    try:
+        answer = explain(events, at, body["move"], lang)
+    except MoveFormatError as exc:
+        raise _invalid("move", str(exc)) from None
+    except (ValueError, KeyError, IndexError, TypeError) as exc:  # a move the rules cannot even state here
+        raise _invalid("move", f"cannot be judged after seq {at}: {exc}") from None
+    out = answer.as_dict()
+    out["lang"] = lang
+    return out
 
 
 def install(app: FastAPI, referee: Referee) -> None:
-    """Add this module's routes to `app`."""
+    """Add `POST /rulings` and `GET /games/{id}/state` to `app`."""
+
+    @app.post(
+        "/rulings",
+        tags=["rulings"],
+        responses={
+            200: {"content": {JSON: {"example": RULING_EXAMPLE}}},
+            **_problem_example(422, "A malformed request (the field is named)", INVALID_EXAMPLE),
+        },
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/json": {
+                        "schema": {
+                            "type": "object",
+                            "required": ["log", "at", "move"],
+                            "additionalProperties": False,
+                            "properties": {
+                                "log": {
+                                    "description": "a JSONL log of one game (text), or a transcript object",
+                                    "oneOf": [{"type": "string"}, {"type": "object"}],
+                                },
+                                "at": {"type": "integer", "minimum": 1, "description": "judge after this seq"},
+                                "move": {"type": "object", "description": "the disputed move, as POST /moves"},
+                                "lang": {"enum": ["en", "fr"], "description": "default: Accept-Language"},
+                            },
+                        },
+                        "example": RULING_REQUEST,
+                    }
+                },
+            }
+        },
+    )
+    async def post_ruling(request: Request) -> Response:
+        """Was this move legal after seq `at` of this log, under which rule, and what would it have caused?"""
+        raw = await request.body()
+        try:
+            body = orjson.loads(raw)
+        except orjson.JSONDecodeError as exc:
+            raise _invalid("body", f"not JSON: {exc}", status=400) from None
+        answer = await asyncio.to_thread(ruling, body, lang_of(request))
+        return Response(orjson.dumps(answer), media_type=JSON)
+
+    @app.get(
+        "/games/{game_id}/state",
+        tags=["games"],
+        responses={
+            200: {"content": {JSON: {"example": STATE_EXAMPLE}}},
+            **answers(None, 403, 404),
+            **_problem_example(422, "A point out of range", OUT_OF_RANGE_EXAMPLE),
+        },
+    )
+    async def get_state(
+        game_id: str,
+        at: Annotated[int | None, Query(description="the seq to look at (default: the current version)")] = None,
+        full: Annotated[bool, Query(description="the whole state: once the game is over, or for the admin")] = False,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> Response:
+        """What the caller's seat (spectator without a token) could see after seq `at`; `full=true`, or the admin
+        token, gives the whole state (every hand, the deck) — only once the game is over or for the admin."""
+        table = await referee.table(game_id)
+        token = _bearer(authorization)
+        admin = referee.is_admin(token)
+        events: list[Event] = list(table.events)
+        point = len(events) if at is None else at
+        if not 0 < point <= len(events):
+            raise Problem(
+                422,
+                "at_out_of_range",
+                "No such point",
+                f"at: a seq from 1 to {len(events)}, not {point}",
+                errors=[{"field": "at", "message": f"a seq from 1 to {len(events)}"}],
+            )
+        seat = None if admin else referee.seat_for(table, token, required=False)
+        if full or admin:
+            if not (table.state.over or admin):
+                raise Problem(
+                    403,
+                    "game_not_over",
+                    "Game in progress",
+                    "the full state is shown once the game is over, or to the admin",
+                )
+            state = await asyncio.to_thread(fold, events[:point])
+            return Response(
+                orjson.dumps({"game_id": game_id, "at": point, "version": table.version, "state": state.as_dict()}),
+                media_type=JSON,
+            )
+        seen = await asyncio.to_thread(seat_view_at, events, point, seat)
+        body = {"game_id": game_id, "at": point, "version": table.version, "seat": seat, "view": seen}
+        return Response(orjson.dumps(body), media_type=JSON)

@@ -14,7 +14,7 @@ from typing import Any
 from core.cards import TARGETS_OTHER, Card
 from core.commands import PlayCard, PlayerCommand, ReturnCards
 from core.decide import decide, valid_targets
-from core.legal import action_code, legal_moves
+from core.legal import action_code, from_action_code, legal_moves
 from core.rules import RULES, RuleViolation
 from core.state import GameState
 from core.views import redact, view
@@ -41,6 +41,7 @@ class Ruling:
     events: list[dict[str, Any]] = field(default_factory=list)
     legal_moves: list[dict[str, Any]] = field(default_factory=list)
     prefix_problem: Problem | None = None
+    lang: str = "en"
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -53,7 +54,7 @@ class Ruling:
             "message": self.message,
             "events": self.events,
             "legal_moves": self.legal_moves,
-            "prefix_problem": None if self.prefix_problem is None else self.prefix_problem.as_dict(),
+            "prefix_problem": None if self.prefix_problem is None else self.prefix_problem.as_dict(self.lang),
         }
 
 
@@ -74,6 +75,17 @@ def parse_move(state: GameState, move: dict[str, Any]) -> PlayerCommand:
         raise MoveFormatError("nobody is to move here: name the player")
     try:
         kind = move.get("type", "return" if "keep" in move else "play")
+        if kind == "code":
+            code = move.get("action_code")
+            if not isinstance(code, int) or isinstance(code, bool):
+                raise MoveFormatError("action_code: an integer")
+            try:
+                decoded = from_action_code(code, player)
+            except ValueError as exc:
+                raise MoveFormatError(f"action_code: {exc}") from None
+            if isinstance(decoded, PlayCard) and decoded.target is not None and decoded.target >= len(state.players):
+                raise MoveFormatError(f"action_code: {code} targets seat {decoded.target}, not a seat of this game")
+            return decoded
         if kind == "play":
             target = move.get("target")
             guess = move.get("guess")
@@ -92,7 +104,7 @@ def parse_move(state: GameState, move: dict[str, Any]) -> PlayerCommand:
             )
     except TranscriptFormatError as exc:
         raise MoveFormatError(str(exc)) from None
-    raise MoveFormatError(f"type: {kind!r} is neither 'play' nor 'return'")
+    raise MoveFormatError(f"type: {kind!r} is not 'play', 'return' or 'code'")
 
 
 def rule_for_legal(state: GameState, command: PlayerCommand) -> str:
@@ -139,7 +151,7 @@ def explain(events: Sequence[Event] | Sequence[Entry], at: int, move: dict[str, 
         rule = RULES[v.rule_id]
         text = rule.text("fr" if lang == "fr" else "en")
         message = v.message("fr" if lang == "fr" else "en")
-        return Ruling(at, False, v.rule_id, text, rule.sources, message, mover, [], moves, prefix_problem)
+        return Ruling(at, False, v.rule_id, text, rule.sources, message, mover, [], moves, prefix_problem, lang)
     rule_id = rule_for_legal(state, command)
     rule = RULES[rule_id]
     seen = []
@@ -149,7 +161,7 @@ def explain(events: Sequence[Event] | Sequence[Entry], at: int, move: dict[str, 
         seen.append(redact(event, fields, command.player))
     message = "ce coup est légal" if lang == "fr" else "this move is legal"
     text = rule.text("fr" if lang == "fr" else "en")
-    return Ruling(at, True, rule_id, text, rule.sources, message, mover, seen, moves, prefix_problem)
+    return Ruling(at, True, rule_id, text, rule.sources, message, mover, seen, moves, prefix_problem, lang)
 
 
 def seat_view_at(events: Sequence[Event] | Sequence[Entry], at: int, seat: int | None) -> dict[str, Any]:

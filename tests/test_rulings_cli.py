@@ -1,0 +1,143 @@
+"""`loveletter explain` and `loveletter show`, run as real processes on the reader question and on a played log."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+READER = str(ROOT / "examples" / "reader-question.json")
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "api.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def explain(*args: str) -> subprocess.CompletedProcess[str]:
+    return run("explain", READER, "--at", "5", *args)
+
+
+def test_explain_illegal_prince_on_the_protected_player_in_french_exits_1() -> None:
+    result = explain("--move", '{"card": "prince", "target": "Thibault"}', "--lang", "fr")
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "ILLÉGAL — Claire, après seq 5: Thibault est protégé par la Servante et ne peut pas être ciblé"
+    assert lines[1].startswith("  [target.protected] Un joueur protégé par la Servante")
+    assert "001_d78694f395ea141b.txt" in lines[2]
+    assert lines[-1] == "  coups légaux: princess; prince Claire"
+    assert result.stderr == ""
+
+
+def test_explain_legal_prince_on_herself_exits_0_and_lists_what_follows() -> None:
+    result = explain("--move", '{"player": "Claire", "card": "prince", "target": "Claire"}')
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert out.startswith("LEGAL — Claire, after seq 5: this move is legal\n  [target.none] ")
+    assert "    7 hand_discarded player=0, card=princess" in out
+    assert "    9 round_ended round=1, reason=last-standing, winners=[1]" in out
+
+
+@pytest.mark.parametrize(("move", "code"), [('{"card": "princess"}', 0), ('{"card": "prince", "target": 1}', 1)])
+def test_explain_json_has_the_ruling_and_the_exit_code(move: str, code: int) -> None:
+    result = explain("--move", move, "--json", "--lang", "fr")
+    assert result.returncode == code, result.stderr
+    ruling = json.loads(result.stdout)
+    assert ruling["legal"] is (code == 0) and ruling["mover"] == "Claire" and ruling["at"] == 5
+    assert ruling["rule_id"] == ("princess.eliminated" if code == 0 else "target.protected")
+    assert set(ruling) >= {"rule", "sources", "message", "events", "legal_moves", "prefix_problem"}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--at", "5", "--move", "{nope"), "--move is not JSON"),
+        (("--at", "5", "--move", "[1]"), "--move: a move is a JSON object"),
+        (("--at", "5", "--move", '{"card": "joker"}'), "--move: card: 'joker' is not a card"),
+        (("--at", "5", "--move", '{"player": "Zoé"}'), "--move: player: 'Zoé' is not a player (Claire, Thibault)"),
+        (("--at", "99", "--move", "{}"), "--at must be a seq from 1 to 10"),
+        (("--at", "5", "--move", "{}", "--lang", "de"), "--lang must be en or fr"),
+        (("--move", "{}"), "--at"),
+    ],
+)
+def test_explain_bad_input_exits_2_with_one_line(args: tuple[str, ...], message: str) -> None:
+    result = run("explain", READER, *args)
+    assert result.returncode == 2, result.stdout
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_explain_unreadable_file_exits_2(tmp_path: Path) -> None:
+    missing = run("explain", str(tmp_path / "none.jsonl"), "--at", "1", "--move", "{}")
+    assert missing.returncode == 2 and missing.stderr.startswith("error: cannot read ")
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_text("this is not a log\n")
+    bad = run("explain", str(garbage), "--at", "1", "--move", "{}")
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "Traceback" not in bad.stderr
+
+
+def test_show_tells_the_reader_question_in_french() -> None:
+    result = run("show", READER, "--lang", "fr")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "Partie 2019 (scénario) : Claire, Thibault.",
+        "Manche 1 : Thibault commence. Face visible : le Garde, le Garde, le Prêtre.",
+        "Manche 1, tour 1 — Thibault joue la Servante.",
+        "Manche 1, tour 2 — Claire joue le Prince sur soi-même.",
+        "    Claire défausse la Princesse.",
+        "    Claire quitte la manche.",
+        "Fin de la manche 1 (dernier en lice) : Thibault la remporte. Carte mise de côté : le Roi.",
+        "    Thibault gagne un pion Faveur (manche gagnée).",
+    ]
+
+
+def test_show_in_english_by_default() -> None:
+    result = run("show", READER)
+    assert result.returncode == 0, result.stderr
+    assert "Round 1, turn 2 — Claire plays the Prince on themself." in result.stdout.splitlines()
+
+
+def test_show_at_seq_for_a_seat_prints_only_what_that_seat_knew() -> None:
+    claire = run("show", READER, "--at", "5", "--seat", "Claire")
+    assert claire.returncode == 0, claire.stderr
+    view = json.loads(claire.stdout)
+    assert view["seat"] == 0 and view["version"] == 5 and view["hand"] == ["princess", "prince"]
+    assert [s["known_hand"] for s in view["seats"]] == [None, None] and view["seats"][1]["protected"]
+    thibault = json.loads(run("show", READER, "--at", "5", "--seat", "1").stdout)
+    assert thibault["seat"] == 1 and thibault["hand"] == ["guard"]
+    spectator = json.loads(run("show", READER, "--at", "5").stdout)
+    assert spectator["seat"] is None and spectator["hand"] == []
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--at", "5", "--seat", "Zoé"), "--seat 'Zoé' is not a player (Claire, Thibault)"),
+        (("--at", "5", "--seat", "7"), "--seat '7' is not a player"),
+        (("--at", "11", "--seat", "Claire"), "--at must be a seq from 1 to 10"),
+        (("--lang", "de"), "--lang must be en or fr"),
+    ],
+)
+def test_show_bad_options_exit_2_with_one_line(args: tuple[str, ...], message: str) -> None:
+    result = run("show", READER, *args)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.stderr
+
+
+def test_show_and_explain_read_a_simulated_jsonl_log(tmp_path: Path) -> None:
+    log = tmp_path / "game.jsonl"
+    assert run("simulate", "--games", "1", "--players", "2", "--seed", "4", "--log", str(log)).returncode == 0
+    story = run("show", str(log), "--lang", "fr")
+    assert story.returncode == 0, story.stderr
+    lines = story.stdout.splitlines()
+    assert lines[0].startswith("Partie 2019 : ") and lines[-1].startswith("Fin de la partie : ")
+    assert any(line.startswith("Manche 1, tour 1 — ") for line in lines)
+    view = json.loads(run("show", str(log), "--at", "4", "--seat", "0").stdout)
+    assert view["version"] == 4 and view["seat"] == 0

@@ -1,11 +1,169 @@
-"""HTTP routes of issue 4 (being written)."""
+"""`POST /audits`: upload a JSONL log, get the audit report of every game in it (see `replays.audit`)."""
 
 from __future__ import annotations
 
-from fastapi import FastAPI
+from typing import Annotated
 
+import orjson
+from fastapi import FastAPI, Query, Request
+from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
+
+from api.problems import Problem, lang_of
 from api.referee import Referee
+from replays.audit import Options, audit_bytes, normalise_key
+
+AUDIT_PATH = "/audits"
+MAX_AUDIT_BYTES = 8 * 1024 * 1024
+"""Uploads to POST /audits may be this large (other routes keep `settings.max_body_bytes`)."""
+ACCEPTED_TYPES = ("application/x-ndjson", "application/jsonl", "application/json-lines", "text/plain")
 
 
 def install(app: FastAPI, referee: Referee) -> None:
     """Add this module's routes to `app`."""
+    limits = getattr(app.state, "body_limits", None) or {}
+    limits[AUDIT_PATH] = MAX_AUDIT_BYTES
+    app.state.body_limits = limits
+
+    @app.post(
+        AUDIT_PATH,
+        tags=["audit"],
+        responses=_RESPONSES,
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/x-ndjson": {"schema": {"type": "string", "description": "a JSONL game log"}},
+                    "text/plain": {"schema": {"type": "string"}},
+                },
+            }
+        },
+    )
+    async def post_audit(
+        request: Request,
+        lang: Annotated[str | None, Query(pattern="^(en|fr)$", description="en or fr (else Accept-Language)")] = None,
+        lenient: Annotated[bool, Query(description="report every problem, not just each game's first")] = False,
+        key: Annotated[str | None, Query(description="pin the referee's public key (64 hex digits)")] = None,
+        require_signature: Annotated[bool, Query(description="an unsigned game is a problem")] = False,
+    ) -> Response:
+        """Audit an uploaded log (up to 8 MiB): sequence, hash chain, signature, seed commitment, every deck's
+        derivation and every move. 200 with the report (its `verdict` says valid or invalid); 422 if unreadable."""
+        language = lang or lang_of(request)
+        content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if content_type not in ACCEPTED_TYPES:
+            raise Problem(
+                415,
+                "unsupported_media_type",
+                "Unsupported media type",
+                "send the log as application/x-ndjson (or text/plain)",
+            )
+        pinned = None
+        if key is not None:
+            try:
+                pinned = normalise_key(key)
+            except ValueError as exc:
+                raise Problem(422, "invalid_request", "Invalid key", f"key: {exc}") from None
+        chunks = []
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_AUDIT_BYTES:
+                raise Problem(413, "too_large", "Request too large", f"bodies are limited to {MAX_AUDIT_BYTES} bytes")
+            chunks.append(chunk)
+        data = b"".join(chunks)
+        options = Options(lenient=lenient, key=pinned, require_signature=require_signature)
+        report = await run_in_threadpool(audit_bytes, data, "upload", options)
+        if report.error is not None:
+            fr = language == "fr"
+            raise Problem(
+                422,
+                "unreadable_log",
+                "Journal illisible" if fr else "Unreadable log",
+                report.error,
+                line=report.error_line,
+            )
+        return Response(orjson.dumps(report.as_dict(language)), media_type="application/json")
+
+
+_GAME_EXAMPLE = {
+    "game": 1,
+    "game_id": "sim-1-0",
+    "line": 1,
+    "ruleset": "2019",
+    "players": ["Ann", "Bob", "Cid", "Dee"],
+    "verdict": "invalid",
+    "events": 203,
+    "rounds": 5,
+    "finished": True,
+    "winners": ["Bob"],
+    "signed": True,
+    "key_id": "3f1c0a9e5b7d2c44",
+    "checks": {
+        "sequence": "ok",
+        "chain": "problem",
+        "signature": "skipped",
+        "commitment": "skipped",
+        "derivation": "skipped",
+        "rules": "skipped",
+    },
+    "problems": [
+        {
+            "line": 9,
+            "seq": 8,
+            "where": None,
+            "event": "turn_started",
+            "rule_id": "log.chain",
+            "code": "chain_broken",
+            "message": "prev is not the SHA-256 of the line before: a line was changed, removed, added or moved",
+            "expected": "5d41402abc4b2a76b9719d911017c592ae3b0c7e2d2a1f4a6f2b7e3c9d8e1f20",
+            "found": "9b74c9897bac770ffc029102a200c5de0f4a9b1d2e3c4b5a69788796a5b4c3d2",
+        }
+    ],
+    "notes": [],
+}
+_RESPONSES: dict[int | str, dict[str, object]] = {
+    200: {
+        "description": "The audit report (its verdict: valid or invalid)",
+        "content": {
+            "application/json": {
+                "example": {
+                    "file": "upload",
+                    "verdict": "invalid",
+                    "error": None,
+                    "error_line": None,
+                    "counts": {"games": 1, "valid": 0, "invalid": 1, "events": 203, "problems": 1, "signed": 1},
+                    "games": [_GAME_EXAMPLE],
+                }
+            }
+        },
+    },
+    413: {
+        "description": "The upload is larger than 8 MiB",
+        "content": {
+            "application/problem+json": {
+                "example": {
+                    "type": "https://loveletter-referee.example/problems/too_large",
+                    "title": "Request too large",
+                    "status": 413,
+                    "detail": f"bodies are limited to {MAX_AUDIT_BYTES} bytes",
+                    "code": "too_large",
+                }
+            }
+        },
+    },
+    422: {
+        "description": "The log cannot be read",
+        "content": {
+            "application/problem+json": {
+                "example": {
+                    "type": "https://loveletter-referee.example/problems/unreadable_log",
+                    "title": "Unreadable log",
+                    "status": 422,
+                    "detail": "line 5: invalid JSON (unexpected end of data)",
+                    "code": "unreadable_log",
+                    "line": 5,
+                }
+            }
+        },
+    },
+}

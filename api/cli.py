@@ -18,7 +18,7 @@ except ImportError:  # pragma: no cover - older typer uses click itself
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
-    help="Love Letter referee: serve, replay, explain, show, simulate, demo.",
+    help="Love Letter referee: serve, replay, audit, explain, show, simulate, demo.",
 )
 EXIT_USAGE = 2
 
@@ -222,6 +222,69 @@ def show(
         else:
             raise fail(f"--seat {seat!r} is not a player ({', '.join(players)})")
     print(orjson.dumps(seat_view_at(events, point, who), option=orjson.OPT_INDENT_2).decode())
+
+
+@app.command()
+def audit(
+    files: Annotated[list[Path], typer.Argument(help="JSONL game logs (one or many games each)")],
+    json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
+    strict: Annotated[
+        bool, typer.Option("--strict/--lenient", help="stop each game at its first problem, or report them all")
+    ] = True,
+    lang: Lang = "en",
+    key: Annotated[
+        str | None, typer.Option("--key", help="the referee's public key (64 hex digits, or a file holding them)")
+    ] = None,
+    require_signature: Annotated[
+        bool, typer.Option("--require-signature", help="an unsigned game is a problem, not a note")
+    ] = False,
+    jobs: Annotated[int | None, typer.Option("--jobs", help="worker processes (default: every core)")] = None,
+) -> None:
+    """Audit logs: sequence, hash chain, signature, seed commitment, every deck and every move.
+    Exit 0 all valid, 1 a problem found, 2 unreadable."""
+    from replays.audit import Options, audit_file, default_jobs, normalise_key, render_json, render_text
+
+    language = _lang(lang)
+    pinned = None
+    if key is not None:
+        text = key
+        if not _is_hex_key(key):
+            try:
+                text = Path(key).read_text().strip()
+            except OSError as exc:
+                raise fail(f"--key is neither 64 hex digits nor a readable file: {exc.strerror or exc}") from None
+        try:
+            pinned = normalise_key(text)
+        except ValueError as exc:
+            raise fail(f"--key: {exc}") from None
+    workers = default_jobs() if jobs is None else jobs
+    if workers < 1:
+        raise fail("--jobs must be at least 1")
+    options = Options(lenient=not strict, key=pinned, require_signature=require_signature)
+    err = Console(stderr=True)
+    reports = []
+    columns = (TextColumn("auditing {task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
+        for file in files:
+            task = progress.add_task(file.name, total=None)
+
+            def on_progress(done: int, total: int, task: Any = task) -> None:
+                progress.update(task, completed=done, total=total)
+
+            reports.append(audit_file(str(file), options, workers, on_progress))
+    if json:
+        print(render_json(reports, language))
+    else:
+        for report in reports:
+            print(render_text(report, language))
+    for report in reports:
+        if report.error is not None and not json:
+            print(f"error: {report.path}: {report.error}", file=sys.stderr)
+    raise typer.Exit(max(r.exit_code for r in reports))
+
+
+def _is_hex_key(text: str) -> bool:
+    return len(text) == 64 and all(c in "0123456789abcdefABCDEF" for c in text)
 
 
 @app.command()

@@ -46,6 +46,13 @@ class RequestContext:
         self.app = app
         self.max_body = max_body
 
+    def limit_for(self, scope: Scope) -> int:
+        """The body limit of this request: a route may raise it in `app.state.body_limits` (path -> bytes)."""
+        limits = getattr(getattr(scope.get("app"), "state", None), "body_limits", None)
+        if limits:
+            return int(limits.get(scope["path"], self.max_body))
+        return self.max_body
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
@@ -55,8 +62,9 @@ class RequestContext:
         structlog.contextvars.clear_contextvars()
         structlog.contextvars.bind_contextvars(request_id=request_id)
         length = headers.get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            await _too_large(send, self.max_body, request_id)
+        max_body = self.limit_for(scope)
+        if length is not None and (not length.isdigit() or int(length) > max_body):
+            await _too_large(send, max_body, request_id)
             return
         start = time.perf_counter()
         status = 500
@@ -74,8 +82,8 @@ class RequestContext:
                 chunks.append(message.get("body", b""))
                 size += len(chunks[-1])
                 more = message.get("more_body", False)
-                if size > self.max_body:
-                    await _too_large(send, self.max_body, request_id)
+                if size > max_body:
+                    await _too_large(send, max_body, request_id)
                     return
             buffered: list[Message] = [{"type": "http.request", "body": b"".join(chunks), "more_body": False}]
 

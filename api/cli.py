@@ -173,7 +173,9 @@ def explain(
             print(f"    {event['seq']} {event['type']} {fields}")
     listed = "; ".join(
         " ".join(
-            ",".join(v) if isinstance(v, list) else str(v) for k, v in m.items() if k not in ("type", "action_code")
+            ",".join(v) if isinstance(v, list) else str(v)
+            for k, v in m.items()
+            if k not in ("type", "action_code", "target")
         )
         for m in ruling.legal_moves
     )

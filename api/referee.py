@@ -29,14 +29,13 @@ from core.commands import (
     ContributeSeed,
     DealRound,
     PlayCard,
-    PlayerCommand,
     ReturnCards,
     RevealSeed,
     StartGame,
 )
 from core.decide import decide
 from core.evolve import fold
-from core.legal import action_code, from_action_code, legal_moves
+from core.legal import from_action_code, legal_moves, move_as_dict
 from core.rules import RuleViolation
 from core.state import INITIAL, PHASE_DEAL, GameState
 from core.views import redact, view
@@ -81,20 +80,6 @@ def seat_of(state: GameState, ref: int | str | None, what: str) -> int | None:
     if isinstance(ref, str) and ref in state.players:
         return state.players.index(ref)
     raise Problem(422, "unknown_player", "Unknown player", f"{what}: {ref!r} is not a player of this game")
-
-
-def move_json(state: GameState, move: PlayerCommand) -> dict[str, Any]:
-    if isinstance(move, PlayCard):
-        out: dict[str, Any] = {"type": "play", "card": move.card.value}
-        if move.target is not None:
-            out["target"] = move.target
-            out["target_name"] = state.players[move.target]
-        if move.guess is not None:
-            out["guess"] = move.guess.value
-    else:
-        out = {"type": "return", "keep": move.keep.value, "bottom": [c.value for c in move.bottom]}
-    out["action_code"] = action_code(move)
-    return out
 
 
 def events_json(events: list[Event], first_seq: int, seat: int | None) -> list[dict[str, Any]]:
@@ -339,7 +324,7 @@ class Referee:
                         await self.refresh(table)
                         if table.version != state.seq:
                             continue
-                    legal = [move_json(state, m) for m in legal_moves(state, seat)]
+                    legal = [move_as_dict(state, m) for m in legal_moves(state, seat)]
                     raise violation(v, lang, legal) from None
                 after = fold(mine, state)
                 deals = [_deal_of(d) for d in table.meta.get("scenario_deals", [])]
@@ -380,7 +365,7 @@ class Referee:
                 "version": state.seq,
                 "events": events_json(events, first_seq, seat),
                 "view": view(state, seat).as_dict(),
-                "legal_moves": [move_json(state, m) for m in legal_moves(state, seat)],
+                "legal_moves": [move_as_dict(state, m) for m in legal_moves(state, seat)],
             }
         )
 
@@ -397,7 +382,7 @@ class Referee:
             "over": state.over,
             "your_turn": seat is not None and state.active == seat,
             "view": view(state, seat).as_dict(),
-            "legal_moves": [move_json(state, m) for m in legal_moves(state, seat)] if seat is not None else [],
+            "legal_moves": [move_as_dict(state, m) for m in legal_moves(state, seat)] if seat is not None else [],
         }
 
     def log_bytes(self, table: Table) -> bytes:

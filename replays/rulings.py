@@ -14,7 +14,7 @@ from typing import Any
 from core.cards import TARGETS_OTHER, Card
 from core.commands import PlayCard, PlayerCommand, ReturnCards
 from core.decide import decide, valid_targets
-from core.legal import action_code, from_action_code, legal_moves
+from core.legal import from_action_code, legal_moves, move_as_dict
 from core.rules import RULES, RuleViolation
 from core.state import GameState
 from core.views import redact, view
@@ -124,19 +124,6 @@ def rule_for_legal(state: GameState, command: PlayerCommand) -> str:
     return special.get(card, f"{card.value}.effect")
 
 
-def move_json(state: GameState, move: PlayerCommand) -> dict[str, Any]:
-    if isinstance(move, PlayCard):
-        out: dict[str, Any] = {"type": "play", "card": move.card.value}
-        if move.target is not None:
-            out["target"] = state.players[move.target]
-        if move.guess is not None:
-            out["guess"] = move.guess.value
-    else:
-        out = {"type": "return", "keep": move.keep.value, "bottom": [c.value for c in move.bottom]}
-    out["action_code"] = action_code(move)
-    return out
-
-
 def explain(events: Sequence[Event] | Sequence[Entry], at: int, move: dict[str, Any], lang: str = "en") -> Ruling:
     """Judge `move` after the first `at` events of a log (seq 1..at)."""
     result = check(events[:at])
@@ -144,7 +131,7 @@ def explain(events: Sequence[Event] | Sequence[Entry], at: int, move: dict[str, 
     state = result.state
     command = parse_move(state, move)
     mover = state.players[command.player]
-    moves = [move_json(state, m) for m in legal_moves(state, command.player)]
+    moves = [move_as_dict(state, m) for m in legal_moves(state, command.player)]
     try:
         caused = decide(state, command)
     except RuleViolation as v:

@@ -72,7 +72,8 @@ def test_ruling_in_french_on_the_reader_question__prince_on_the_protected_player
     assert body["message"] == "Thibault est protégé par la Servante et ne peut pas être ciblé"
     assert "001_d78694f395ea141b.txt" in body["sources"] and "RULINGS §5" in body["sources"]
     assert body["events"] == []
-    assert [(m["card"], m.get("target")) for m in body["legal_moves"]] == [("princess", None), ("prince", "Claire")]
+    moves = [(m["card"], m.get("target_name")) for m in body["legal_moves"]]
+    assert moves == [("princess", None), ("prince", "Claire")]
     assert body["prefix_problem"] is None and body["lang"] == "fr"
 
 

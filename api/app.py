@@ -21,6 +21,7 @@ from api.problems import Problem, lang_of
 from api.referee import Referee, Table, events_json
 from api.schemas import CreateGameIn, MoveIn, SeedIn
 from api.settings import Settings
+from api.tokens import bearer
 from core.cards import CARD_ORDER
 from core.rules import RuleViolation
 from core.rulesets import RULESETS, Ruleset
@@ -60,15 +61,6 @@ def open_store(settings: Settings) -> EventStore:
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     return Response(orjson.dumps(data), status_code=status, media_type=JSON, headers=headers)
-
-
-def _bearer(authorization: str | None) -> str | None:
-    if authorization is None:
-        return None
-    scheme, _, token = authorization.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise Problem(401, "token_required", "Bearer token required", "use Authorization: Bearer <token>")
-    return token.strip()
 
 
 def _version_header(value: str | None, name: str) -> int | None:
@@ -163,7 +155,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         parsed = parse_body(SEED, raw, "Invalid seed")
         status, body, version = await referee.move(
             game_id,
-            _bearer(request.headers.get("authorization")),
+            bearer(request.headers.get("authorization")),
             parsed,
             raw_body=raw,
             if_match=None,
@@ -197,7 +189,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         if_none_match: Annotated[str | None, Header()] = None,
     ) -> Response:
         table = await referee.table(game_id)
-        seat = referee.seat_for(table, _bearer(authorization), required=False)
+        seat = referee.seat_for(table, bearer(authorization), required=False)
         etag = f'"{table.version}"'
         if if_none_match is not None and if_none_match.strip() == etag:
             return Response(status_code=304, headers={"ETag": etag})
@@ -233,7 +225,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
                 )
             status, body, version = await referee.move(
                 game_id,
-                _bearer(headers.get("authorization")),
+                bearer(headers.get("authorization")),
                 parsed,
                 raw_body=raw,
                 if_match=_version_header(headers.get("if-match"), "If-Match"),
@@ -252,7 +244,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
         table = await referee.table(game_id)
-        seat = referee.seat_for(table, _bearer(authorization), required=False)
+        seat = referee.seat_for(table, bearer(authorization), required=False)
         return _json({"version": table.version, "events": events_json(table.events[after:], after + 1, seat)})
 
     @app.get(
@@ -267,7 +259,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         last_event_id: Annotated[str | None, Header()] = None,
     ) -> StreamingResponse:
         table = await referee.table(game_id)
-        seat = referee.seat_for(table, _bearer(authorization) or token, required=False)
+        seat = referee.seat_for(table, bearer(authorization) or token, required=False)
         cursor = after or 0
         if last_event_id is not None and last_event_id.strip().isdigit():
             cursor = int(last_event_id.strip())
@@ -287,7 +279,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     )
     async def get_log(game_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
         table = await referee.table(game_id)
-        token = _bearer(authorization)
+        token = bearer(authorization)
         if not table.state.over and not referee.is_admin(token):
             raise Problem(403, "game_not_over", "Game in progress", "the full log is published when the game is over")
         return Response(referee.log_bytes(table), media_type="application/x-ndjson")

@@ -16,6 +16,7 @@ from fastapi.responses import Response
 from api.openapi import answers
 from api.problems import PROBLEM_JSON, Problem, lang_of
 from api.referee import Referee
+from api.tokens import bearer
 from core.evolve import fold
 from events.catalogue import Event
 from events.log import LogFormatError, read_games
@@ -135,15 +136,6 @@ def _events_of(log: Any) -> list[Any]:
     return entries
 
 
-def _bearer(authorization: str | None) -> str | None:
-    if authorization is None:
-        return None
-    scheme, _, token = authorization.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise Problem(401, "token_required", "Bearer token required", "use Authorization: Bearer <token>")
-    return token.strip()
-
-
 def ruling(body: Any, header_lang: str) -> dict[str, Any]:
     """The ruling a request body asks for (raises `Problem` 422 naming the field for any malformed part)."""
     if not isinstance(body, dict):
@@ -239,7 +231,7 @@ def install(app: FastAPI, referee: Referee) -> None:
         """What the caller's seat (spectator without a token) could see after seq `at`; `full=true`, or the admin
         token, gives the whole state (every hand, the deck) — only once the game is over or for the admin."""
         table = await referee.table(game_id)
-        token = _bearer(authorization)
+        token = bearer(authorization)
         admin = referee.is_admin(token)
         events: list[Event] = list(table.events)
         point = len(events) if at is None else at

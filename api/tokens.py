@@ -6,6 +6,8 @@ import hashlib
 import hmac
 import secrets
 
+from api.problems import Problem
+
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
@@ -17,3 +19,13 @@ def digest(token: str) -> str:
 
 def matches(token: str, stored_digest: str) -> bool:
     return hmac.compare_digest(digest(token), stored_digest)
+
+
+def bearer(authorization: str | None) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header (None without one; 401 if it is malformed)."""
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Problem(401, "token_required", "Bearer token required", "use Authorization: Bearer <token>")
+    return token.strip()

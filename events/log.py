@@ -181,11 +181,12 @@ def parse_line(line_no: int, raw: bytes | str) -> dict[str, Any]:
     return data
 
 
-def read_games(lines: Iterable[bytes | str]) -> Iterator[GameLog]:
-    """The games of a log, in order. Blank lines are skipped; anything unreadable is a `LogFormatError`."""
+def read_games(lines: Iterable[bytes | str], first_line: int = 1, *, final: bool = True) -> Iterator[GameLog]:
+    """The games of a log, in order. Blank lines are skipped; anything unreadable is a `LogFormatError`.
+    `first_line` numbers a slice of a bigger file; with `final=False` a slice holding no game is no error."""
     game: GameLog | None = None
-    line_no = 0
-    for line_no, raw in enumerate(lines, start=1):
+    line_no = first_line - 1
+    for line_no, raw in enumerate(lines, start=first_line):
         if not raw.strip():
             continue
         data = parse_line(line_no, raw)
@@ -217,7 +218,9 @@ def read_games(lines: Iterable[bytes | str]) -> Iterator[GameLog]:
             raise LogFormatError(line_no, "prev must be a hex string")
         game.entries.append(Entry(line_no, seq, event, prev, digest(dumps(data))))
     if game is None:
-        raise LogFormatError(max(line_no, 1), "no game in this log (it has no header line)")
+        if final:
+            raise LogFormatError(max(line_no, 1), "no game in this log (it has no header line)")
+        return
     yield game
 
 

@@ -16,8 +16,8 @@ For each game of a JSONL log (format and schema are already enforced by the read
 6. `rules` — every move and every consequence is judged again by `decide` (`replays.replay.check`).
 
 Strict (the default) stops a game's audit at the first check that finds a problem; lenient reports them all.
-Reading is the log's own reader with a faster but equally strict event decoder (`fast_decode`); a file with
-many games is cut at header lines into chunks that `audit_file` hands to worker processes.
+Reading is the log's own reader (`events.log.read_games`); a file with many games is cut at header lines into
+chunks that `audit_file` hands to worker processes.
 """
 
 from __future__ import annotations
@@ -25,29 +25,26 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from pydantic import ValidationError
 
 from core.chance import ALGORITHM, COMMITTED, committed_deal, deal, round_seed
 from core.commands import DealRound
 from core.evolve import apply
 from core.state import INITIAL, Transient
-from events.catalogue import EVENT_TYPES, Event, GameEnded, GameStarted, RoundEnded, RoundStarted, SeedContributed
+from events.catalogue import GameEnded, GameStarted, RoundEnded, RoundStarted, SeedContributed
 from events.catalogue import SeedRevealed as SeedRevealedEvent
-from events.codec import EventFormatError, _adapter, dumps
+from events.codec import dumps
 from events.log import (
     FORMAT,
-    MAX_LINE_BYTES,
-    SIGNATURE_FORMAT,
     Entry,
     GameLog,
     LogFormatError,
-    _header,
+    read_games,
 )
 from events.signing import ALGORITHM as SIGNATURE_ALGORITHM
 from events.signing import verify
@@ -161,95 +158,6 @@ class FileAudit:
 
 
 # -- reading -------------------------------------------------------------------------------------------------
-
-
-_VALIDATORS: dict[str, Any] = {}
-_ENVELOPE = frozenset(("type", "v", "seq", "prev"))
-
-
-def fast_decode(data: dict[str, Any]) -> Event:
-    """`events.codec.decode`, with the same checks and the same messages, minus per-call overhead: the event's
-    pydantic validator is called directly on the line's fields (unknown fields are still refused)."""
-    kind = data.get("type")
-    validator = _VALIDATORS.get(kind) if isinstance(kind, str) else None
-    if validator is None:
-        cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
-        if cls is None:
-            raise EventFormatError(f"unknown event type {kind!r}")
-        validator = _VALIDATORS[cls.TYPE] = _adapter(cls).validator
-    cls = EVENT_TYPES[kind]  # type: ignore[index]
-    version = data.get("v", cls.VERSION)
-    if version != cls.VERSION:
-        raise EventFormatError(f"{kind} version {version!r} is not supported (this referee reads v{cls.VERSION})")
-    body = data.copy()
-    body.pop("type", None)
-    body.pop("v", None)
-    body.pop("seq", None)
-    body.pop("prev", None)
-    try:
-        event: Event = validator.validate_python(body, strict=False)
-        return event
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or kind
-        raise EventFormatError(f"{kind}: {where}: {first['msg']}") from None
-
-
-def read_lines(lines: Iterable[bytes], first_line: int = 1, *, final: bool = True) -> Iterator[GameLog]:
-    """`events.log.read_games` (same games, same errors, same messages) numbering lines from `first_line`,
-    with the faster decoder and each line hashed only once. `final=False`: a chunk with no game is not an error."""
-    loads, sha256 = orjson.loads, hashlib.sha256
-    game: GameLog | None = None
-    entries: list[Entry] = []
-    line_no = first_line - 1
-    for line_no, raw in enumerate(lines, start=first_line):
-        if len(raw) > MAX_LINE_BYTES:
-            raise LogFormatError(line_no, f"line longer than {MAX_LINE_BYTES} bytes")
-        if not raw.strip():
-            continue
-        try:
-            data = loads(raw)
-        except orjson.JSONDecodeError as exc:
-            raise LogFormatError(line_no, f"invalid JSON ({exc.args[0].split(':')[0]})") from None
-        if type(data) is not dict:
-            raise LogFormatError(line_no, "each line is a JSON object")
-        if "format" in data:
-            fmt = data["format"]
-            if fmt == FORMAT:
-                if game is not None:
-                    yield game
-                canonical = dumps(data)
-                game = GameLog(_header(line_no, data), line_no, header_hash=sha256(canonical).hexdigest())
-                entries = game.entries
-                continue
-            if fmt == SIGNATURE_FORMAT:
-                if game is None or game.signature is not None:
-                    raise LogFormatError(line_no, "a signature line must close a game (after its events, once)")
-                game.signature, game.signature_line = data, line_no
-                continue
-            raise LogFormatError(line_no, f"unknown format {fmt!r} (expected {FORMAT!r})")
-        if game is None:
-            raise LogFormatError(line_no, "an event before any header line")
-        if game.signature is not None:
-            raise LogFormatError(line_no, "an event after the game's signature line")
-        seq = data.get("seq")
-        if type(seq) is not int or seq < 1:
-            raise LogFormatError(line_no, "every event needs a positive integer seq")
-        try:
-            event = fast_decode(data)
-        except EventFormatError as exc:
-            raise LogFormatError(line_no, str(exc)) from None
-        prev = data.get("prev")
-        if prev is not None and type(prev) is not str:
-            raise LogFormatError(line_no, "prev must be a hex string")
-        # The line's hash is over its canonical JSON: a line already canonical is hashed as it stands.
-        canonical = dumps(data)
-        entries.append(Entry(line_no, seq, event, prev, sha256(canonical).hexdigest()))
-    if game is None:
-        if final:
-            raise LogFormatError(max(line_no, 1), "no game in this log (it has no header line)")
-        return
-    yield game
 
 
 # -- the checks ----------------------------------------------------------------------------------------------
@@ -728,7 +636,7 @@ def _rules(game: GameLog, audit: GameAudit, lenient: bool, earlier: Sequence[Pro
 def audit_lines(lines: Iterable[bytes], options: Options, first_line: int = 1, first_game: int = 1) -> list[GameAudit]:
     """Audit every game of `lines` (numbered from `first_line`); `LogFormatError` if one is unreadable."""
     out = []
-    for number, game in enumerate(read_lines(lines, first_line), start=first_game):
+    for number, game in enumerate(read_games(lines, first_line, final=False), start=first_game):
         out.append(audit_game(game, number, options))
     return out
 
@@ -896,6 +804,4 @@ __all__ = [
     "audit_file",
     "audit_game",
     "describe",
-    "fast_decode",
-    "read_lines",
 ]

@@ -76,14 +76,15 @@ def demo(
     players: Annotated[int, typer.Option(help="number of seats")] = 4,
 ) -> None:
     """Play one game between heuristic bots and tell it turn by turn."""
-    from api.demo import narrate, play_demo
+    from api.demo import DEMO_NAMES, play_demo
     from api.simulate import Config, SimulationError
+    from replays.narrative import narrate
 
     try:
         Config(ruleset=ruleset, players=players, games=1, seed=seed, bots=("heuristic",) * players).check()
     except SimulationError as exc:
         raise fail(str(exc)) from None
-    for line in narrate(play_demo(ruleset, players, seed)):
+    for line in narrate(play_demo(ruleset, players, seed), omniscient=True, names=DEMO_NAMES):
         print(line)
 
 

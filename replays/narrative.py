@@ -4,6 +4,7 @@
 
 The narrative shows what the whole table saw (RULINGS §10): private cards stay hidden, except at
 the end of a round when hands and the set-aside card are revealed. Lines an audit flagged are marked.
+An omniscient narrator (`loveletter demo`) also tells every draw and every private look.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from events.catalogue import (
     PlayerEliminated,
     RoundEnded,
     RoundStarted,
+    SeedContributed,
+    SeedRevealed,
     TurnStarted,
 )
 
@@ -46,8 +49,10 @@ _ARTICLE_FR = {  # "le Garde", "la Comtesse", "l'Espionne"
 
 
 class Narrator:
-    def __init__(self, lang: str = "en") -> None:
+    def __init__(self, lang: str = "en", *, omniscient: bool = False, names: Sequence[str] = ()) -> None:
         self.fr = lang == "fr"
+        self.omniscient = omniscient
+        self.names = tuple(names)
         self.rs: Ruleset = RULESETS["2019"]
         self.players: tuple[str, ...] = ()
         self.round = 0
@@ -73,8 +78,8 @@ class Narrator:
         fr = self.fr
         if isinstance(event, GameStarted):
             self.rs = RULESETS.get(event.ruleset, self.rs)
-            self.players = event.players
-            names = ", ".join(event.players)
+            self.players = self.names[: len(event.players)] if self.names else event.players
+            names = ", ".join(self.players)
             kind = (" (scénario)" if fr else " (scenario)") if event.scenario else ""
             return f"Partie {self.rs.id}{kind} : {names}." if fr else f"Game {self.rs.id}{kind}: {names}."
         if isinstance(event, RoundStarted):
@@ -82,35 +87,67 @@ class Narrator:
             first = self.who(event.first_player)
             up = ", ".join(self.card(c) for c in event.face_up)
             extra = (f" Face visible : {up}." if fr else f" Face up: {up}.") if up else ""
+            if self.omniscient:
+                dealt = ", ".join(f"{self.who(i)} {self.card(c)}" for i, c in enumerate(event.hands))
+                extra += f" Donne : {dealt}." if fr else f" Dealt: {dealt}."
             if fr:
                 return f"Manche {event.round} : {first} commence.{extra}"
             return f"Round {event.round}: {first} plays first.{extra}"
         if isinstance(event, TurnStarted):
             self.turn += 1
+            if self.omniscient:
+                p = self.who(event.player)
+                return f"    ({p} pioche {self.card(event.card)})" if fr else f"    ({p} draws {self.card(event.card)})"
             return None
         if isinstance(event, CardPlayed):
             self.pending = event
             return self.prefix() + self.play(event)
         if isinstance(event, HandSeen):
-            return None
+            if not self.omniscient:
+                return None
+            p, t, c = self.who(event.player), self.who(event.target), self.card(event.card)
+            return f"    ({p} voit {c} chez {t})" if fr else f"    ({p} sees {c} in {t}'s hand)"
         if isinstance(event, HandsCompared):
-            return None
+            if not self.omniscient:
+                return None
+            mine = f"{self.who(event.player)} {self.card(event.player_card)}"
+            theirs = f"{self.who(event.target)} {self.card(event.target_card)}"
+            return f"    ({mine} contre {theirs})" if fr else f"    ({mine} against {theirs})"
         if isinstance(event, HandsTraded):
             p, t = self.who(event.player), self.who(event.target)
+            if self.omniscient:
+                pc, tc = self.card(event.player_card), self.card(event.target_card)
+                if fr:
+                    return f"    {p} donne {pc} à {t} et reçoit {tc}."
+                return f"    {p} gives {pc} to {t} and gets {tc}."
             return f"    {p} et {t} échangent leurs mains." if fr else f"    {p} and {t} trade hands."
         if isinstance(event, HandDiscarded):
             p = self.who(event.player)
             return f"    {p} défausse {self.card(event.card)}." if fr else f"    {p} discards {self.card(event.card)}."
         if isinstance(event, CardDrawn):
             p = self.who(event.player)
+            if self.omniscient:
+                what = self.card(event.card)
+                where = ("la carte mise de côté" if fr else "the set-aside card") if event.source == "set-aside" else ""
+                if fr:
+                    return f"    {p} pioche {what}" + (f" ({where})." if where else ".")
+                return f"    {p} draws {what}" + (f" ({where})." if where else ".")
             if event.source == "set-aside":
                 return f"    {p} pioche la carte mise de côté." if fr else f"    {p} draws the set-aside card."
             return f"    {p} pioche une nouvelle carte." if fr else f"    {p} draws a new card."
         if isinstance(event, ChancellorDrew):
             p, n = self.who(event.player), len(event.cards)
+            if self.omniscient:
+                drawn = ", ".join(self.card(c) for c in event.cards)
+                return f"    {p} pioche {drawn}." if fr else f"    {p} draws {drawn}."
             return f"    {p} pioche {n} carte(s)." if fr else f"    {p} draws {n} card(s)."
         if isinstance(event, ChancellorReturned):
             p, n = self.who(event.player), len(event.bottom)
+            if self.omniscient:
+                kept, under = self.card(event.kept), ", ".join(self.card(c) for c in event.bottom)
+                if fr:
+                    return f"    {p} garde {kept} et place sous la pioche : {under}."
+                return f"    {p} keeps {kept} and puts under the deck: {under}."
             return (
                 f"    {p} replace {n} carte(s) sous la pioche." if fr else f"    {p} puts {n} card(s) under the deck."
             )
@@ -147,6 +184,14 @@ class Narrator:
                 "amira-sadie": "Amira & Sadie",
             }[event.reason]
             return f"    {p} gagne un pion Faveur ({why})." if fr else f"    {p} gains a favor ({why})."
+        if isinstance(event, SeedContributed):
+            p = self.who(event.player)
+            return f"{p} ajoute sa graine au mélange." if fr else f"{p} adds a seed of their own to the shuffle."
+        if isinstance(event, SeedRevealed):
+            short = event.seed[:12]
+            if fr:
+                return f"L'arbitre révèle sa graine ({short}…) : chaque paquet peut être vérifié."
+            return f"The referee reveals its seed ({short}…): every deck can now be checked."
         if isinstance(event, GameEnded):
             winners = ", ".join(self.who(w) for w in event.winners)
             return f"Fin de la partie : {winners} gagne." if fr else f"Game over: {winners} won."
@@ -166,9 +211,17 @@ class Narrator:
         return text
 
 
-def narrate(events: Iterable[Event], lang: str = "en", flagged: Sequence[int] = ()) -> list[str]:
-    """The story of `events`; seqs in `flagged` get a ⚠ mark (an audit found a problem there)."""
-    narrator = Narrator(lang)
+def narrate(
+    events: Iterable[Event],
+    lang: str = "en",
+    flagged: Sequence[int] = (),
+    *,
+    omniscient: bool = False,
+    names: Sequence[str] = (),
+) -> list[str]:
+    """The story of `events`; seqs in `flagged` get a ⚠ mark (an audit found a problem there).
+    `omniscient` also tells the hidden cards; `names` replaces the players' names."""
+    narrator = Narrator(lang, omniscient=omniscient, names=names)
     lines: list[str] = []
     marks = set(flagged)
     events = list(events)

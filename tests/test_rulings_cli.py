@@ -137,7 +137,8 @@ def test_show_and_explain_read_a_simulated_jsonl_log(tmp_path: Path) -> None:
     story = run("show", str(log), "--lang", "fr")
     assert story.returncode == 0, story.stderr
     lines = story.stdout.splitlines()
-    assert lines[0].startswith("Partie 2019 : ") and lines[-1].startswith("Fin de la partie : ")
+    assert lines[0].startswith("Partie 2019 : ") and lines[-2].startswith("Fin de la partie : ")
+    assert lines[-1].startswith("L'arbitre révèle sa graine")
     assert any(line.startswith("Manche 1, tour 1 — ") for line in lines)
     view = json.loads(run("show", str(log), "--at", "4", "--seat", "0").stdout)
     assert view["version"] == 4 and view["seat"] == 0

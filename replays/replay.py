@@ -14,9 +14,9 @@ from typing import Any
 
 from core.commands import Command, ContributeSeed, DealRound, PlayCard, ReturnCards, RevealSeed, StartGame
 from core.decide import decide
-from core.evolve import fold
+from core.evolve import apply_all, fold
 from core.rules import RuleViolation
-from core.state import INITIAL, GameState
+from core.state import INITIAL, GameState, Transient
 from events.catalogue import (
     CardDrawn,
     CardPlayed,
@@ -211,6 +211,7 @@ def check(
     result = ReplayResult(state, problems)
     if problems and not lenient:
         return result
+    work = state.thaw()  # one private working copy for the whole replay, frozen into result.state at the end
     i = 0
     while i < len(entries):
         entry = entries[i]
@@ -218,13 +219,13 @@ def check(
         while group_end < len(entries) and not isinstance(entries[group_end].event, DECISIONS):
             group_end += 1
         group = entries[i:group_end]
-        found_problem = _seq_problem(group, result.state.seq) or _judge(result, group)
+        found_problem = _seq_problem(group, work.seq) or _judge(result, work, group)
         if found_problem is not None:
             problems.append(found_problem)
             if not lenient:
-                return result
+                break
             try:  # lenient: take the log's word for what happened and go on
-                result.state = fold([e.event for e in group], result.state)
+                work = fold([e.event for e in group], work).thaw()
             except Exception:
                 problems.append(
                     Problem(
@@ -238,9 +239,10 @@ def check(
                     )
                 )
                 result.complete = False
-                return result
+                break
         result.events += len(group)
         i = group_end
+    result.state = work.freeze()
     return result
 
 
@@ -263,10 +265,9 @@ def _seq_problem(group: list[Entry], seq_before: int) -> Problem | None:
     return None
 
 
-def _judge(result: ReplayResult, group: list[Entry]) -> Problem | None:
-    """Check one decision and its consequences; on success fold them into `result.state`."""
+def _judge(result: ReplayResult, state: Transient, group: list[Entry]) -> Problem | None:
+    """Check one decision and its consequences; on success apply them to the working `state`."""
     first = group[0]
-    state = result.state
     command = command_of(first.event)
     kind = type(first.event).TYPE
     if command is None:
@@ -288,7 +289,7 @@ def _judge(result: ReplayResult, group: list[Entry]) -> Problem | None:
     for k, want in enumerate(expected):
         if k >= len(group):  # the log stops inside this move: a prefix, not an error
             result.complete = False
-            result.state = fold([e.event for e in group], state)
+            apply_all(state, [e.event for e in group])
             return None
         got = group[k].event
         if got != want:
@@ -317,7 +318,7 @@ def _judge(result: ReplayResult, group: list[Entry]) -> Problem | None:
             event=type(extra.event).TYPE,
             found=describe(extra.event),
         )
-    result.state = fold(expected, state)
+    apply_all(state, expected)
     return None
 
 

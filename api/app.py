@@ -148,7 +148,12 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
             }
         )
 
-    @app.post("/games/{game_id}/seed", tags=["games"], responses=answers("seed", 401, 403, 404, 422))
+    @app.post(
+        "/games/{game_id}/seed",
+        tags=["games"],
+        responses=answers("seed", 401, 403, 404, 422),
+        openapi_extra={"requestBody": {"required": True, "content": {"application/json": {"schema": _schema(SEED)}}}},
+    )
     async def post_seed(game_id: str, request: Request) -> Response:
         """Add the seat's own 256-bit seed to the shuffles of the rounds dealt after it (once per seat)."""
         raw = await request.body()
@@ -202,7 +207,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         openapi_extra={
             "requestBody": {
                 "required": True,
-                "content": {"application/json": {"schema": MOVE.json_schema(), "examples": _MOVE_EXAMPLES}},
+                "content": {"application/json": {"schema": _schema(MOVE), "examples": _MOVE_EXAMPLES}},
             },
             "parameters": [
                 {"name": "Authorization", "in": "header", "required": True, "schema": {"type": "string"}},
@@ -286,7 +291,27 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
 
     audit_routes.install(app, referee)
     ruling_routes.install(app, referee)
+    documented = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        """FastAPI's document, plus the definitions the hand-documented request bodies refer to."""
+        if app.openapi_schema is None:
+            schema = documented()
+            schema.setdefault("components", {}).setdefault("schemas", {}).update(_DEFINITIONS)
+        return app.openapi_schema or documented()
+
+    app.openapi = openapi  # type: ignore[method-assign]
     return app
+
+
+_DEFINITIONS: dict[str, Any] = {}
+
+
+def _schema(adapter: TypeAdapter[Any]) -> dict[str, Any]:
+    """A request body's JSON Schema whose references point into the OpenAPI document's components."""
+    schema = adapter.json_schema(ref_template="#/components/schemas/{model}")
+    _DEFINITIONS.update(schema.pop("$defs", {}))
+    return schema
 
 
 async def _sse(table: Table, seat: int | None, cursor: int, request: Request) -> AsyncIterator[bytes]:

@@ -22,3 +22,15 @@ def test_every_route_has_an_example_answer(tmp_path: Path) -> None:
                 missing.append(f"{method.upper()} {path} (request body)")
     assert not missing, f"routes without an example: {missing}"
     assert spec["info"]["title"] == "Love Letter Referee"
+
+
+def test_every_schema_reference_resolves(tmp_path: Path) -> None:
+    import re
+
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path}/o.db", key_path=str(tmp_path / "k.key")))
+    spec = app.openapi()
+    refs = set(re.findall(r'"\$ref": "([^"]+)"', json.dumps(spec)))
+    assert refs, "the document refers to no schema at all"
+    for ref in refs:
+        assert ref.startswith("#/components/schemas/"), ref
+        assert ref.rsplit("/", 1)[1] in spec["components"]["schemas"], f"unresolvable {ref}"

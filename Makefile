@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint docs docs-check docs-serve bench bench-api property-long clean
+.PHONY: run test lint docs docs-check docs-serve bench bench-api fuzz-api property-long clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -48,6 +48,11 @@ bench: $(STAMP)
 bench-api: $(STAMP)
 	$(BIN)/python bench/api_load.py --store sqlite --games 400 --concurrency 32
 	$(BIN)/python bench/api_load.py --store postgres --workers 2 --games 400 --concurrency 32
+
+## make fuzz-api: schemathesis against the referee's own OpenAPI document: no request may get a 5xx
+fuzz-api: $(STAMP)
+	$(BIN)/pip install --quiet schemathesis
+	$(BIN)/python bench/fuzz_api.py
 
 ## make property-long: the Hypothesis state machines with >= 10,000 examples each
 property-long: $(STAMP)

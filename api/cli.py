@@ -121,16 +121,21 @@ def replay(
 
 def _load_events(file: Path) -> list[Any]:
     """The events of the single game in a log or a transcript (one-line error, exit 2, if unreadable)."""
-    from replays.report import replay_file
+    from events.log import LogFormatError, read_games
+    from replays.report import Unreadable, read_input
+    from replays.transcript import TranscriptFormatError, expand
 
-    report = replay_file(str(file), lenient=True)
-    if report.unreadable is not None:
-        raise fail(report.unreadable)
-    if report.kind == "transcript":
-        return list(report.expanded)
-    from events.log import read_path
-
-    games = read_path(str(file))
+    try:
+        data, doc = read_input(str(file))
+        if doc is not None:
+            return list(expand(doc).events)
+        games = list(read_games(data.splitlines()))
+    except Unreadable as exc:
+        raise fail(str(exc)) from None
+    except TranscriptFormatError as exc:
+        raise fail(f"transcript {exc}") from None
+    except LogFormatError as exc:
+        raise fail(str(exc)) from None
     if len(games) != 1:
         raise fail(f"{file} holds {len(games)} games; this command reads a log of one game")
     return list(games[0].entries)

@@ -31,13 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.http_client import Connection  # noqa: E402
-from events.pgcluster import TempCluster  # noqa: E402
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from events.pgcluster import TempCluster, free_port  # noqa: E402
 
 
 def start_server(app: str, port: int, env: dict[str, str], workers: int = 1) -> subprocess.Popen[bytes]:

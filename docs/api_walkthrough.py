@@ -17,6 +17,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from events.pgcluster import free_port  # noqa: E402
+
 OUT = ROOT / "docs" / "api-walkthrough.md"
 ERRORS = ROOT / "docs" / "api-errors.md"
 SCENARIO = {
@@ -51,12 +55,6 @@ SCENARIO = {
         ]
     },
 }
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def curl(base: str, *args: str) -> tuple[str, dict | list]:

@@ -29,7 +29,8 @@ def find_bin(name: str) -> str:
     raise PostgresUnavailable(f"{name} not found: install PostgreSQL (apt-get install postgresql)")
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 that nobody listens on right now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -41,7 +42,7 @@ class TempCluster:
     def __init__(self) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="loveletter-pg-"))
         self.data = self.dir / "data"
-        self.port = _free_port()
+        self.port = free_port()
         self._as: list[str] = []
         if os.geteuid() == 0:
             shutil.chown(self.dir, "postgres", "postgres")

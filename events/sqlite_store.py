@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Iterator
 from concurrent.futures import Future
+from contextlib import contextmanager
 from typing import Any
 
 from events.codec import dumps, loads
@@ -96,24 +98,14 @@ class SqliteStore(EventStore):
         per request so only the offending request fails."""
         db = self._writer
         try:
-            db.execute("BEGIN IMMEDIATE")
-            outcomes = [self._checked(db, request) for request in batch]
-            db.execute("COMMIT")
+            with self._transaction(db):
+                return [self._checked(db, request) for request in batch]
         except sqlite3.IntegrityError:
-            db.execute("ROLLBACK")
-            self._versions.clear()
             return self._write_isolated(db, batch)
-        except BaseException:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            self._versions.clear()
-            raise
-        return outcomes
 
     def _write_isolated(self, db: sqlite3.Connection, batch: list[Append]) -> list[int | BaseException]:
         outcomes: list[int | BaseException] = []
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction(db):
             for request in batch:
                 db.execute("SAVEPOINT one")
                 try:
@@ -124,13 +116,20 @@ class SqliteStore(EventStore):
                     db.execute("RELEASE one")
                     self._versions.pop(request.game_id, None)
                     outcomes.append(_conflict(db, request))
+        return outcomes
+
+    @contextmanager
+    def _transaction(self, db: sqlite3.Connection) -> Iterator[None]:
+        """BEGIN IMMEDIATE … COMMIT; on any failure roll back and forget what the writer believed."""
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             self._versions.clear()
             raise
-        return outcomes
 
     def _checked(self, db: sqlite3.Connection, request: Append) -> int | BaseException:
         """Write one request, or return the conflict it is (checked before anything is written)."""

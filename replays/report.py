@@ -74,19 +74,33 @@ def _read(path: str) -> bytes:
         return fp.read()
 
 
-def replay_file(path: str, *, lenient: bool = False) -> FileReport:
-    """Replay every game of a log, or a transcript; never raises for bad input."""
+class Unreadable(ValueError):
+    """A file that is neither a readable log nor a transcript (the message is one line)."""
+
+
+def read_input(path: str) -> tuple[bytes, Any]:
+    """A file's bytes, and its transcript document when it is one (None for a log)."""
     try:
         data = _read(path)
     except OSError as exc:
-        return FileReport(path, "unreadable", unreadable=f"cannot read {path}: {exc.strerror or exc}")
-    doc: Any = None
+        raise Unreadable(f"cannot read {path}: {exc.strerror or exc}") from None
     if data.lstrip().startswith(b"{") and b'"loveletter-transcript"' in data:
         try:
             doc = orjson.loads(data)
         except orjson.JSONDecodeError as exc:
-            return FileReport(path, "unreadable", unreadable=f"invalid JSON: {exc}")
-    if is_transcript(doc):
+            raise Unreadable(f"invalid JSON: {exc}") from None
+        if is_transcript(doc):
+            return data, doc
+    return data, None
+
+
+def replay_file(path: str, *, lenient: bool = False) -> FileReport:
+    """Replay every game of a log, or a transcript; never raises for bad input."""
+    try:
+        data, doc = read_input(path)
+    except Unreadable as exc:
+        return FileReport(path, "unreadable", unreadable=str(exc))
+    if doc is not None:
         return _transcript(path, doc)
     report = FileReport(path, "log")
     try:

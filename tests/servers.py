@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -28,6 +27,7 @@ import uvicorn
 
 from api.app import create_app
 from api.settings import Settings
+from events.pgcluster import free_port
 from events.store import EventStore
 
 # Every server the tests start signs with a throwaway key, never one in the working tree.
@@ -35,12 +35,6 @@ os.environ.setdefault("LOVELETTER_KEY_PATH", os.path.join(tempfile.mkdtemp(prefi
 
 ROOT = Path(__file__).resolve().parent.parent
 ADMIN = "admin-secret-for-tests"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class _Server(uvicorn.Server):

@@ -6,6 +6,7 @@ events always give equal bytes. Decoding trusts nothing: every field is validate
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import fields
 from enum import Enum
 from typing import Any
@@ -40,6 +41,41 @@ def encode(event: Event) -> dict[str, Any]:
     for name in _FIELDS[type(event)]:
         out[name] = _plain(getattr(event, name))
     return out
+
+
+def _line_encoder(cls: type[Event]) -> Callable[[Any, int, str | None], bytes]:
+    """`line(event, seq, prev)`: the event's canonical log line, built as one dict literal whose keys are
+    already in sorted order, so orjson writes enums, tuples and nested dataclasses itself without sorting.
+    Writers and the audit's regeneration build millions of lines; this is several times faster than
+    `dumps(encode(event) | envelope)`, and `tests/test_codec.py` checks the two agree on every event type."""
+    names = sorted([*_FIELDS[cls], "type", "v", "seq", "prev"])
+    fixed = {"type": repr(cls.TYPE), "v": repr(cls.VERSION), "seq": "seq", "prev": "prev"}
+    items = ", ".join(f"{name!r}: {fixed.get(name, f'e.{name}')}" for name in names)
+    namespace: dict[str, Any] = {"_dumps": orjson.dumps}
+    exec(f"def line(e, seq, prev):\n    return _dumps({{{items}}})", namespace)
+    encoder: Callable[[Any, int, str | None], bytes] = namespace["line"]
+    return encoder
+
+
+def _needs_sorting(cls: type) -> bool:
+    """Events holding a mapping (rule options) are written the slow way, their keys sorted."""
+    return any("dict" in str(f.type) for f in fields(cls))
+
+
+_LINES: dict[type, Callable[[Any, int, str | None], bytes]] = {
+    cls: _line_encoder(cls) for cls in EVENT_TYPES.values() if not _needs_sorting(cls)
+}
+
+
+def event_line(event: Event, seq: int, prev: str | None) -> bytes:
+    """The canonical JSON line of `event` at `seq`, chained to `prev`: equal to
+    `dumps(encode(event) | {"seq": seq, "prev": prev})`, only faster."""
+    fast = _LINES.get(type(event))
+    if fast is not None:
+        return fast(event, seq, prev)
+    data = encode(event)
+    data["seq"], data["prev"] = seq, prev
+    return dumps(data)
 
 
 def _adapter(cls: type) -> TypeAdapter[Any]:

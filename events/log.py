@@ -20,7 +20,7 @@ from typing import IO, Any
 import orjson
 
 from events.catalogue import Event, GameStarted
-from events.codec import EventFormatError, decode, dumps, encode
+from events.codec import EventFormatError, decode, dumps, encode, event_line
 
 FORMAT = "loveletter-log"
 FORMAT_VERSION = 1
@@ -114,13 +114,10 @@ def chain(events: Iterable[Event], prev: str, first_seq: int = 1) -> list[Chaine
     """Chain `events` after a line whose hash is `prev` (the header's hash before the first event)."""
     out = []
     for seq, event in enumerate(events, start=first_seq):
-        data = encode(event)
-        body = dumps(data)
-        data["seq"] = seq
-        data["prev"] = prev
-        line = dumps(data)
-        prev = digest(line)
-        out.append(Chained(seq, body, data["prev"], line, prev))
+        line = event_line(event, seq, prev)
+        new = digest(line)
+        out.append(Chained(seq, dumps(encode(event)), prev, line, new))
+        prev = new
     return out
 
 
@@ -155,7 +152,8 @@ def write_game(
         fp.write(line + b"\n")
 
 
-def _header(line_no: int, data: dict[str, Any]) -> Header:
+def parse_header(line_no: int, data: dict[str, Any]) -> Header:
+    """The header of a game from its parsed line; `LogFormatError` if it is not one this reader knows."""
     if data.get("version") != FORMAT_VERSION:
         raise LogFormatError(line_no, f"log format version {data.get('version')!r} is not supported (expected 1)")
     ruleset, players, options = data.get("ruleset"), data.get("players"), data.get("options", {})
@@ -193,7 +191,7 @@ def read_games(lines: Iterable[bytes | str], first_line: int = 1, *, final: bool
         if data.get("format") == FORMAT:
             if game is not None:
                 yield game
-            game = GameLog(_header(line_no, data), line_no, header_hash=digest(dumps(data)))
+            game = GameLog(parse_header(line_no, data), line_no, header_hash=digest(dumps(data)))
             continue
         if data.get("format") == SIGNATURE_FORMAT:
             if game is None or game.signature is not None:

@@ -219,7 +219,15 @@ def check(
         while group_end < len(entries) and not isinstance(entries[group_end].event, DECISIONS):
             group_end += 1
         group = entries[i:group_end]
-        found_problem = _seq_problem(group, work.seq) or _judge(result, work, group)
+        try:
+            found_problem = _seq_problem(group, work.seq) or _judge(result, work, group)
+        except Exception:
+            if not problems:
+                raise  # the rules' own state: a crash here is a bug, not the log's fault
+            # lenient, after taking the log's word: its state may be one no game reaches
+            problems.append(_cannot_continue(entry))
+            result.complete = False
+            break
         if found_problem is not None:
             problems.append(found_problem)
             if not lenient:
@@ -227,23 +235,25 @@ def check(
             try:  # lenient: take the log's word for what happened and go on
                 work = fold([e.event for e in group], work).thaw()
             except Exception:
-                problems.append(
-                    Problem(
-                        "log.consistent",
-                        "cannot_continue",
-                        "the log's events cannot be applied here; replay stops",
-                        "les événements du journal ne peuvent pas s'appliquer ici ; le rejeu s'arrête",
-                        line=_line(entry),
-                        seq=entry.seq,
-                        event=type(entry.event).TYPE,
-                    )
-                )
+                problems.append(_cannot_continue(entry))
                 result.complete = False
                 break
         result.events += len(group)
         i = group_end
     result.state = work.freeze()
     return result
+
+
+def _cannot_continue(entry: Entry) -> Problem:
+    return Problem(
+        "log.consistent",
+        "cannot_continue",
+        "the log's events cannot be applied here; replay stops",
+        "les événements du journal ne peuvent pas s'appliquer ici ; le rejeu s'arrête",
+        line=_line(entry),
+        seq=entry.seq,
+        event=type(entry.event).TYPE,
+    )
 
 
 def _seq_problem(group: list[Entry], seq_before: int) -> Problem | None:

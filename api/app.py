@@ -12,14 +12,15 @@ import orjson
 import structlog
 from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import Response, StreamingResponse
-from pydantic import TypeAdapter, ValidationError
+from pydantic import TypeAdapter
 
 from api import audit_routes, problems, ruling_routes
 from api.logs import RequestContext, configure
+from api.moves import MOVE, RefereeApp, answer, move_handler, parse_body
 from api.openapi import answers
 from api.problems import Problem, lang_of
 from api.referee import Referee, Table, events_json
-from api.schemas import CreateGameIn, MoveIn, SeedIn
+from api.schemas import CreateGameIn, SeedIn
 from api.settings import Settings
 from api.tokens import bearer
 from core.cards import CARD_ORDER
@@ -29,19 +30,7 @@ from events.signing import SigningKey
 from events.store import EventStore
 
 log = structlog.get_logger()
-MOVE: TypeAdapter[Any] = TypeAdapter(MoveIn)
 SEED: TypeAdapter[Any] = TypeAdapter(SeedIn)
-
-
-def parse_body(adapter: TypeAdapter[Any], raw: bytes, title: str) -> Any:
-    """A request body validated by pydantic; 400 for malformed JSON, 422 naming each field otherwise."""
-    try:
-        return adapter.validate_json(raw)
-    except ValidationError as exc:
-        errors = [{"field": ".".join(str(p) for p in e["loc"]), "message": e["msg"]} for e in exc.errors()]
-        bad_json = any(e["type"] == "json_invalid" for e in exc.errors())
-        detail = "; ".join(f"{e['field'] or 'body'}: {e['message']}" for e in errors[:5])
-        raise Problem(400 if bad_json else 422, "invalid_request", title, detail, errors=errors) from None
 
 
 JSON = "application/json"
@@ -61,15 +50,6 @@ def open_store(settings: Settings) -> EventStore:
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     return Response(orjson.dumps(data), status_code=status, media_type=JSON, headers=headers)
-
-
-def _version_header(value: str | None, name: str) -> int | None:
-    if value is None:
-        return None
-    text = value.strip().removeprefix("W/").strip('"')
-    if not text.isdigit():
-        raise Problem(400, "invalid_header", f"Invalid {name}", f'{name} must be a game version such as "12"')
-    return int(text)
 
 
 def ruleset_json(rs: Ruleset) -> dict[str, Any]:
@@ -117,7 +97,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         if owned:
             the_store.close()
 
-    app = FastAPI(
+    app = RefereeApp(
         title="Love Letter Referee",
         version="0.1.0",
         summary="Create games, take seats, submit moves: every move is judged by the rules, every hand kept secret.",
@@ -127,6 +107,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     problems.install(app)
 
     app.add_middleware(RequestContext, max_body=settings.max_body_bytes)
+    app.moves = RequestContext(move_handler(referee), max_body=settings.max_body_bytes)
 
     @app.get("/healthz", tags=["service"], responses=answers("healthz"))
     async def healthz() -> Response:
@@ -219,27 +200,11 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     async def post_move(game_id: str, request: Request) -> Response:
         """Submit the seat's move (the seat is the bearer token's). Answers the events as this seat sees them,
         the new view and the seat's legal moves."""
-        raw = await request.body()
-        headers = request.headers
+        # Declared here for the OpenAPI document; `RefereeApp` answers it on a shorter path (api/moves.py).
         try:  # refusals are answered here: common enough that unwinding through every middleware shows
-            parsed = parse_body(MOVE, raw, "Invalid move")
-            key = headers.get("idempotency-key")
-            if key is not None and not 0 < len(key) <= 200:
-                raise Problem(
-                    400, "invalid_header", "Invalid Idempotency-Key", "an Idempotency-Key has 1-200 characters"
-                )
-            status, body, version = await referee.move(
-                game_id,
-                bearer(headers.get("authorization")),
-                parsed,
-                raw_body=raw,
-                if_match=_version_header(headers.get("if-match"), "If-Match"),
-                idempotency_key=key,
-                lang=lang_of(request),
-            )
+            status, body, extra = await answer(referee, game_id, await request.body(), request.headers.get)
         except Problem as problem:
             return problems.problem_response(problem, request.url.path)
-        extra = {"ETag": f'"{version}"'} if version >= 0 else {"Idempotent-Replayed": "true"}
         return Response(body, status_code=status, media_type=JSON, headers=extra)
 
     @app.get("/games/{game_id}/events", tags=["games"], responses=answers("events", 403, 404))

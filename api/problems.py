@@ -40,10 +40,21 @@ class Problem(Exception):
         out.update(self.extra)
         return out
 
+    def encode(self, instance: str | None = None) -> bytes:
+        return orjson.dumps(self.body(instance))
+
+
+def internal_error() -> Problem:
+    return Problem(500, "internal_error", "Internal error", "the referee failed; the game's log is unchanged")
+
 
 def lang_of(request: Request) -> str:
     """fr when Accept-Language prefers French over English, else en."""
-    header = request.headers.get("accept-language", "")
+    return language(request.headers.get("accept-language", ""))
+
+
+def language(header: str) -> str:
+    """`lang_of` for the value of an Accept-Language header."""
     best, best_q = "en", -1.0
     for part in header.split(","):
         tag, _, params = part.strip().partition(";")
@@ -79,9 +90,7 @@ def violation(v: RuleViolation, lang: str, legal_moves: list[dict[str, Any]] | N
 
 
 def problem_response(problem: Problem, instance: str | None = None, headers: dict[str, str] | None = None) -> Response:
-    return Response(
-        orjson.dumps(problem.body(instance)), status_code=problem.status, media_type=PROBLEM_JSON, headers=headers
-    )
+    return Response(problem.encode(instance), status_code=problem.status, media_type=PROBLEM_JSON, headers=headers)
 
 
 def install(app: FastAPI) -> None:
@@ -115,7 +124,4 @@ def install(app: FastAPI) -> None:
         import structlog
 
         structlog.get_logger().exception("unhandled error", path=request.url.path)
-        return problem_response(
-            Problem(500, "internal_error", "Internal error", "the referee failed; the game's log is unchanged"),
-            request.url.path,
-        )
+        return problem_response(internal_error(), request.url.path)

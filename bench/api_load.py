@@ -54,6 +54,29 @@ def start_server(app: str, port: int, env: dict[str, str], workers: int = 1) -> 
     raise SystemExit(f"server {app} did not start on port {port}")
 
 
+def cpu_seconds(root: int) -> float:
+    """CPU time (user + system, all threads) of a process and its descendants so far, from /proc (Linux)."""
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fp:
+                fields = fp.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry)] = int(fields[1])
+        times[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
+    total, todo = 0.0, [root]
+    while todo:
+        pid = todo.pop()
+        total += times.get(pid, 0.0)
+        todo += [child for child, parent in parents.items() if parent == pid]
+    return total
+
+
 class Tally:
     def __init__(self) -> None:
         self.latencies: list[float] = []
@@ -191,13 +214,17 @@ def main() -> None:
         port = free_port()
         server = start_server("api.app:create_app", port, env, args.workers)
         stack.callback(server.kill)
+        cpu_before = cpu_seconds(server.pid)
         tally, elapsed = asyncio.run(run_games(port, args.games, args.concurrency, args.seed))
+        server_cpu = cpu_seconds(server.pid) - cpu_before
         server.terminate()
         server.wait(10)
         bare_port = free_port()
         bare = start_server("bench.bare_app:app", bare_port, {}, 1)
         stack.callback(bare.kill)
+        bare_before = cpu_seconds(bare.pid)
         bare_lat, bare_elapsed = asyncio.run(run_bare(bare_port, max(len(tally.latencies), 20_000), args.concurrency))
+        bare_cpu = cpu_seconds(bare.pid) - bare_before
     lat = tally.latencies
     moves_s = tally.moves / elapsed
     bare_s = len(bare_lat) / bare_elapsed
@@ -207,8 +234,13 @@ def main() -> None:
     print(f"moves/s: {moves_s:,.0f}  (requests/s incl. refusals: {len(lat) / elapsed:,.0f})")
     print(f"move latency ms: p50 {pct(lat, 50):.2f}  p99 {pct(lat, 99):.2f}  max {max(lat) * 1000:.2f}")
     print(
+        f"server CPU (all processes and threads): {server_cpu / tally.moves * 1e6:,.0f} µs per move, "
+        f"{server_cpu / len(lat) * 1e6:,.0f} µs per request, {server_cpu / elapsed:.0%} of one core"
+    )
+    print(
         f"bare FastAPI endpoint: {bare_s:,.0f} requests/s, "
-        f"p50 {pct(bare_lat, 50):.2f} ms, p99 {pct(bare_lat, 99):.2f} ms"
+        f"p50 {pct(bare_lat, 50):.2f} ms, p99 {pct(bare_lat, 99):.2f} ms, "
+        f"{bare_cpu / len(bare_lat) * 1e6:,.0f} µs of server CPU per request"
     )
     print(f"moves/s as a share of the bare endpoint: {moves_s / bare_s:.0%}")
 

@@ -149,7 +149,7 @@ def _start(state: GameState, cmd: StartGame) -> Events:
 
 def _is_seed(text: object) -> bool:
     """64 lowercase hex digits: 256 bits."""
-    return isinstance(text, str) and len(text) == 64 and all(c in "0123456789abcdef" for c in text)
+    return isinstance(text, str) and len(text) == 64 and not text.strip("0123456789abcdef")
 
 
 def _contribute(state: GameState, cmd: ContributeSeed) -> Events:

@@ -24,11 +24,11 @@ import orjson
 
 from core.cards import Card
 from core.chance import committed_deal
-from core.commands import Command, PlayCard, ReturnCards
+from core.commands import Command, DealRound, PlayCard, ReturnCards
 from core.decide import decide
 from core.evolve import apply_all
 from core.state import INITIAL, GameState, Transient
-from events.catalogue import GameStarted, RoundStarted, SeedRevealed
+from events.catalogue import GameStarted, SeedRevealed
 from events.codec import decode, dumps, event_line
 from events.log import FORMAT, SIGNATURE_FORMAT, Header, parse_header
 from replays.replay import command_of
@@ -88,20 +88,22 @@ def _regenerate(lines: Sequence[bytes], first_line: int) -> Regenerated:
         raise _Differs
 
     state = INITIAL.thaw()
-    prev = hashlib.sha256(lines[0]).hexdigest()
+    sha256, line_of = hashlib.sha256, event_line
+    prev = sha256(lines[0]).hexdigest()
     seq, pos, rounds = 0, 1, 0
     while pos < end:
         command = _command(_object(lines[pos]), state, server_seed)
         expected = decide(state, command)
+        if pos + len(expected) > end:
+            raise _Differs  # the log stops inside this move
         for event in expected:
-            raw = lines[pos] if pos < end else b""
+            raw = lines[pos]
             seq += 1
-            if raw != event_line(event, seq, prev):
+            if raw != line_of(event, seq, prev):
                 raise _Differs
-            prev = hashlib.sha256(raw).hexdigest()
+            prev = sha256(raw).hexdigest()
             pos += 1
-            if type(event) is RoundStarted:
-                rounds += 1
+        rounds += type(command) is DealRound
         apply_all(state, expected)
     return Regenerated(
         header,

@@ -65,9 +65,10 @@ class Table:
     def version(self) -> int:
         return self.state.seq
 
-    def extend(self, events: list[Event]) -> None:
+    def extend(self, events: list[Event], state: GameState | None = None) -> None:
+        """Append `events`; `state`, when the caller already folded them onto the current state, saves a fold."""
         self.events.extend(events)
-        self.state = fold(events, self.state)
+        self.state = fold(events, self.state) if state is None else state
         self.changed.set()
         self.changed = asyncio.Event()
 
@@ -187,8 +188,11 @@ class Referee:
 
     # -- automatic play ---------------------------------------------------------------------------
 
-    def _automatic(self, state: GameState, meta: dict[str, Any], scenario_deals: list[DealRound]) -> list[Event]:
-        """Deal rounds and play bot seats until a human must decide or the game is over."""
+    def _automatic(
+        self, state: GameState, meta: dict[str, Any], scenario_deals: list[DealRound]
+    ) -> tuple[list[Event], GameState]:
+        """Deal rounds and play bot seats until a human must decide or the game is over: the events, and the
+        state they lead to."""
         events: list[Event] = []
         seats = meta["seats"]
         server_seed = bytes.fromhex(meta["server_seed"])
@@ -211,7 +215,7 @@ class Referee:
             new = decide(state, command)
             events.extend(new)
             state = fold(new, state)
-        return events
+        return events, state
 
     # -- creating a game --------------------------------------------------------------------------
 
@@ -240,10 +244,11 @@ class Referee:
                 for p, t in zip(body.players, tokens, strict=True)
             ],
         }
-        events += self._automatic(state, meta, deals)
+        automatic, state = self._automatic(state, meta, deals)
+        events += automatic
         game_id = "g_" + secrets.token_urlsafe(12)
         version = await self.store.commit(Append(game_id, 0, events, create=meta))
-        table = Table(game_id, meta, events, fold(events))
+        table = Table(game_id, meta, events, state)
         self._tables[game_id] = table
         self._evict()
         log.info("game created", game_id=game_id, ruleset=meta["ruleset"], seats=len(names), seq=version)
@@ -294,7 +299,8 @@ class Referee:
         seat = self.seat_for(table, token, required=True)
         assert seat is not None
         structlog.contextvars.bind_contextvars(game_id=game_id, seat=seat)
-        request_hash = hashlib.sha256(b"%d:" % seat + raw_body).hexdigest()  # a key is never replayed to another seat
+        # a key is never replayed to another seat, nor for another body
+        request_hash = hashlib.sha256(b"%d:" % seat + raw_body).hexdigest() if idempotency_key is not None else ""
         async with table.lock:
             fresh = not self.store.shared  # a cache that other workers may have overtaken is read again before a "no"
             for _ in range(MAX_RETRIES):
@@ -326,10 +332,9 @@ class Referee:
                             continue
                     legal = [move_as_dict(state, m) for m in legal_moves(state, seat)]
                     raise violation(v, lang, legal) from None
-                after = fold(mine, state)
                 deals = [_deal_of(d) for d in table.meta.get("scenario_deals", [])]
-                events = list(mine) + self._automatic(after, table.meta, deals)
-                final = fold(events, state)
+                automatic, final = self._automatic(fold(mine, state), table.meta, deals)
+                events = [*mine, *automatic]
                 answer = self._answer(final, seat, events, state.seq + 1)
                 idem = Idempotency(idempotency_key, request_hash, 200, answer) if idempotency_key else None
                 try:
@@ -341,7 +346,7 @@ class Referee:
                             409, "conflict", "Conflict", "another move was recorded first", version=table.version
                         ) from None
                     continue
-                table.extend(events)
+                table.extend(events, final)
                 structlog.contextvars.bind_contextvars(seq=version)
                 return 200, answer, version
         raise Problem(409, "conflict", "Conflict", "the game kept changing; try again", version=table.version)

@@ -82,6 +82,7 @@ class SqliteStore(EventStore):
         conn.execute(f"PRAGMA synchronous={self._sync}")
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute("PRAGMA busy_timeout=30000")
+        conn.execute("PRAGMA temp_store=MEMORY")
         return conn
 
     def _reader(self) -> sqlite3.Connection:

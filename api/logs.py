@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import atexit
 import logging
 import random
 import sys
+import threading
 import time
-from typing import Any
+from typing import Any, BinaryIO
 
 import orjson
 import structlog
@@ -35,11 +38,79 @@ def configure(log_format: str = "auto", level: str = "info") -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level.upper())),
-        logger_factory=(
-            structlog.PrintLoggerFactory(sys.stderr) if pretty else structlog.BytesLoggerFactory(sys.stderr.buffer)
-        ),
+        logger_factory=(structlog.PrintLoggerFactory(sys.stderr) if pretty else LoopBatchedLines.of(sys.stderr.buffer)),
         cache_logger_on_first_use=True,
     )
+
+
+class LoopBatchedLines:
+    """A structlog logger (and its own factory) writing byte lines to a file, once per event-loop iteration.
+
+    Every write is a system call that releases the GIL, and on a busy server the store's writer thread took it
+    each time: getting it back cost more than rendering the line (measured: written line by line, the request
+    log cost about 80 us of server CPU per move). A line logged on a running event loop waits in its thread's
+    buffer, which a callback the loop runs next writes in one go; anywhere else a line is written at once,
+    after whatever that thread still had buffered. Lines still buffered at exit are written then.
+    """
+
+    def __init__(self, file: BinaryIO) -> None:
+        self._file = file
+        self._lock = threading.Lock()
+        self._local = threading.local()
+        self._buffers: list[list[bytes]] = []  # every thread's buffer, for `flush`
+        atexit.register(self.flush)
+
+    @classmethod
+    def of(cls, file: BinaryIO) -> LoopBatchedLines:
+        """One instance per file, however often logging is configured."""
+        made = _BATCHED.get(id(file))
+        if made is None or made._file is not file:
+            made = _BATCHED[id(file)] = cls(file)
+        return made
+
+    def __call__(self, *args: Any) -> LoopBatchedLines:
+        return self
+
+    def msg(self, message: bytes) -> None:
+        local = self._local
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._drain(getattr(local, "pending", []), message)
+            return
+        if getattr(local, "loop", None) is not loop:  # a new loop in this thread: the old one may be closed
+            self._drain(getattr(local, "pending", []))
+            with self._lock:
+                if hasattr(local, "pending"):
+                    self._buffers.remove(local.pending)
+                local.loop, local.pending = loop, []
+                self._buffers.append(local.pending)
+        pending: list[bytes] = local.pending
+        if not pending:
+            loop.call_soon(self._drain, pending)
+        pending.append(message)
+
+    log = debug = info = warn = warning = err = error = critical = exception = failure = fatal = msg
+
+    def flush(self) -> None:
+        """Write every line still buffered, in any thread."""
+        with self._lock:
+            buffers = list(self._buffers)
+        for pending in buffers:
+            self._drain(pending)
+
+    def _drain(self, pending: list[bytes], *more: bytes) -> None:
+        """Write the lines in `pending` (removing them), then `more`."""
+        with self._lock:
+            lines = pending[:]
+            del pending[: len(lines)]
+            lines += more
+            if lines:
+                self._file.write(b"\n".join(lines) + b"\n")
+                self._file.flush()
+
+
+_BATCHED: dict[int, LoopBatchedLines] = {}
 
 
 class RequestContext:

@@ -59,6 +59,30 @@ END $$;
 """
 
 
+class _Rows:
+    """The rows a batch inserts: one INSERT per table, each column sent as an array."""
+
+    __slots__ = ("events", "idempotency")
+
+    def __init__(self) -> None:
+        self.events: list[tuple[str, int, str, bytes, str, str]] = []
+        self.idempotency: list[tuple[str, str, str, int, bytes]] = []
+
+    def insert(self, db: psycopg.Connection[Any]) -> None:
+        if self.events:
+            db.execute(
+                "INSERT INTO events (game_id, seq, type, body, prev, hash) "
+                "SELECT * FROM unnest(%s::text[], %s::int[], %s::text[], %s::bytea[], %s::text[], %s::text[])",
+                [list(column) for column in zip(*self.events, strict=True)],
+            )
+        if self.idempotency:
+            db.execute(
+                "INSERT INTO idempotency (game_id, key, request_hash, status, response) "
+                "SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::int[], %s::bytea[])",
+                [list(column) for column in zip(*self.idempotency, strict=True)],
+            )
+
+
 class PostgresStore(EventStore):
     shared = True
 
@@ -77,6 +101,7 @@ class PostgresStore(EventStore):
         if chained is None:
             raise StoreError("this database was written by an older referee (no hash chain): use a new database")
         self._writer = psycopg.connect(url)
+        self._versions: dict[str, tuple[int, str]] = {}  # last (seq, hash) written per game, writer thread only
         self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=True, kwargs={"autocommit": True})
         self._committer = GroupCommitter(self._write_batch, name="postgres-writer")
         self._stop = threading.Event()
@@ -91,49 +116,94 @@ class PostgresStore(EventStore):
         return self._committer.submit(request)
 
     def _write_batch(self, batch: list[Append]) -> list[int | BaseException]:
-        db = self._writer
-        outcomes: list[int | BaseException] = []
+        """Commit a batch in one transaction, with a few round trips for the whole batch: the last (seq, hash)
+        of the games the writer does not already know, the game rows of new games, all events in one INSERT,
+        the idempotency records in another, and every notification in one SELECT. (A statement, a savepoint and
+        a notification per request cost most of a worker's CPU.) If the database refuses a row anyway (another
+        worker appended first), the batch is redone with a savepoint and a query per request, so only the
+        requests that conflict fail."""
         try:
-            with db.transaction():
-                for request in batch:
-                    try:
-                        with db.transaction():  # a savepoint: one conflict does not undo the others
-                            outcomes.append(self._write_one(db, request))
-                    except ConflictError as exc:
-                        outcomes.append(exc)
-                    except errors.UniqueViolation:
-                        outcomes.append(ConflictError(request.game_id, request.expected, None))
-                for request, outcome in zip(batch, outcomes, strict=True):
-                    if not isinstance(outcome, BaseException):
-                        db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{request.game_id}:{outcome}"))
+            try:
+                return self._write_together(batch)
+            except (errors.UniqueViolation, errors.ForeignKeyViolation):
+                self._versions.clear()
+                return self._write_isolated(batch)
         except psycopg.OperationalError:
+            self._versions.clear()
             self._writer = psycopg.connect(self.url)  # reconnect for the next batch; this one failed whole
             raise
+        except BaseException:
+            self._versions.clear()
+            raise
+
+    def _write_together(self, batch: list[Append]) -> list[int | BaseException]:
+        db = self._writer
+        with db.transaction():
+            stale = [
+                r.game_id for r in batch if r.create is None and self._versions.get(r.game_id, (-1,))[0] != r.expected
+            ]
+            if stale:
+                for game_id, seq, last_hash in db.execute(
+                    "SELECT DISTINCT ON (game_id) game_id, seq, hash FROM events WHERE game_id = ANY(%s) "
+                    "ORDER BY game_id, seq DESC",
+                    (stale,),
+                ):
+                    self._versions[game_id] = (seq, last_hash)
+                for game_id in stale:
+                    self._versions.setdefault(game_id, (0, ""))
+            rows = _Rows()
+            outcomes = [self._checked(db, request, rows) for request in batch]
+            rows.insert(db)
+            self._announce(db, batch, outcomes)
         return outcomes
 
-    def _write_one(self, db: psycopg.Connection[Any], request: Append) -> int:
-        if request.create is not None:
+    def _write_isolated(self, batch: list[Append]) -> list[int | BaseException]:
+        db = self._writer
+        outcomes: list[int | BaseException] = []
+        with db.transaction():
+            for request in batch:
+                try:
+                    with db.transaction():  # a savepoint: one conflict does not undo the others
+                        if request.create is None:
+                            row = db.execute(
+                                "SELECT seq, hash FROM events WHERE game_id = %s ORDER BY seq DESC LIMIT 1",
+                                (request.game_id,),
+                            ).fetchone()
+                            self._versions[request.game_id] = (row[0], row[1]) if row else (0, "")
+                        rows = _Rows()
+                        outcome = self._checked(db, request, rows)
+                        rows.insert(db)
+                        outcomes.append(outcome)
+                except errors.UniqueViolation:
+                    self._versions.pop(request.game_id, None)
+                    outcomes.append(ConflictError(request.game_id, request.expected, None))
+            self._announce(db, batch, outcomes)
+        return outcomes
+
+    def _checked(self, db: psycopg.Connection[Any], request: Append, rows: _Rows) -> int | BaseException:
+        """Check one request against the last (seq, hash) the writer knows of its game and add its rows, or
+        return the conflict it is. The key (game_id, seq) still refuses a row another worker wrote first."""
+        if request.create is None:
+            current, prev = self._versions.get(request.game_id, (0, ""))
+            if current != request.expected:
+                return ConflictError(request.game_id, request.expected, current)
+        else:
             db.execute("INSERT INTO games (game_id, meta) VALUES (%s, %s)", (request.game_id, dumps(request.create)))
             prev = request.genesis()
-        else:
-            row = db.execute(
-                "SELECT seq, hash FROM events WHERE game_id = %s ORDER BY seq DESC LIMIT 1", (request.game_id,)
-            ).fetchone()
-            current, prev = (row[0], row[1]) if row else (0, "")
-            if current != request.expected:
-                raise ConflictError(request.game_id, request.expected, current)
-        rows, _ = request.rows(prev)
-        with db.cursor() as cur:
-            cur.executemany(
-                "INSERT INTO events (game_id, seq, type, body, prev, hash) VALUES (%s, %s, %s, %s, %s, %s)", rows
-            )
+        events, last_hash = request.rows(prev)
+        rows.events += events
         if request.idempotency is not None:
             idem = request.idempotency
-            db.execute(
-                "INSERT INTO idempotency (game_id, key, request_hash, status, response) VALUES (%s, %s, %s, %s, %s)",
-                (request.game_id, idem.key, idem.request_hash, idem.status, idem.response),
-            )
-        return request.expected + len(request.events)
+            rows.idempotency.append((request.game_id, idem.key, idem.request_hash, idem.status, idem.response))
+        version = request.expected + len(request.events)
+        self._versions[request.game_id] = (version, last_hash)
+        return version
+
+    @staticmethod
+    def _announce(db: psycopg.Connection[Any], batch: list[Append], outcomes: list[int | BaseException]) -> None:
+        notes = [f"{r.game_id}:{o}" for r, o in zip(batch, outcomes, strict=True) if not isinstance(o, BaseException)]
+        if notes:
+            db.execute("SELECT pg_notify(%s, note) FROM unnest(%s::text[]) AS note", (CHANNEL, notes))
 
     # -- reading ---------------------------------------------------------------------------------
 

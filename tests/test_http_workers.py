@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -12,7 +13,11 @@ from typing import Any
 import pytest
 
 from api.settings import Settings
+from core.commands import StartGame
+from core.decide import decide
+from core.state import INITIAL
 from events.postgres_store import PostgresStore
+from events.store import Append, ConflictError
 from tests.servers import (
     ADMIN,
     ServerProcess,
@@ -127,3 +132,24 @@ def test_a_worker_that_has_not_heard_of_a_move_yet_still_judges_the_next_one(
             assert r.status_code == 200, r.text
     finally:
         deaf.close()
+
+
+def test_a_worker_whose_writer_remembers_an_overtaken_version_fails_only_that_append(pg_url: str) -> None:  # noqa: F811
+    """Each worker's writer remembers the last (seq, hash) it wrote, to skip a query per append; another worker
+    may have appended since. Its row then collides, and only the overtaken append of the batch fails."""
+    events = list(decide(INITIAL, StartGame("2019", ("Ann", "Bob"))))
+    here, there = PostgresStore(pg_url, listen=False), PostgresStore(pg_url, listen=False)
+    try:
+        raced, quiet = ("g_" + uuid.uuid4().hex for _ in range(2))
+        here.create(raced, {}, events)
+        here.create(quiet, {}, events)
+        assert there.append(raced, 1, events) == 2  # the other worker moves first
+        batch = [Append(raced, 1, events), Append(quiet, 1, events)]
+        outcomes = here._write_batch(batch)  # one batch, as the group committer would write it
+        assert isinstance(outcomes[0], ConflictError) and outcomes[1] == 2
+        assert [seq for seq, _ in here.load(raced)] == [1, 2] and [seq for seq, _ in here.load(quiet)] == [1, 2]
+        assert here.append(raced, 2, events) == 3  # it knows better now
+        assert here.hashes(raced) == there.hashes(raced)
+    finally:
+        here.close()
+        there.close()

@@ -59,6 +59,12 @@ END $$;
 """
 
 
+def _appended(payload: str) -> tuple[str, int]:
+    """(game_id, version) from a notification's "game_id:version"."""
+    game_id, _, version = payload.rpartition(":")
+    return game_id, int(version)
+
+
 class _Rows:
     """The rows a batch inserts: one INSERT per table, each column sent as an array."""
 
@@ -246,9 +252,12 @@ class PostgresStore(EventStore):
                 with psycopg.connect(self.url, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     while not self._stop.is_set():
-                        for note in conn.notifies(timeout=0.5):
-                            game_id, _, version = note.payload.rpartition(":")
-                            self._notify([(game_id, int(version))])
+                        # Wait for a notification, then take every other one already arrived: subscribers hear
+                        # them in one call (the referee wakes its event loop once, not once per append).
+                        notes = list(conn.notifies(timeout=0.5, stop_after=1))
+                        if notes:
+                            notes += conn.notifies(timeout=0)
+                        self._notify([_appended(note.payload) for note in notes])
             except psycopg.OperationalError:
                 if self._stop.wait(1.0):
                     return

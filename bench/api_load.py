@@ -9,6 +9,9 @@ knowledge after a King or Prince, or the Countess rule), picks from the legal mo
 
     python bench/api_load.py --games 400 --concurrency 32
     python bench/api_load.py --store postgres --workers 2 --games 400 --concurrency 32
+
+It also prints the server's CPU time per move (all its processes and threads, from /proc), which a busy
+machine disturbs less than the wall-clock figures; --raw adds a plain ASGI app, what uvicorn alone costs.
 """
 
 from __future__ import annotations
@@ -144,14 +147,15 @@ async def play_game(conn: Connection, tally: Tally, rng: random.Random) -> None:
             pending = other["legal_moves"]
 
 
-async def run_games(port: int, games: int, concurrency: int, seed: int) -> tuple[Tally, float]:
+async def run_games(ports: list[int], games: int, concurrency: int, seed: int) -> tuple[Tally, float]:
+    """Play `games` games, `concurrency` at a time; client k plays on one connection to `ports[k % len(ports)]`."""
     tally = Tally()
     queue: asyncio.Queue[int] = asyncio.Queue()
     for i in range(games):
         queue.put_nowait(i)
 
     async def client(k: int) -> None:
-        conn = await Connection.open("127.0.0.1", port)
+        conn = await Connection.open("127.0.0.1", ports[k % len(ports)])
         rng = random.Random(seed * 1000 + k)
         while not queue.empty():
             queue.get_nowait()
@@ -189,10 +193,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite")
     ap.add_argument("--durability", choices=["full", "normal"], default="full")
-    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=1, help="PostgreSQL only: worker processes, one port each")
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--concurrency", type=int, default=32)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--raw", action="store_true", help="also measure a plain ASGI app: what uvicorn alone costs")
     args = ap.parse_args()
     try:
         import uvloop
@@ -211,20 +216,37 @@ def main() -> None:
             "LOVELETTER_DURABILITY": args.durability,
             "LOVELETTER_LOG_FORMAT": "json",
         }
-        port = free_port()
-        server = start_server("api.app:create_app", port, env, args.workers)
-        stack.callback(server.kill)
-        cpu_before = cpu_seconds(server.pid)
-        tally, elapsed = asyncio.run(run_games(port, args.games, args.concurrency, args.seed))
-        server_cpu = cpu_seconds(server.pid) - cpu_before
-        server.terminate()
-        server.wait(10)
+        # Several workers each listen on their own port and the clients are spread evenly over them, as a load
+        # balancer would: behind uvicorn's one shared socket a burst of 32 connections was often accepted by a
+        # single worker (ss showed 32 and 0), which measured one worker, not two.
+        servers = []
+        for _ in range(args.workers if args.store == "postgres" else 1):
+            port = free_port()
+            servers.append((port, start_server("api.app:create_app", port, env)))
+            stack.callback(servers[-1][1].kill)
+        pids = [server.pid for _, server in servers]
+        cpu_before = sum(cpu_seconds(pid) for pid in pids)
+        ports = [port for port, _ in servers]
+        tally, elapsed = asyncio.run(run_games(ports, args.games, args.concurrency, args.seed))
+        server_cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
+        for _, server in servers:
+            server.terminate()
+            server.wait(10)
         bare_port = free_port()
         bare = start_server("bench.bare_app:app", bare_port, {}, 1)
         stack.callback(bare.kill)
         bare_before = cpu_seconds(bare.pid)
         bare_lat, bare_elapsed = asyncio.run(run_bare(bare_port, max(len(tally.latencies), 20_000), args.concurrency))
         bare_cpu = cpu_seconds(bare.pid) - bare_before
+        bare.terminate()
+        bare.wait(10)
+        if args.raw:
+            raw_port = free_port()
+            raw = start_server("bench.bare_app:raw", raw_port, {}, 1)
+            stack.callback(raw.kill)
+            raw_before = cpu_seconds(raw.pid)
+            raw_lat, raw_elapsed = asyncio.run(run_bare(raw_port, len(bare_lat), args.concurrency))
+            raw_cpu = cpu_seconds(raw.pid) - raw_before
     lat = tally.latencies
     moves_s = tally.moves / elapsed
     bare_s = len(bare_lat) / bare_elapsed
@@ -243,6 +265,11 @@ def main() -> None:
         f"{bare_cpu / len(bare_lat) * 1e6:,.0f} µs of server CPU per request"
     )
     print(f"moves/s as a share of the bare endpoint: {moves_s / bare_s:.0%}")
+    if args.raw:
+        print(
+            f"plain ASGI app on uvicorn: {len(raw_lat) / raw_elapsed:,.0f} requests/s, "
+            f"p99 {pct(raw_lat, 99):.2f} ms, {raw_cpu / len(raw_lat) * 1e6:,.0f} µs of server CPU per request"
+        )
 
 
 if __name__ == "__main__":

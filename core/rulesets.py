@@ -79,15 +79,14 @@ class Ruleset:
     names_en: Mapping[Card, str]
     names_fr: Mapping[Card, str]
     deck: tuple[Card, ...] = field(init=False)
+    cards: tuple[Card, ...] = field(init=False)
+    """The card kinds in this ruleset, by increasing value (computed once: every seat view lists them)."""
 
     def __post_init__(self) -> None:
         deck = tuple(card for card in Card for _ in range(self.copies.get(card, 0)))
         object.__setattr__(self, "deck", deck)
-
-    @property
-    def cards(self) -> tuple[Card, ...]:
-        """The card kinds in this ruleset, by increasing value."""
-        return tuple(sorted((c for c in Card if self.copies.get(c, 0)), key=self.values.__getitem__))
+        kinds = sorted((c for c in Card if self.copies.get(c, 0)), key=self.values.__getitem__)
+        object.__setattr__(self, "cards", tuple(kinds))
 
     def has(self, card: Card) -> bool:
         return self.copies.get(card, 0) > 0

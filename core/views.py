@@ -6,9 +6,7 @@ unless the viewer's own cards showed it to them (Priest, Baron, King, their own 
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from core.cards import Card
 from core.state import GameState
@@ -25,9 +23,11 @@ from events.catalogue import (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class SeatPublic:
-    """One seat as anyone at the table sees it; `known_hand` is what the viewer knows of its hand."""
+class SeatPublic(NamedTuple):
+    """One seat as anyone at the table sees it; `known_hand` is what the viewer knows of its hand.
+
+    Views are immutable named tuples rather than frozen dataclasses: every answer the referee gives builds
+    one, and a tuple is built in one step where a frozen dataclass sets each field through `object.__setattr__`."""
 
     seat: int
     name: str
@@ -39,8 +39,7 @@ class SeatPublic:
     known_hand: Card | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(NamedTuple):
     """A game as `seat` sees it (`seat` None: a spectator)."""
 
     seat: int | None
@@ -101,30 +100,45 @@ def view(state: GameState, seat: int | None) -> View:
     if seat is not None and not 0 <= seat < len(state.players):
         raise ValueError(f"no seat {seat}")
     knows = state.knows[seat] if seat is not None else (None,) * len(state.players)
-    seats = tuple(
-        SeatPublic(
-            seat=i,
-            name=state.players[i],
-            favors=state.favors[i],
-            in_round=not state.out[i],
-            protected=state.protected[i],
-            hand_size=len(state.hands[i]),
-            front=state.front[i],
-            known_hand=knows[i] if i != seat else None,
-        )
-        for i in range(len(state.players))
+    players, favors, out, protected, hands, fronts = (
+        state.players,
+        state.favors,
+        state.out,
+        state.protected,
+        state.hands,
+        state.front,
     )
-    hand = state.hands[seat] if seat is not None else ()
+    seats = tuple(
+        [
+            SeatPublic(
+                i,
+                players[i],
+                favors[i],
+                not out[i],
+                protected[i],
+                len(hands[i]),
+                fronts[i],
+                knows[i] if i != seat else None,
+            )
+            for i in range(len(players))
+        ]
+    )
+    hand = hands[seat] if seat is not None else ()
     deck_known: tuple[tuple[int, Card], ...] = ()
-    if seat is not None:
+    if seat is not None and state.deck_known[seat]:
         deck_known = tuple((pos - state.drawn, card) for pos, card in state.deck_known[seat] if pos >= state.drawn)
-    seen: Counter[Card] = Counter(state.face_up)
-    for front in state.front:
-        seen.update(front)
-    seen.update(hand)
-    seen.update(card for i, card in enumerate(knows) if card is not None and i != seat)  # own hand counted above
-    seen.update(card for _, card in deck_known)
-    unseen = {card: rs.copies[card] - seen[card] for card in rs.cards}
+    # what the viewer has seen of each kind: face up, every discard, the own hand, known hands and deck cards
+    seen: dict[Card, int] = {}
+    for group in (state.face_up, *fronts, hand):
+        for card in group:
+            seen[card] = seen.get(card, 0) + 1
+    for i, known in enumerate(knows):  # the own hand is counted above
+        if known is not None and i != seat:
+            seen[known] = seen.get(known, 0) + 1
+    for _, card in deck_known:
+        seen[card] = seen.get(card, 0) + 1
+    copies = rs.copies
+    unseen = {card: copies[card] - seen.get(card, 0) for card in rs.cards}
     return View(
         seat=seat,
         ruleset=rs.id,

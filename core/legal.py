@@ -235,13 +235,13 @@ def move_as_dict(state: GameState, move: PlayerCommand) -> dict[str, object]:
     """A command as clients and rulings show it: card ids, the target's seat and name, the action code."""
     out: dict[str, object]
     if isinstance(move, PlayCard):
-        out = {"type": "play", "card": move.card.value}
+        out = {"type": "play", "card": str(move.card)}  # str(card) is its id (a StrEnum), cheaper than .value
         if move.target is not None:
             out["target"] = move.target
             out["target_name"] = state.players[move.target]
         if move.guess is not None:
-            out["guess"] = move.guess.value
+            out["guess"] = str(move.guess)
     else:
-        out = {"type": "return", "keep": move.keep.value, "bottom": [c.value for c in move.bottom]}
+        out = {"type": "return", "keep": str(move.keep), "bottom": [str(c) for c in move.bottom]}
     out["action_code"] = action_code(move)
     return out

@@ -60,6 +60,7 @@ class View(NamedTuple):
     version: int
 
     def as_dict(self) -> dict[str, Any]:
+        # str(card) is the card's id (Card is a StrEnum), and several times cheaper than card.value
         return {
             "seat": self.seat,
             "ruleset": self.ruleset,
@@ -69,7 +70,7 @@ class View(NamedTuple):
             "active": self.active,
             "deck_size": self.deck_size,
             "set_aside_face_down": self.set_aside_face_down,
-            "face_up": [c.value for c in self.face_up],
+            "face_up": [str(c) for c in self.face_up],
             "seats": [
                 {
                     "seat": s.seat,
@@ -78,14 +79,14 @@ class View(NamedTuple):
                     "in_round": s.in_round,
                     "protected": s.protected,
                     "hand_size": s.hand_size,
-                    "front": [c.value for c in s.front],
-                    "known_hand": s.known_hand.value if s.known_hand else None,
+                    "front": [str(c) for c in s.front],
+                    "known_hand": str(s.known_hand) if s.known_hand else None,
                 }
                 for s in self.seats
             ],
-            "hand": [c.value for c in self.hand],
-            "deck_known": [{"from_top": pos, "card": card.value} for pos, card in self.deck_known],
-            "unseen": {card.value: n for card, n in self.unseen.items()},
+            "hand": [str(c) for c in self.hand],
+            "deck_known": [{"from_top": pos, "card": str(card)} for pos, card in self.deck_known],
+            "unseen": {str(card): n for card, n in self.unseen.items()},
             "round_winners": list(self.round_winners),
             "winners": list(self.winners),
             "version": self.version,

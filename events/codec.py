@@ -23,7 +23,7 @@ class EventFormatError(ValueError):
 
 def _plain(value: Any) -> Any:
     if isinstance(value, Enum):
-        return value.value
+        return value._value_  # the member's value, without the descriptor `.value` goes through
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
     if isinstance(value, Shuffle):

@@ -63,14 +63,7 @@ def install(app: FastAPI, referee: Referee) -> None:
                 pinned = normalise_key(key)
             except ValueError as exc:
                 raise Problem(422, "invalid_request", "Invalid key", f"key: {exc}") from None
-        chunks = []
-        size = 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > MAX_AUDIT_BYTES:
-                raise Problem(413, "too_large", "Request too large", f"bodies are limited to {MAX_AUDIT_BYTES} bytes")
-            chunks.append(chunk)
-        data = b"".join(chunks)
+        data = await request.body()  # at most MAX_AUDIT_BYTES: `RequestContext` refuses more (body_limits)
         options = Options(lenient=lenient, key=pinned, require_signature=require_signature)
         report = await run_in_threadpool(audit_bytes, data, "upload", options)
         if report.error is not None:

@@ -35,7 +35,7 @@ from core.commands import (
 )
 from core.decide import decide
 from core.evolve import fold
-from core.legal import from_action_code, legal_moves, move_as_dict
+from core.legal import from_action_code, legal_moves, legal_moves_as_dicts
 from core.rules import RuleViolation
 from core.state import INITIAL, PHASE_DEAL, GameState
 from core.views import redact, view
@@ -330,7 +330,7 @@ class Referee:
                         await self.refresh(table)
                         if table.version != state.seq:
                             continue
-                    legal = [move_as_dict(state, m) for m in legal_moves(state, seat)]
+                    legal = legal_moves_as_dicts(state, seat)
                     raise violation(v, lang, legal) from None
                 deals = [_deal_of(d) for d in table.meta.get("scenario_deals", [])]
                 automatic, final = self._automatic(fold(mine, state), table.meta, deals)
@@ -370,7 +370,7 @@ class Referee:
                 "version": state.seq,
                 "events": events_json(events, first_seq, seat),
                 "view": view(state, seat).as_dict(),
-                "legal_moves": [move_as_dict(state, m) for m in legal_moves(state, seat)],
+                "legal_moves": legal_moves_as_dicts(state, seat),
             }
         )
 
@@ -387,7 +387,7 @@ class Referee:
             "over": state.over,
             "your_turn": seat is not None and state.active == seat,
             "view": view(state, seat).as_dict(),
-            "legal_moves": [move_as_dict(state, m) for m in legal_moves(state, seat)] if seat is not None else [],
+            "legal_moves": legal_moves_as_dicts(state, seat) if seat is not None else [],
         }
 
     def log_bytes(self, table: Table) -> bytes:

@@ -21,7 +21,7 @@ from core.evolve import fold
 from events.catalogue import Event
 from events.log import LogFormatError, read_games
 from replays.rulings import MoveFormatError, explain, seat_view_at
-from replays.transcript import TranscriptFormatError, expand, is_transcript
+from replays.transcript import TranscriptFormatError, expand, is_transcript, transcript_in
 
 JSON = "application/json"
 RULING_FIELDS = ("log", "at", "move", "lang")
@@ -108,9 +108,9 @@ def _invalid(field: str, message: str, status: int = 422) -> Problem:
 def _events_of(log: Any) -> list[Any]:
     """The events of the one game in `log`: JSONL text (events with their lines) or a transcript (object or text)."""
     doc: Any = log
-    if isinstance(log, str) and log.lstrip().startswith("{") and '"loveletter-transcript"' in log:
+    if isinstance(log, str):
         try:
-            doc = orjson.loads(log)
+            doc = transcript_in(log)
         except orjson.JSONDecodeError as exc:
             raise _invalid("log", f"the transcript is not JSON: {exc}") from None
     if is_transcript(doc):

@@ -231,6 +231,11 @@ def _play_codes(state: GameState, player: int, hand: tuple[Card, ...]) -> list[i
     return codes
 
 
+def legal_moves_as_dicts(state: GameState, player: int) -> list[dict[str, object]]:
+    """`player`'s legal moves as clients and rulings show them."""
+    return [move_as_dict(state, m) for m in legal_moves(state, player)]
+
+
 def move_as_dict(state: GameState, move: PlayerCommand) -> dict[str, object]:
     """A command as clients and rulings show it: card ids, the target's seat and name, the action code."""
     out: dict[str, object]

@@ -115,6 +115,10 @@ class GameState:
     def over(self) -> bool:
         return self.phase == PHASE_OVER
 
+    def winner_names(self) -> tuple[str, ...]:
+        """The game's winners by name (a seat a forged log names beyond the table is left out)."""
+        return tuple(self.players[w] for w in self.winners if 0 <= w < len(self.players))
+
     def in_round(self) -> tuple[int, ...]:
         """Seats still in the current round, in seat order."""
         return tuple(i for i, is_out in enumerate(self.out) if not is_out)

@@ -16,7 +16,7 @@ from psycopg import errors
 from psycopg_pool import ConnectionPool
 
 from events.codec import dumps, loads
-from events.store import Append, ConflictError, EventStore, GroupCommitter, Idempotency, StoreError
+from events.store import Append, BatchRows, ConflictError, EventStore, GroupCommitter, Idempotency, StoreError
 
 CHANNEL = "loveletter_events"
 
@@ -65,14 +65,10 @@ def _appended(payload: str) -> tuple[str, int]:
     return game_id, int(version)
 
 
-class _Rows:
-    """The rows a batch inserts: one INSERT per table, each column sent as an array."""
+class _Rows(BatchRows):
+    """A batch's rows: one INSERT per table, each column sent as an array."""
 
-    __slots__ = ("events", "idempotency")
-
-    def __init__(self) -> None:
-        self.events: list[tuple[str, int, str, bytes, str, str]] = []
-        self.idempotency: list[tuple[str, str, str, int, bytes]] = []
+    __slots__ = ()
 
     def insert(self, db: psycopg.Connection[Any]) -> None:
         if self.events:
@@ -196,12 +192,7 @@ class PostgresStore(EventStore):
         else:
             db.execute("INSERT INTO games (game_id, meta) VALUES (%s, %s)", (request.game_id, dumps(request.create)))
             prev = request.genesis()
-        events, last_hash = request.rows(prev)
-        rows.events += events
-        if request.idempotency is not None:
-            idem = request.idempotency
-            rows.idempotency.append((request.game_id, idem.key, idem.request_hash, idem.status, idem.response))
-        version = request.expected + len(request.events)
+        version, last_hash = rows.add(request, prev)
         self._versions[request.game_id] = (version, last_hash)
         return version
 

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from events.codec import dumps, loads
-from events.store import Append, ConflictError, EventStore, GroupCommitter, Idempotency, StoreError
+from events.store import Append, BatchRows, ConflictError, EventStore, GroupCommitter, Idempotency, StoreError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -160,12 +160,7 @@ class SqliteStore(EventStore):
         else:
             prev = request.genesis()
             db.execute("INSERT INTO games (game_id, meta) VALUES (?, ?)", (request.game_id, dumps(request.create)))
-        events, last_hash = request.rows(prev)
-        rows.events += events
-        if request.idempotency is not None:
-            idem = request.idempotency
-            rows.idempotency.append((request.game_id, idem.key, idem.request_hash, idem.status, idem.response))
-        version = request.expected + len(request.events)
+        version, last_hash = rows.add(request, prev)
         self._versions[request.game_id] = (version, last_hash)
         return version
 
@@ -213,14 +208,10 @@ def _insert_sql(table: str, columns: str, rows: int) -> str:
     return f"INSERT INTO {table} ({columns}) VALUES " + ", ".join([one] * rows)
 
 
-class _Rows:
-    """The rows a batch inserts, written with as few statements as possible."""
+class _Rows(BatchRows):
+    """A batch's rows, written with one multi-row INSERT per table (per 150 rows)."""
 
-    __slots__ = ("events", "idempotency")
-
-    def __init__(self) -> None:
-        self.events: list[tuple[str, int, str, bytes, str, str]] = []
-        self.idempotency: list[tuple[str, str, str, int, bytes]] = []
+    __slots__ = ()
 
     def insert(self, db: sqlite3.Connection) -> None:
         _insert(db, "events", "game_id, seq, type, body, prev, hash", self.events)

@@ -76,6 +76,26 @@ class Append:
         return digest(header_line(Header.of(first, self.game_id)))
 
 
+class BatchRows:
+    """The rows a batch of appends inserts, gathered request by request; each store writes them its own way
+    (few statements for the whole batch)."""
+
+    __slots__ = ("events", "idempotency")
+
+    def __init__(self) -> None:
+        self.events: list[tuple[str, int, str, bytes, str, str]] = []
+        self.idempotency: list[tuple[str, str, str, int, bytes]] = []
+
+    def add(self, request: Append, prev: str) -> tuple[int, str]:
+        """Add `request`'s events chained after `prev`, and its idempotency record: its new (version, last hash)."""
+        events, last_hash = request.rows(prev)
+        self.events += events
+        if request.idempotency is not None:
+            idem = request.idempotency
+            self.idempotency.append((request.game_id, idem.key, idem.request_hash, idem.status, idem.response))
+        return request.expected + len(request.events), last_hash
+
+
 class EventStore(ABC):
     """What the referee needs from a database; `tests/test_store_contract.py` holds every store to it."""
 

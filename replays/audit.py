@@ -32,7 +32,7 @@ from typing import Any
 
 import orjson
 
-from core.chance import ALGORITHM, COMMITTED, committed_deal, deal, round_seed
+from core.chance import ALGORITHM, COMMITTED, commitment, committed_deal, deal, round_seed
 from core.commands import DealRound
 from core.evolve import apply
 from core.state import INITIAL, Transient
@@ -386,7 +386,7 @@ def revealed_seed(game: GameLog) -> tuple[Entry | None, bytes | None]:
                 raw = bytes.fromhex(seed)
             except ValueError:
                 return entry, None
-            ok = started is not None and hashlib.sha256(raw).hexdigest() == started.seed_commitment and len(raw) == 32
+            ok = started is not None and len(raw) == 32 and commitment(raw) == started.seed_commitment
             return entry, raw if ok else None
     return None, None
 
@@ -639,7 +639,7 @@ def _rules(game: GameLog, audit: GameAudit, lenient: bool, earlier: Sequence[Pro
     result = check(game, lenient=lenient)
     state = result.state
     audit.finished = state.over
-    audit.winners = tuple(state.players[w] for w in state.winners if 0 <= w < len(state.players))
+    audit.winners = state.winner_names()
     seen = {(p.line, p.rule_id) for p in earlier}
     return [p for p in result.problems if not (p.code == "seq_out_of_order" and (p.line, p.rule_id) in seen)]
 
@@ -690,7 +690,7 @@ def _proved(lines: Sequence[bytes], first_line: int, number: int, options: Optio
         audit.checks["signature"] = "note"
     state = proof.state
     audit.finished = state.over
-    audit.winners = tuple(state.players[w] for w in state.winners if 0 <= w < len(state.players))
+    audit.winners = state.winner_names()
     return audit
 
 

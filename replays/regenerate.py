@@ -23,15 +23,15 @@ from typing import Any
 import orjson
 
 from core.cards import Card
-from core.chance import committed_deal
+from core.chance import commitment, committed_deal
 from core.commands import Command, DealRound, PlayCard, ReturnCards
 from core.decide import decide
 from core.evolve import apply_all
 from core.state import INITIAL, GameState, Transient
 from events.catalogue import GameStarted, SeedRevealed
 from events.codec import decode, dumps, event_line
-from events.log import FORMAT, SIGNATURE_FORMAT, Header, parse_header
-from replays.replay import command_of
+from events.log import FORMAT, SIGNATURE_FORMAT, Header, digest, parse_header
+from replays.replay import command_of, header_problems
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,15 +81,15 @@ def _regenerate(lines: Sequence[bytes], first_line: int) -> Regenerated:
     started, reveal = decode(_object(lines[1])), decode(_object(lines[end - 1]))
     if not isinstance(started, GameStarted) or not isinstance(reveal, SeedRevealed) or started.scenario:
         raise _Differs
-    if (started.ruleset, started.players, started.options) != (header.ruleset, header.players, header.options):
+    if header_problems(header, started, first_line):
         raise _Differs
     server_seed = bytes.fromhex(reveal.seed)
-    if len(server_seed) != 32 or hashlib.sha256(server_seed).hexdigest() != started.seed_commitment:
+    if len(server_seed) != 32 or commitment(server_seed) != started.seed_commitment:
         raise _Differs
 
     state = INITIAL.thaw()
     sha256, line_of = hashlib.sha256, event_line
-    prev = sha256(lines[0]).hexdigest()
+    prev = digest(lines[0])
     seq, pos, rounds = 0, 1, 0
     while pos < end:
         command = _command(_object(lines[pos]), state, server_seed)

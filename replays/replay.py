@@ -176,7 +176,8 @@ def _line(entry: Entry) -> int | None:
     return entry.line or None
 
 
-def _header_problems(header: Header, first: Event | None, line: int) -> list[Problem]:
+def header_problems(header: Header, first: Event | None, line: int) -> list[Problem]:
+    """Where the header line disagrees with `game_started` (ruleset, players, options)."""
     if not isinstance(first, GameStarted):
         return []
     found = {"ruleset": first.ruleset, "players": list(first.players), "options": dict(first.options)}
@@ -205,7 +206,7 @@ def check(
     problems: list[Problem] = []
     if isinstance(events, GameLog):
         entries = events.entries
-        problems.extend(_header_problems(events.header, entries[0].event if entries else None, events.header_line))
+        problems.extend(header_problems(events.header, entries[0].event if entries else None, events.header_line))
     else:
         entries = _entries(events)
     result = ReplayResult(state, problems)

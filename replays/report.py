@@ -10,7 +10,7 @@ import orjson
 from events.catalogue import Event
 from events.log import LogFormatError, game_lines, read_games
 from replays.replay import Problem, check
-from replays.transcript import TranscriptFormatError, expand, is_transcript
+from replays.transcript import TranscriptFormatError, expand, transcript_in
 
 EXIT_VALID, EXIT_VIOLATION, EXIT_UNREADABLE = 0, 1, 2
 
@@ -84,14 +84,10 @@ def read_input(path: str) -> tuple[bytes, Any]:
         data = _read(path)
     except OSError as exc:
         raise Unreadable(f"cannot read {path}: {exc.strerror or exc}") from None
-    if data.lstrip().startswith(b"{") and b'"loveletter-transcript"' in data:
-        try:
-            doc = orjson.loads(data)
-        except orjson.JSONDecodeError as exc:
-            raise Unreadable(f"invalid JSON: {exc}") from None
-        if is_transcript(doc):
-            return data, doc
-    return data, None
+    try:
+        return data, transcript_in(data)
+    except orjson.JSONDecodeError as exc:
+        raise Unreadable(f"invalid JSON: {exc}") from None
 
 
 def replay_file(path: str, *, lenient: bool = False) -> FileReport:
@@ -114,7 +110,7 @@ def replay_file(path: str, *, lenient: bool = False) -> FileReport:
                     players=game.header.players,
                     events=len(game.entries),
                     finished=state.over,
-                    winners=tuple(state.players[w] for w in state.winners),
+                    winners=state.winner_names(),
                     problems=result.problems,
                     game_id=game.header.game_id,
                 )
@@ -138,7 +134,7 @@ def _transcript(path: str, doc: Any) -> FileReport:
         players=tuple(doc.get("players", ())),
         events=len(expansion.events),
         finished=state.over,
-        winners=tuple(state.players[w] for w in state.winners),
+        winners=state.winner_names(),
         problems=[expansion.problem] if expansion.problem else [],
     )
     return FileReport(path, "transcript", games=[game], expanded=expansion.events)

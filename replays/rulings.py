@@ -14,7 +14,7 @@ from typing import Any
 from core.cards import TARGETS_OTHER, Card
 from core.commands import PlayCard, PlayerCommand, ReturnCards
 from core.decide import decide, valid_targets
-from core.legal import from_action_code, legal_moves, move_as_dict
+from core.legal import from_action_code, legal_moves_as_dicts
 from core.rules import RULES, RuleViolation
 from core.state import GameState
 from core.views import redact, view
@@ -131,7 +131,7 @@ def explain(events: Sequence[Event] | Sequence[Entry], at: int, move: dict[str, 
     state = result.state
     command = parse_move(state, move)
     mover = state.players[command.player]
-    moves = [move_as_dict(state, m) for m in legal_moves(state, command.player)]
+    moves = legal_moves_as_dicts(state, command.player)
     try:
         caused = decide(state, command)
     except RuleViolation as v:

@@ -12,6 +12,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from core.cards import NAMES_EN, NAMES_FR, Card
 from core.commands import Command, DealRound, PlayCard, ReturnCards, StartGame
 from core.decide import decide
@@ -231,3 +233,16 @@ def _round_not_over(where: str, state: GameState) -> Problem:
 
 def is_transcript(doc: Any) -> bool:
     return isinstance(doc, dict) and doc.get("format") == FORMAT
+
+
+def transcript_in(data: bytes | str) -> Any:
+    """The transcript document `data` holds, or None when it is not one (a JSONL log, say); a text that looks
+    like a transcript but is not JSON raises `orjson.JSONDecodeError`."""
+    if isinstance(data, bytes):
+        looks = data.lstrip().startswith(b"{") and f'"{FORMAT}"'.encode() in data
+    else:
+        looks = data.lstrip().startswith("{") and f'"{FORMAT}"' in data
+    if not looks:
+        return None
+    doc = orjson.loads(data)
+    return doc if is_transcript(doc) else None

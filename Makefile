@@ -23,7 +23,7 @@ test: $(STAMP) lint docs-check
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict core events replays
+	$(BIN)/mypy --strict -p loveletter.core -p loveletter.events -p loveletter.replays
 
 docs: $(STAMP)
 	$(BIN)/python docs/generate.py

@@ -14,20 +14,20 @@ from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from pydantic import TypeAdapter
 
-from api import audit_routes, problems, ruling_routes
-from api.logs import RequestContext, configure
-from api.moves import MOVE, RefereeApp, answer, move_handler, parse_body
-from api.openapi import answers
-from api.problems import Problem, lang_of
-from api.referee import Referee, Table, events_json
-from api.schemas import CreateGameIn, SeedIn
-from api.settings import Settings
-from api.tokens import bearer
-from core.cards import CARD_ORDER
-from core.rules import RuleViolation
-from core.rulesets import RULESETS, Ruleset
-from events.signing import SigningKey
-from events.store import EventStore
+from loveletter.api import audit_routes, problems, ruling_routes
+from loveletter.api.logs import RequestContext, configure
+from loveletter.api.moves import MOVE, RefereeApp, answer, move_handler, parse_body
+from loveletter.api.openapi import answers
+from loveletter.api.problems import Problem, lang_of
+from loveletter.api.referee import Referee, Table, events_json
+from loveletter.api.schemas import CreateGameIn, SeedIn
+from loveletter.api.settings import Settings
+from loveletter.api.tokens import bearer
+from loveletter.core.cards import CARD_ORDER
+from loveletter.core.rules import RuleViolation
+from loveletter.core.rulesets import RULESETS, Ruleset
+from loveletter.events.signing import SigningKey
+from loveletter.events.store import EventStore
 
 log = structlog.get_logger()
 SEED: TypeAdapter[Any] = TypeAdapter(SeedIn)
@@ -38,11 +38,11 @@ JSON = "application/json"
 
 def open_store(settings: Settings) -> EventStore:
     if settings.is_sqlite:
-        from events.sqlite_store import SqliteStore
+        from loveletter.events.sqlite_store import SqliteStore
 
         return SqliteStore(settings.sqlite_path, settings.durability)
     if settings.database_url.startswith(("postgresql://", "postgres://")):
-        from events.postgres_store import PostgresStore
+        from loveletter.events.postgres_store import PostgresStore
 
         return PostgresStore(settings.database_url)
     raise ValueError(f"unsupported database URL {settings.database_url!r} (sqlite:///… or postgresql://…)")

@@ -9,9 +9,9 @@ from fastapi import FastAPI, Query, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
-from api.problems import Problem, lang_of
-from api.referee import Referee
-from replays.audit import Options, audit_bytes, normalise_key
+from loveletter.api.problems import Problem, lang_of
+from loveletter.api.referee import Referee
+from loveletter.replays.audit import Options, audit_bytes, normalise_key
 
 AUDIT_PATH = "/audits"
 MAX_AUDIT_BYTES = 8 * 1024 * 1024

@@ -39,8 +39,8 @@ def simulate(
     log: Annotated[Path | None, typer.Option(help="write every game to this JSONL log")] = None,
 ) -> None:
     """Play many games between bots and print a summary table."""
-    from api.simulate import Config, SimulationError, render_summary
-    from api.simulate import simulate as run
+    from loveletter.api.simulate import Config, SimulationError, render_summary
+    from loveletter.api.simulate import simulate as run
 
     names = tuple(b.strip() for b in bots.split(",")) if bots else ("random",) * players
     config = Config(ruleset=ruleset, players=players, games=games, seed=seed, bots=names)
@@ -76,9 +76,9 @@ def demo(
     players: Annotated[int, typer.Option(help="number of seats")] = 4,
 ) -> None:
     """Play one game between heuristic bots and tell it turn by turn."""
-    from api.demo import DEMO_NAMES, play_demo
-    from api.simulate import Config, SimulationError
-    from replays.narrative import narrate
+    from loveletter.api.demo import DEMO_NAMES, play_demo
+    from loveletter.api.simulate import Config, SimulationError
+    from loveletter.replays.narrative import narrate
 
     try:
         Config(ruleset=ruleset, players=players, games=1, seed=seed, bots=("heuristic",) * players).check()
@@ -106,7 +106,7 @@ def replay(
     emit_log: Annotated[Path | None, typer.Option(help="write the event log a transcript expands to")] = None,
 ) -> None:
     """Replay a log or a transcript through the rules: exit 0 verified, 1 violation, 2 unreadable."""
-    from replays.report import expanded_log, render_json, render_text, replay_file
+    from loveletter.replays.report import expanded_log, render_json, render_text, replay_file
 
     report = replay_file(str(file), lenient=lenient)
     language = _lang(lang)
@@ -121,9 +121,9 @@ def replay(
 
 def _load_events(file: Path) -> list[Any]:
     """The events of the single game in a log or a transcript (one-line error, exit 2, if unreadable)."""
-    from events.log import LogFormatError, read_games
-    from replays.report import Unreadable, read_input
-    from replays.transcript import TranscriptFormatError, expand
+    from loveletter.events.log import LogFormatError, read_games
+    from loveletter.replays.report import Unreadable, read_input
+    from loveletter.replays.transcript import TranscriptFormatError, expand
 
     try:
         data, doc = read_input(str(file))
@@ -152,8 +152,8 @@ def explain(
     """Was this move legal at this point, under which rule, and what would it cause?"""
     import orjson
 
-    from replays.rulings import MoveFormatError
-    from replays.rulings import explain as judge
+    from loveletter.replays.rulings import MoveFormatError
+    from loveletter.replays.rulings import explain as judge
 
     events = _load_events(file)
     if not 0 < at <= len(events):
@@ -203,9 +203,9 @@ def show(
     """Tell a game as a story, or (with --at/--seat) what a seat knew at a point."""
     import orjson
 
-    from replays.narrative import narrate
-    from replays.replay import check
-    from replays.rulings import seat_view_at
+    from loveletter.replays.narrative import narrate
+    from loveletter.replays.replay import check
+    from loveletter.replays.rulings import seat_view_at
 
     events = _load_events(file)
     language = _lang(lang)
@@ -250,7 +250,7 @@ def audit(
 ) -> None:
     """Audit logs: sequence, hash chain, signature, seed commitment, every deck and every move.
     Exit 0 all valid, 1 a problem found, 2 unreadable."""
-    from replays.audit import Options, audit_file, default_jobs, normalise_key, render_json, render_text
+    from loveletter.replays.audit import Options, audit_file, default_jobs, normalise_key, render_json, render_text
 
     language = _lang(lang)
     pinned = None
@@ -305,9 +305,9 @@ def serve(
     """Run the HTTP referee (settings also come from LOVELETTER_* environment variables)."""
     from pydantic import ValidationError
 
-    from api.serve import ServeError
-    from api.serve import serve as run
-    from api.settings import Settings
+    from loveletter.api.serve import ServeError
+    from loveletter.api.serve import serve as run
+    from loveletter.api.settings import Settings
 
     given = {"host": host, "port": port, "workers": workers, "database_url": database_url}
     try:

@@ -3,9 +3,9 @@ omniscient narrator of `replays.narrative` (it is a demonstration: every draw an
 
 from __future__ import annotations
 
-from api.simulate import play_game, root_key
-from core.bots import get_bot
-from events.catalogue import (
+from loveletter.api.simulate import play_game, root_key
+from loveletter.core.bots import get_bot
+from loveletter.core.catalogue import (
     Event,
 )
 

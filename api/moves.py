@@ -19,10 +19,10 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.datastructures import URL
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.problems import PROBLEM_JSON, Problem, internal_error, language
-from api.referee import Referee
-from api.schemas import MoveIn
-from api.tokens import bearer
+from loveletter.api.problems import PROBLEM_JSON, Problem, internal_error, language
+from loveletter.api.referee import Referee
+from loveletter.api.schemas import MoveIn
+from loveletter.api.tokens import bearer
 
 MOVE: TypeAdapter[Any] = TypeAdapter(MoveIn)
 JSON = "application/json"

@@ -10,7 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from core.rules import RULES, RuleViolation
+from loveletter.core.rules import RULES, RuleViolation
 
 PROBLEM_JSON = "application/problem+json"
 TYPE_BASE = "https://loveletter-referee.example/problems/"

@@ -18,13 +18,14 @@ from typing import Any
 
 import structlog
 
-from api.problems import Problem, violation
-from api.schemas import CodeIn, CreateGameIn, PlayIn, ReturnIn, SeedIn
-from api.tokens import digest, matches, new_token
-from core.bots import get_bot
-from core.cards import Card
-from core.chance import commitment, committed_deal
-from core.commands import (
+from loveletter.api.problems import Problem, violation
+from loveletter.api.schemas import CodeIn, CreateGameIn, PlayIn, ReturnIn, SeedIn
+from loveletter.api.tokens import digest, matches, new_token
+from loveletter.core.bots import get_bot
+from loveletter.core.cards import Card
+from loveletter.core.catalogue import Event
+from loveletter.core.chance import commitment, committed_deal
+from loveletter.core.commands import (
     Command,
     ContributeSeed,
     DealRound,
@@ -33,17 +34,16 @@ from core.commands import (
     RevealSeed,
     StartGame,
 )
-from core.decide import decide
-from core.evolve import fold
-from core.legal import from_action_code, legal_moves, legal_moves_as_dicts
-from core.rules import RuleViolation
-from core.state import INITIAL, PHASE_DEAL, GameState
-from core.views import redact, view
-from events.catalogue import Event
-from events.codec import dumps, encode
-from events.log import Header, game_lines
-from events.signing import SigningKey
-from events.store import Append, ConflictError, EventStore, Idempotency
+from loveletter.core.decide import decide
+from loveletter.core.evolve import fold
+from loveletter.core.legal import from_action_code, legal_moves, legal_moves_as_dicts
+from loveletter.core.rules import RuleViolation
+from loveletter.core.state import INITIAL, PHASE_DEAL, GameState
+from loveletter.core.views import redact, view
+from loveletter.events.codec import dumps, encode
+from loveletter.events.log import Header, game_lines
+from loveletter.events.signing import SigningKey
+from loveletter.events.store import Append, ConflictError, EventStore, Idempotency
 
 log = structlog.get_logger()
 

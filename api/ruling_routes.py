@@ -13,15 +13,15 @@ import orjson
 from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import Response
 
-from api.openapi import answers
-from api.problems import PROBLEM_JSON, Problem, lang_of
-from api.referee import Referee
-from api.tokens import bearer
-from core.evolve import fold
-from events.catalogue import Event
-from events.log import LogFormatError, read_games
-from replays.rulings import MoveFormatError, explain, seat_view_at
-from replays.transcript import TranscriptFormatError, expand, is_transcript, transcript_in
+from loveletter.api.openapi import answers
+from loveletter.api.problems import PROBLEM_JSON, Problem, lang_of
+from loveletter.api.referee import Referee
+from loveletter.api.tokens import bearer
+from loveletter.core.catalogue import Event
+from loveletter.core.evolve import fold
+from loveletter.events.log import LogFormatError, read_games
+from loveletter.replays.rulings import MoveFormatError, explain, seat_view_at
+from loveletter.replays.transcript import TranscriptFormatError, expand, is_transcript, transcript_in
 
 JSON = "application/json"
 RULING_FIELDS = ("log", "at", "move", "lang")

@@ -6,7 +6,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from core.cards import Card
+from loveletter.core.cards import Card
 
 SeatRef = Annotated[Union[int, str], Field(description="a seat number (0-based) or a player's name")]
 

@@ -7,7 +7,7 @@ import sys
 
 import uvicorn
 
-from api.settings import Settings
+from loveletter.api.settings import Settings
 
 
 class ServeError(ValueError):
@@ -32,7 +32,7 @@ def serve(settings: Settings) -> None:
         flush=True,
     )
     uvicorn.run(
-        "api.app:create_app",
+        "loveletter.api.app:create_app",
         factory=True,
         host=settings.host,
         port=settings.port,

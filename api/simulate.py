@@ -19,18 +19,18 @@ from typing import IO
 
 from rich.table import Table
 
-from core.bots import BOTS, Bot, get_bot
-from core.cards import Card
-from core.chance import commitment, committed_deal
-from core.commands import Command, RevealSeed, StartGame
-from core.decide import decide
-from core.evolve import apply_all
-from core.legal import legal_move_tuple, legal_moves
-from core.rulesets import RULESETS
-from core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, PHASE_OVER, PHASE_PLAY
-from core.views import view
-from events.catalogue import Event, FavorGained, PlayerEliminated
-from events.log import Header, write_game
+from loveletter.core.bots import BOTS, Bot, get_bot
+from loveletter.core.cards import Card
+from loveletter.core.catalogue import Event, FavorGained, PlayerEliminated
+from loveletter.core.chance import commitment, committed_deal
+from loveletter.core.commands import Command, RevealSeed, StartGame
+from loveletter.core.decide import decide
+from loveletter.core.evolve import apply_all
+from loveletter.core.legal import legal_move_tuple, legal_moves
+from loveletter.core.rulesets import RULESETS
+from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, PHASE_OVER, PHASE_PLAY
+from loveletter.core.views import view
+from loveletter.events.log import Header, write_game
 
 SEED_DOMAIN = b"loveletter-simulate/1"
 

@@ -6,7 +6,7 @@ import hashlib
 import hmac
 import secrets
 
-from api.problems import Problem
+from loveletter.api.problems import Problem
 
 
 def new_token() -> str:

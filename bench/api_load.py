@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.http_client import Connection  # noqa: E402
-from events.pgcluster import TempCluster, free_port  # noqa: E402
+from loveletter.events.pgcluster import TempCluster, free_port  # noqa: E402
 
 
 def start_server(app: str, port: int, env: dict[str, str], workers: int = 1) -> subprocess.Popen[bytes]:
@@ -222,7 +222,7 @@ def main() -> None:
         servers = []
         for _ in range(args.workers if args.store == "postgres" else 1):
             port = free_port()
-            servers.append((port, start_server("api.app:create_app", port, env)))
+            servers.append((port, start_server("loveletter.api.app:create_app", port, env)))
             stack.callback(servers[-1][1].kill)
         pids = [server.pid for _, server in servers]
         cpu_before = sum(cpu_seconds(pid) for pid in pids)

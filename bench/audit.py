@@ -24,12 +24,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from api.simulate import Config, _header, play_game, root_key
-from core.bots import get_bot
-from events.catalogue import Event
-from events.log import write_game
-from events.signing import SigningKey
-from replays.audit import Options, audit_file
+from loveletter.api.simulate import Config, _header, play_game, root_key
+from loveletter.core.bots import get_bot
+from loveletter.core.catalogue import Event
+from loveletter.events.log import write_game
+from loveletter.events.signing import SigningKey
+from loveletter.replays.audit import Options, audit_file
 
 
 def _games(args: tuple[int, int, bytes]) -> tuple[bytes, int]:

@@ -26,15 +26,15 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from bench.audit import generate
-from core.chance import committed_deal
-from core.commands import Command
-from core.decide import decide
-from core.evolve import apply_all
-from core.state import INITIAL
-from events.catalogue import RoundStarted, SeedRevealed
-from events.log import read_path
-from events.signing import verify
-from replays.replay import DECISIONS, command_of
+from loveletter.core.catalogue import RoundStarted, SeedRevealed
+from loveletter.core.chance import committed_deal
+from loveletter.core.commands import Command
+from loveletter.core.decide import decide
+from loveletter.core.evolve import apply_all
+from loveletter.core.state import INITIAL
+from loveletter.events.log import read_path
+from loveletter.events.signing import verify
+from loveletter.replays.replay import DECISIONS, command_of
 
 
 def best(runs: int, work: Callable[[], object]) -> float:

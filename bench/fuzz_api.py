@@ -39,7 +39,7 @@ def main() -> int:
             "LOVELETTER_KEY_PATH": f"{tmp}/signing.key",
             "LOVELETTER_LOG_LEVEL": "warning",
         }
-        cmd = [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory", "--port", str(port)]
+        cmd = [sys.executable, "-m", "uvicorn", "loveletter.api.app:create_app", "--factory", "--port", str(port)]
         server = subprocess.Popen(cmd, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
         try:
             time.sleep(3)

@@ -29,9 +29,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.cards import Card
-from core.chance import SeedStream
-from core.rulesets import RULESETS
+from loveletter.core.cards import Card
+from loveletter.core.chance import SeedStream
+from loveletter.core.rulesets import RULESETS
 
 DECK = RULESETS["2019"].deck
 KINDS = [card for card in Card if card in DECK]

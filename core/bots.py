@@ -17,10 +17,10 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from core.cards import Card
-from core.commands import PlayCard, PlayerCommand, ReturnCards
-from core.rulesets import RULESETS
-from core.views import View
+from loveletter.core.cards import Card
+from loveletter.core.commands import PlayCard, PlayerCommand, ReturnCards
+from loveletter.core.rulesets import RULESETS
+from loveletter.core.views import View
 
 Policy = Callable[[View, Sequence[PlayerCommand], random.Random], PlayerCommand]
 CodePolicy = Callable[[Sequence[int], random.Random], int]

@@ -17,10 +17,10 @@ import hmac
 import struct
 from typing import Sequence, TypeVar
 
-from core.commands import DealRound
-from core.decide import first_player_candidates
-from core.state import GameState
-from events.catalogue import Shuffle
+from loveletter.core.catalogue import Shuffle
+from loveletter.core.commands import DealRound
+from loveletter.core.decide import first_player_candidates
+from loveletter.core.state import GameState
 
 ALGORITHM = "hmac-sha256-fy/1"
 COMMITTED = "commit-hmac-sha256-fy/1"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
-from core.cards import Card
-from events.catalogue import Shuffle
+from loveletter.core.cards import Card
+from loveletter.core.catalogue import Shuffle
 
 
 @dataclass(frozen=True, slots=True)

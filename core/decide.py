@@ -11,20 +11,8 @@ import hashlib
 from collections import Counter
 from typing import Any, Callable, TypeVar
 
-from core.cards import TARGETS_OTHER, Card
-from core.commands import Command, ContributeSeed, DealRound, PlayCard, ReturnCards, RevealSeed, StartGame
-from core.evolve import fold
-from core.rules import RuleViolation
-from core.rulesets import RULESETS, GuardUnknown, Options, Tie2012, TieRule, get_ruleset
-from core.state import (
-    PHASE_CHANCELLOR,
-    PHASE_DEAL,
-    PHASE_NEW,
-    PHASE_OVER,
-    PHASE_PLAY,
-    GameState,
-)
-from events.catalogue import (
+from loveletter.core.cards import TARGETS_OTHER, Card
+from loveletter.core.catalogue import (
     CardDrawn,
     CardPlayed,
     ChancellorDrew,
@@ -45,6 +33,18 @@ from events.catalogue import (
     SeedContributed,
     SeedRevealed,
     TurnStarted,
+)
+from loveletter.core.commands import Command, ContributeSeed, DealRound, PlayCard, ReturnCards, RevealSeed, StartGame
+from loveletter.core.evolve import fold
+from loveletter.core.rules import RuleViolation
+from loveletter.core.rulesets import RULESETS, GuardUnknown, Options, Tie2012, TieRule, get_ruleset
+from loveletter.core.state import (
+    PHASE_CHANCELLOR,
+    PHASE_DEAL,
+    PHASE_NEW,
+    PHASE_OVER,
+    PHASE_PLAY,
+    GameState,
 )
 
 Events = tuple[Event, ...]

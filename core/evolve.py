@@ -9,19 +9,8 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, TypeVar
 
-from core.cards import Card
-from core.rulesets import Options, get_ruleset
-from core.state import (
-    INITIAL,
-    PHASE_CHANCELLOR,
-    PHASE_DEAL,
-    PHASE_OVER,
-    PHASE_PLAY,
-    PHASE_RESOLVING,
-    GameState,
-    Transient,
-)
-from events.catalogue import (
+from loveletter.core.cards import Card
+from loveletter.core.catalogue import (
     CardDrawn,
     CardPlayed,
     ChancellorDrew,
@@ -40,6 +29,17 @@ from events.catalogue import (
     SeedContributed,
     SeedRevealed,
     TurnStarted,
+)
+from loveletter.core.rulesets import Options, get_ruleset
+from loveletter.core.state import (
+    INITIAL,
+    PHASE_CHANCELLOR,
+    PHASE_DEAL,
+    PHASE_OVER,
+    PHASE_PLAY,
+    PHASE_RESOLVING,
+    GameState,
+    Transient,
 )
 
 T = TypeVar("T")

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from core.cards import CARD_INDEX, CARD_ORDER, TARGETS_OTHER, Card
-from core.commands import PlayCard, PlayerCommand, ReturnCards
-from core.decide import valid_targets
-from core.rulesets import GuardUnknown
-from core.state import PHASE_CHANCELLOR, PHASE_PLAY, GameState
+from loveletter.core.cards import CARD_INDEX, CARD_ORDER, TARGETS_OTHER, Card
+from loveletter.core.commands import PlayCard, PlayerCommand, ReturnCards
+from loveletter.core.decide import valid_targets
+from loveletter.core.rulesets import GuardUnknown
+from loveletter.core.state import PHASE_CHANCELLOR, PHASE_PLAY, GameState
 
 RETURN_BASE = 1000
 

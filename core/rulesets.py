@@ -7,7 +7,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Literal, Mapping, TypeVar
 
-from core.cards import (
+from loveletter.core.cards import (
     NAMES_EN,
     NAMES_EN_PRINCESS_PRINCESS,
     NAMES_FR,

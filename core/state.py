@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from core.cards import Card
-from core.rulesets import Options, Ruleset
+from loveletter.core.cards import Card
+from loveletter.core.rulesets import Options, Ruleset
 
 PHASE_NEW = "new"  # no game yet
 PHASE_DEAL = "deal"  # waiting for chance to deal the next round

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from core.cards import Card
-from core.state import GameState
-from events.catalogue import (
+from loveletter.core.cards import Card
+from loveletter.core.catalogue import (
     CardDrawn,
     ChancellorDrew,
     ChancellorReturned,
@@ -21,6 +20,7 @@ from events.catalogue import (
     RoundStarted,
     TurnStarted,
 )
+from loveletter.core.state import GameState
 
 
 class SeatPublic(NamedTuple):

@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from events.pgcluster import free_port  # noqa: E402
+from loveletter.events.pgcluster import free_port  # noqa: E402
 
 OUT = ROOT / "docs" / "api-walkthrough.md"
 ERRORS = ROOT / "docs" / "api-errors.md"
@@ -79,7 +79,7 @@ def main() -> None:
             sys.executable,
             "-m",
             "uvicorn",
-            "api.app:create_app",
+            "loveletter.api.app:create_app",
             "--factory",
             "--port",
             str(port),

@@ -14,7 +14,7 @@ from typing import Any
 import orjson
 from pydantic import TypeAdapter, ValidationError
 
-from events.catalogue import EVENT_TYPES, Event, Shuffle
+from loveletter.core.catalogue import EVENT_TYPES, Event, Shuffle
 
 
 class EventFormatError(ValueError):

@@ -19,8 +19,8 @@ from typing import IO, Any
 
 import orjson
 
-from events.catalogue import Event, GameStarted
-from events.codec import EventFormatError, decode, dumps, encode, event_line
+from loveletter.core.catalogue import Event, GameStarted
+from loveletter.events.codec import EventFormatError, decode, dumps, encode, event_line
 
 FORMAT = "loveletter-log"
 FORMAT_VERSION = 1

@@ -15,8 +15,16 @@ import psycopg
 from psycopg import errors
 from psycopg_pool import ConnectionPool
 
-from events.codec import dumps, loads
-from events.store import Append, BatchRows, ConflictError, EventStore, GroupCommitter, Idempotency, StoreError
+from loveletter.events.codec import dumps, loads
+from loveletter.events.store import (
+    Append,
+    BatchRows,
+    ConflictError,
+    EventStore,
+    GroupCommitter,
+    Idempotency,
+    StoreError,
+)
 
 CHANNEL = "loveletter_events"
 

@@ -14,7 +14,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from events.log import SIGNED_MESSAGE_PREFIX
+from loveletter.events.log import SIGNED_MESSAGE_PREFIX
 
 ALGORITHM = "ed25519"
 

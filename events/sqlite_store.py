@@ -15,8 +15,16 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
-from events.codec import dumps, loads
-from events.store import Append, BatchRows, ConflictError, EventStore, GroupCommitter, Idempotency, StoreError
+from loveletter.events.codec import dumps, loads
+from loveletter.events.store import (
+    Append,
+    BatchRows,
+    ConflictError,
+    EventStore,
+    GroupCommitter,
+    Idempotency,
+    StoreError,
+)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (

@@ -19,9 +19,9 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from events.catalogue import Event, GameStarted
-from events.codec import decode, loads
-from events.log import Header, chain, digest, header_line
+from loveletter.core.catalogue import Event, GameStarted
+from loveletter.events.codec import decode, loads
+from loveletter.events.log import Header, chain, digest, header_line
 
 
 class StoreError(Exception):

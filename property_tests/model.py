@@ -8,8 +8,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.cards import Card
-from events.catalogue import (
+from loveletter.core.cards import Card
+from loveletter.core.catalogue import (
     CardDrawn,
     CardPlayed,
     ChancellorDrew,
@@ -205,7 +205,7 @@ def oracle_moves(model: Model, state: Any) -> set[Any]:
     hands, who is out, who is protected)."""
     from itertools import permutations
 
-    from core.commands import PlayCard, ReturnCards
+    from loveletter.core.commands import PlayCard, ReturnCards
 
     if state.phase not in ("play", "chancellor"):
         return set()

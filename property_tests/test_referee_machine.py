@@ -12,16 +12,8 @@ from hypothesis import event as note_event
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from core.cards import Card
-from core.chance import deal
-from core.commands import Command, DealRound, PlayCard, ReturnCards, StartGame
-from core.decide import decide
-from core.evolve import evolve, fold
-from core.legal import action_code, from_action_code, legal_moves
-from core.rules import RULES, RuleViolation
-from core.state import INITIAL, GameState
-from core.views import redact, view
-from events.catalogue import (
+from loveletter.core.cards import Card
+from loveletter.core.catalogue import (
     CardPlayed,
     ChancellorDrew,
     Event,
@@ -31,7 +23,15 @@ from events.catalogue import (
     RoundStarted,
     TurnStarted,
 )
-from events.codec import decode, dumps, encode, loads
+from loveletter.core.chance import deal
+from loveletter.core.commands import Command, DealRound, PlayCard, ReturnCards, StartGame
+from loveletter.core.decide import decide
+from loveletter.core.evolve import evolve, fold
+from loveletter.core.legal import action_code, from_action_code, legal_moves
+from loveletter.core.rules import RULES, RuleViolation
+from loveletter.core.state import INITIAL, GameState
+from loveletter.core.views import redact, view
+from loveletter.events.codec import decode, dumps, encode, loads
 from property_tests.model import BOOK, HIDDEN, Model, entitled, oracle_moves
 
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay")

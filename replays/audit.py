@@ -32,24 +32,24 @@ from typing import Any
 
 import orjson
 
-from core.chance import ALGORITHM, COMMITTED, commitment, committed_deal, deal, round_seed
-from core.commands import DealRound
-from core.evolve import apply
-from core.state import INITIAL, Transient
-from events.catalogue import GameEnded, GameStarted, RoundEnded, RoundStarted, SeedContributed
-from events.catalogue import SeedRevealed as SeedRevealedEvent
-from events.codec import dumps
-from events.log import (
+from loveletter.core.catalogue import GameEnded, GameStarted, RoundEnded, RoundStarted, SeedContributed
+from loveletter.core.catalogue import SeedRevealed as SeedRevealedEvent
+from loveletter.core.chance import ALGORITHM, COMMITTED, commitment, committed_deal, deal, round_seed
+from loveletter.core.commands import DealRound
+from loveletter.core.evolve import apply
+from loveletter.core.state import INITIAL, Transient
+from loveletter.events.codec import dumps
+from loveletter.events.log import (
     FORMAT,
     Entry,
     GameLog,
     LogFormatError,
     read_games,
 )
-from events.signing import ALGORITHM as SIGNATURE_ALGORITHM
-from events.signing import verify
-from replays.regenerate import regenerate
-from replays.replay import Problem, check, describe
+from loveletter.events.signing import ALGORITHM as SIGNATURE_ALGORITHM
+from loveletter.events.signing import verify
+from loveletter.replays.regenerate import regenerate
+from loveletter.replays.replay import Problem, check, describe
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 CHECKS = ("sequence", "chain", "signature", "commitment", "derivation", "rules")

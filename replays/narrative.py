@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from core.cards import Card
-from core.rulesets import RULESETS, Ruleset
-from events.catalogue import (
+from loveletter.core.cards import Card
+from loveletter.core.catalogue import (
     CardDrawn,
     CardPlayed,
     ChancellorDrew,
@@ -33,6 +32,7 @@ from events.catalogue import (
     SeedRevealed,
     TurnStarted,
 )
+from loveletter.core.rulesets import RULESETS, Ruleset
 
 _ARTICLE_FR = {  # "le Garde", "la Comtesse", "l'Espionne"
     Card.SPY: "l'",

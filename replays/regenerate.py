@@ -22,16 +22,16 @@ from typing import Any
 
 import orjson
 
-from core.cards import Card
-from core.chance import commitment, committed_deal
-from core.commands import Command, DealRound, PlayCard, ReturnCards
-from core.decide import decide
-from core.evolve import apply_all
-from core.state import INITIAL, GameState, Transient
-from events.catalogue import GameStarted, SeedRevealed
-from events.codec import decode, dumps, event_line
-from events.log import FORMAT, SIGNATURE_FORMAT, Header, digest, parse_header
-from replays.replay import command_of, header_problems
+from loveletter.core.cards import Card
+from loveletter.core.catalogue import GameStarted, SeedRevealed
+from loveletter.core.chance import commitment, committed_deal
+from loveletter.core.commands import Command, DealRound, PlayCard, ReturnCards
+from loveletter.core.decide import decide
+from loveletter.core.evolve import apply_all
+from loveletter.core.state import INITIAL, GameState, Transient
+from loveletter.events.codec import decode, dumps, event_line
+from loveletter.events.log import FORMAT, SIGNATURE_FORMAT, Header, digest, parse_header
+from loveletter.replays.replay import command_of, header_problems
 
 
 @dataclass(frozen=True, slots=True)

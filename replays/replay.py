@@ -12,12 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.commands import Command, ContributeSeed, DealRound, PlayCard, ReturnCards, RevealSeed, StartGame
-from core.decide import decide
-from core.evolve import apply_all, fold
-from core.rules import RuleViolation
-from core.state import INITIAL, GameState, Transient
-from events.catalogue import (
+from loveletter.core.catalogue import (
     CardDrawn,
     CardPlayed,
     ChancellorDrew,
@@ -37,8 +32,13 @@ from events.catalogue import (
     SeedRevealed,
     TurnStarted,
 )
-from events.codec import dumps, encode
-from events.log import Entry, GameLog, Header
+from loveletter.core.commands import Command, ContributeSeed, DealRound, PlayCard, ReturnCards, RevealSeed, StartGame
+from loveletter.core.decide import decide
+from loveletter.core.evolve import apply_all, fold
+from loveletter.core.rules import RuleViolation
+from loveletter.core.state import INITIAL, GameState, Transient
+from loveletter.events.codec import dumps, encode
+from loveletter.events.log import Entry, GameLog, Header
 
 DECISIONS = (GameStarted, RoundStarted, CardPlayed, ChancellorReturned, SeedContributed, SeedRevealed)
 

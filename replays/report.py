@@ -7,10 +7,10 @@ from typing import Any
 
 import orjson
 
-from events.catalogue import Event
-from events.log import LogFormatError, game_lines, read_games
-from replays.replay import Problem, check
-from replays.transcript import TranscriptFormatError, expand, transcript_in
+from loveletter.core.catalogue import Event
+from loveletter.events.log import LogFormatError, game_lines, read_games
+from loveletter.replays.replay import Problem, check
+from loveletter.replays.transcript import TranscriptFormatError, expand, transcript_in
 
 EXIT_VALID, EXIT_VIOLATION, EXIT_UNREADABLE = 0, 1, 2
 

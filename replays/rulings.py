@@ -11,18 +11,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.cards import TARGETS_OTHER, Card
-from core.commands import PlayCard, PlayerCommand, ReturnCards
-from core.decide import decide, valid_targets
-from core.legal import from_action_code, legal_moves_as_dicts
-from core.rules import RULES, RuleViolation
-from core.state import GameState
-from core.views import redact, view
-from events.catalogue import Event
-from events.codec import encode
-from events.log import Entry
-from replays.replay import Problem, check
-from replays.transcript import TranscriptFormatError, parse_card
+from loveletter.core.cards import TARGETS_OTHER, Card
+from loveletter.core.catalogue import Event
+from loveletter.core.commands import PlayCard, PlayerCommand, ReturnCards
+from loveletter.core.decide import decide, valid_targets
+from loveletter.core.legal import from_action_code, legal_moves_as_dicts
+from loveletter.core.rules import RULES, RuleViolation
+from loveletter.core.state import GameState
+from loveletter.core.views import redact, view
+from loveletter.events.codec import encode
+from loveletter.events.log import Entry
+from loveletter.replays.replay import Problem, check
+from loveletter.replays.transcript import TranscriptFormatError, parse_card
 
 
 class MoveFormatError(ValueError):

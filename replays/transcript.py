@@ -14,15 +14,15 @@ from typing import Any
 
 import orjson
 
-from core.cards import NAMES_EN, NAMES_FR, Card
-from core.commands import Command, DealRound, PlayCard, ReturnCards, StartGame
-from core.decide import decide
-from core.evolve import fold
-from core.rules import RuleViolation
-from core.rulesets import RULESETS
-from core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, GameState
-from events.catalogue import Event
-from replays.replay import Problem
+from loveletter.core.cards import NAMES_EN, NAMES_FR, Card
+from loveletter.core.catalogue import Event
+from loveletter.core.commands import Command, DealRound, PlayCard, ReturnCards, StartGame
+from loveletter.core.decide import decide
+from loveletter.core.evolve import fold
+from loveletter.core.rules import RuleViolation
+from loveletter.core.rulesets import RULESETS
+from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, GameState
+from loveletter.replays.replay import Problem
 
 FORMAT = "loveletter-transcript"
 

@@ -9,15 +9,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 import pytest
 
-from core.cards import Card
-from core.commands import Command, DealRound, PlayCard, ReturnCards, StartGame
-from core.decide import decide
-from core.evolve import evolve, fold
-from core.legal import legal_moves
-from core.rules import RULES, RuleViolation
-from core.rulesets import get_ruleset
-from core.state import INITIAL, GameState
-from events.catalogue import (
+from loveletter.core.cards import Card
+from loveletter.core.catalogue import (
     Event,
     FavorGained,
     GameEnded,
@@ -26,6 +19,13 @@ from events.catalogue import (
     PlayerEliminated,
     RoundEnded,
 )
+from loveletter.core.commands import Command, DealRound, PlayCard, ReturnCards, StartGame
+from loveletter.core.decide import decide
+from loveletter.core.evolve import evolve, fold
+from loveletter.core.legal import legal_moves
+from loveletter.core.rules import RULES, RuleViolation
+from loveletter.core.rulesets import get_ruleset
+from loveletter.core.state import INITIAL, GameState
 
 S, G, PR, B, H, P, C, K, CO, PS = (
     Card.SPY,
@@ -166,7 +166,7 @@ def explicit_deal(
     if set_aside is None:
         set_aside = rest.pop()  # the last card of the fill order is the least harmless
     if first_player is None:
-        from core.decide import first_player_candidates
+        from loveletter.core.decide import first_player_candidates
 
         first_player = first_player_candidates(state)[0][0]
     return DealRound(

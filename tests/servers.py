@@ -25,10 +25,10 @@ import orjson
 import pytest
 import uvicorn
 
-from api.app import create_app
-from api.settings import Settings
-from events.pgcluster import free_port
-from events.store import EventStore
+from loveletter.api.app import create_app
+from loveletter.api.settings import Settings
+from loveletter.events.pgcluster import free_port
+from loveletter.events.store import EventStore
 
 # Every server the tests start signs with a throwaway key, never one in the working tree.
 os.environ.setdefault("LOVELETTER_KEY_PATH", os.path.join(tempfile.mkdtemp(prefix="loveletter-key-"), "signing.key"))
@@ -73,7 +73,16 @@ class ServerProcess:
         env.update({"LOVELETTER_DATABASE_URL": database_url, "LOVELETTER_LOG_LEVEL": "warning"})
         env.update({f"LOVELETTER_{k.upper()}": v for k, v in settings.items()})
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
-        args = ["-m", "uvicorn", "api.app:create_app", "--factory", "--host", "127.0.0.1", "--port", str(self.port)]
+        args = [
+            "-m",
+            "uvicorn",
+            "loveletter.api.app:create_app",
+            "--factory",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+        ]
         self.proc = subprocess.Popen(
             [sys.executable, *args, "--log-level", "warning", "--no-access-log"],
             cwd=ROOT,
@@ -126,11 +135,11 @@ class Server:
 
 def open_test_store(kind: str, request: pytest.FixtureRequest, **kw: Any) -> EventStore:
     if kind == "sqlite":
-        from events.sqlite_store import SqliteStore
+        from loveletter.events.sqlite_store import SqliteStore
 
         path = request.getfixturevalue("tmp_path_factory").mktemp("http") / "referee.db"
         return SqliteStore(str(path), **kw)
-    from events.postgres_store import PostgresStore
+    from loveletter.events.postgres_store import PostgresStore
 
     return PostgresStore(request.getfixturevalue("pg_url"), **kw)
 
@@ -203,7 +212,7 @@ def admin_log(base_url: str, game_id: str) -> bytes:
 
 
 def log_events(data: bytes) -> list[Any]:
-    from events.log import read_games
+    from loveletter.events.log import read_games
 
     (game,) = list(read_games(data.splitlines()))
     assert [e.seq for e in game.entries] == list(range(1, len(game.entries) + 1))
@@ -212,7 +221,7 @@ def log_events(data: bytes) -> list[Any]:
 
 def verify_log(data: bytes, tmp_path: Path) -> Any:
     """`replays.report.replay_file` on the log: it must verify; the game report."""
-    from replays.report import replay_file
+    from loveletter.replays.report import replay_file
 
     path = tmp_path / f"log-{time.monotonic_ns()}.jsonl"
     path.write_bytes(data)

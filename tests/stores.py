@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from events.pgcluster import PostgresUnavailable, TempCluster
+from loveletter.events.pgcluster import PostgresUnavailable, TempCluster
 
 
 @pytest.fixture(scope="session")

@@ -6,22 +6,22 @@ import dataclasses
 import hashlib
 import random
 import subprocess
-import sys
 from pathlib import Path
 
 import orjson
 import pytest
 
-from core.chance import deal
-from core.commands import DealRound, StartGame
-from core.decide import decide
-from core.evolve import fold
-from core.legal import legal_moves
-from core.state import INITIAL
-from events.catalogue import Event, GameEnded, RoundStarted, SeedRevealed
-from events.log import Header, LogFormatError, game_lines, read_games
-from replays.audit import Options, audit_bytes, chunks
+from loveletter.core.catalogue import Event, GameEnded, RoundStarted, SeedRevealed
+from loveletter.core.chance import deal
+from loveletter.core.commands import DealRound, StartGame
+from loveletter.core.decide import decide
+from loveletter.core.evolve import fold
+from loveletter.core.legal import legal_moves
+from loveletter.core.state import INITIAL
+from loveletter.events.log import Header, LogFormatError, game_lines, read_games
+from loveletter.replays.audit import Options, audit_bytes, chunks
 from tests.audit_helpers import signed_log, signing_key, simulated
+from tests.cli import loveletter
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -210,22 +210,16 @@ def test_chunks_cut_at_headers_and_keep_line_numbers(clean: bytes) -> None:
     assert [g.as_dict() for g in parallel.games] == [g.as_dict() for g in serial.games]
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "api.cli", "audit", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
-    )
-
-
 def test_cli_audit_exit_codes_json_key_and_jobs(tmp_path: Path, clean: bytes) -> None:
     good = tmp_path / "good.jsonl"
     good.write_bytes(clean)
-    result = run(str(good), "--jobs", "2")
+    result = run_audit(str(good), "--jobs", "2")
     assert result.returncode == 0, result.stderr
     assert "6 games, 6 valid" in result.stdout
     key_file = tmp_path / "key.hex"
     key_file.write_text(signing_key().public_key + "\n")
-    assert run(str(good), "--key", str(key_file), "--require-signature").returncode == 0
-    wrong = run(str(good), "--key", "cd" * 32, "--json", "--lang", "fr", "--jobs", "1")
+    assert run_audit(str(good), "--key", str(key_file), "--require-signature").returncode == 0
+    wrong = run_audit(str(good), "--key", "cd" * 32, "--json", "--lang", "fr", "--jobs", "1")
     assert wrong.returncode == 1
     body = orjson.loads(wrong.stdout)
     assert body["verdict"] == "invalid" and body["games"][0]["problems"][0]["rule_id"] == "log.signature"
@@ -233,13 +227,13 @@ def test_cli_audit_exit_codes_json_key_and_jobs(tmp_path: Path, clean: bytes) ->
     lines = clean.splitlines()
     bad = tmp_path / "bad.jsonl"
     bad.write_bytes(b"\n".join([*lines[:7], lines[7][:50], *lines[8:]]))
-    unreadable = run(str(bad), str(good))
+    unreadable = run_audit(str(bad), str(good))
     assert unreadable.returncode == 2
     assert "line 8" in unreadable.stdout and "Traceback" not in unreadable.stderr + unreadable.stdout
-    assert run(str(good), "--key", "nope").returncode == 2
+    assert run_audit(str(good), "--key", "nope").returncode == 2
     edited = tmp_path / "edited.jsonl"
     edited.write_bytes(clean.replace(b'"seq":12,', b'"seq":13,', 1))
-    lenient = run(str(edited), "--lenient", "--json")
+    lenient = run_audit(str(edited), "--lenient", "--json")
     assert lenient.returncode == 1 and orjson.loads(lenient.stdout)["counts"]["invalid"] == 1
 
 
@@ -249,3 +243,7 @@ def test_a_header_hash_is_over_canonical_json() -> None:
     data = lines_of(events)
     assert hashlib.sha256(data.split(b"\n")[0]).hexdigest() == orjson.loads(data.split(b"\n")[1])["prev"]
     assert head.ruleset == "2019"
+
+
+def run_audit(*args: str) -> subprocess.CompletedProcess[str]:
+    return loveletter("audit", *args)

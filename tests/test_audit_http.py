@@ -6,9 +6,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from api.audit_routes import MAX_AUDIT_BYTES
-from api.settings import Settings
-from events.sqlite_store import SqliteStore
+from loveletter.api.audit_routes import MAX_AUDIT_BYTES
+from loveletter.api.settings import Settings
+from loveletter.events.sqlite_store import SqliteStore
 from tests.audit_helpers import signed_log, signing_key
 from tests.servers import client, serve
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from replays.audit import Options, audit_bytes
+from loveletter.replays.audit import Options, audit_bytes
 from tests.audit_helpers import signed_log
 
 MUTATIONS = int(os.environ.get("AUDIT_MUTATIONS", "300"))

@@ -9,8 +9,8 @@ import random
 import orjson
 import pytest
 
-from replays.audit import Options, audit_bytes
-from replays.regenerate import regenerate
+from loveletter.replays.audit import Options, audit_bytes
+from loveletter.replays.regenerate import regenerate
 from tests.audit_helpers import signed_log, signing_key
 from tests.test_audit_mutations import mutate
 

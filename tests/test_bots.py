@@ -6,16 +6,16 @@ import random
 
 import pytest
 
-from api.simulate import Config, SeedKey, bot_rng, simulate
-from core.bots import BOTS, choose_heuristic, choose_random, choose_random_code, get_bot
-from core.cards import Card
-from core.chance import commitment, committed_deal
-from core.commands import Command, PlayCard, ReturnCards, StartGame
-from core.decide import decide
-from core.evolve import fold
-from core.legal import action_code, from_action_code, legal_action_codes, legal_moves
-from core.state import INITIAL, PHASE_DEAL, PHASE_OVER
-from core.views import SeatPublic, View, view
+from loveletter.api.simulate import Config, SeedKey, bot_rng, simulate
+from loveletter.core.bots import BOTS, choose_heuristic, choose_random, choose_random_code, get_bot
+from loveletter.core.cards import Card
+from loveletter.core.chance import commitment, committed_deal
+from loveletter.core.commands import Command, PlayCard, ReturnCards, StartGame
+from loveletter.core.decide import decide
+from loveletter.core.evolve import fold
+from loveletter.core.legal import action_code, from_action_code, legal_action_codes, legal_moves
+from loveletter.core.state import INITIAL, PHASE_DEAL, PHASE_OVER
+from loveletter.core.views import SeatPublic, View, view
 
 
 def _games(ruleset: str, players: int, bot: str, games: int, seed: int = 3):

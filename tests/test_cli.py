@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.cli import loveletter
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "api.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
-    )
-
-
 def test_simulate_prints_the_summary_table() -> None:
-    result = run("simulate", "--games", "40", "--seed", "3", "--bots", "heuristic,random,random,random")
+    result = loveletter("simulate", "--games", "40", "--seed", "3", "--bots", "heuristic,random,random,random")
     assert result.returncode == 0, result.stderr
     for figure in (
         "games/s",
@@ -48,7 +42,7 @@ def test_simulate_prints_the_summary_table() -> None:
     ],
 )
 def test_bad_options_exit_2_with_one_line(args: tuple[str, ...], message: str) -> None:
-    result = run("simulate", "--games", "5", *args) if "--games" not in args else run("simulate", *args)
+    result = loveletter("simulate", "--games", "5", *args) if "--games" not in args else loveletter("simulate", *args)
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
@@ -59,7 +53,7 @@ def test_bad_options_exit_2_with_one_line(args: tuple[str, ...], message: str) -
 def test_same_seed_gives_byte_identical_log_files(tmp_path: Path) -> None:
     paths = [tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "c.jsonl"]
     for path, seed in zip(paths, ("7", "7", "8"), strict=True):
-        result = run("simulate", "--games", "30", "--seed", seed, "--players", "3", "--log", str(path))
+        result = loveletter("simulate", "--games", "30", "--seed", seed, "--players", "3", "--log", str(path))
         assert result.returncode == 0, result.stderr
     a, b, c = (p.read_bytes() for p in paths)
     assert a == b
@@ -68,16 +62,16 @@ def test_same_seed_gives_byte_identical_log_files(tmp_path: Path) -> None:
 
 
 def test_unwritable_log_is_a_one_line_error(tmp_path: Path) -> None:
-    result = run("simulate", "--games", "2", "--log", str(tmp_path / "missing" / "x.jsonl"))
+    result = loveletter("simulate", "--games", "2", "--log", str(tmp_path / "missing" / "x.jsonl"))
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1 and result.stderr.startswith("error: cannot write")
 
 
 def test_demo_tells_a_game() -> None:
-    result = run("demo")
+    result = loveletter("demo")
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert out.startswith("Game 2019: Ann, Bob, Cleo, Dan.")
     assert "Round 1:" in out and " plays the " in out and "Game over: " in out
     assert " draws the " in out  # the demo's narrator sees every card
-    assert run("demo").stdout == out  # seeded: the same game every time
+    assert loveletter("demo").stdout == out  # seeded: the same game every time

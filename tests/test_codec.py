@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from events.catalogue import EVENT_TYPES, GameStarted, RoundStarted
-from events.codec import decode, dumps, encode, event_line
+from loveletter.core.catalogue import EVENT_TYPES, GameStarted, RoundStarted
+from loveletter.events.codec import decode, dumps, encode, event_line
 from tests.audit_helpers import simulated
 
 

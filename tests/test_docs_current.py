@@ -17,16 +17,16 @@ import jsonschema
 import orjson
 import pytest
 
-from core.cards import Card
-from core.chance import commitment, committed_deal
-from core.commands import ContributeSeed, PlayCard, ReturnCards, RevealSeed, StartGame
-from core.decide import decide
-from core.evolve import fold
-from core.legal import action_code, from_action_code, legal_moves
-from core.state import INITIAL, PHASE_DEAL, PHASE_OVER
-from events.catalogue import EVENT_TYPES, Event
-from events.log import game_lines, read_games
-from events.signing import SigningKey
+from loveletter.core.cards import Card
+from loveletter.core.catalogue import EVENT_TYPES, Event
+from loveletter.core.chance import commitment, committed_deal
+from loveletter.core.commands import ContributeSeed, PlayCard, ReturnCards, RevealSeed, StartGame
+from loveletter.core.decide import decide
+from loveletter.core.evolve import fold
+from loveletter.core.legal import action_code, from_action_code, legal_moves
+from loveletter.core.state import INITIAL, PHASE_DEAL, PHASE_OVER
+from loveletter.events.log import game_lines, read_games
+from loveletter.events.signing import SigningKey
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

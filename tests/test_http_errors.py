@@ -11,7 +11,7 @@ import httpx
 import orjson
 import pytest
 
-from core.rules import RULES
+from loveletter.core.rules import RULES
 from tests.servers import ADMIN, Server, client, create_game, server_fixture  # noqa: F401  (fixture)
 from tests.stores import pg_url, sqlite_path  # noqa: F401  (fixtures)
 

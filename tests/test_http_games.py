@@ -9,9 +9,9 @@ from typing import Any
 import orjson
 import pytest
 
-from core.evolve import fold
-from core.views import view
-from events.catalogue import GameStarted, RoundStarted
+from loveletter.core.catalogue import GameStarted, RoundStarted
+from loveletter.core.evolve import fold
+from loveletter.core.views import view
 from tests.servers import (
     Server,
     admin_log,

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from core.evolve import fold
-from core.state import GameState
-from events.codec import encode
+from loveletter.core.evolve import fold
+from loveletter.core.state import GameState
+from loveletter.events.codec import encode
 from tests.servers import (
     Server,
     admin_log,

@@ -8,15 +8,15 @@ import random
 
 import pytest
 
-from core.chance import deal
-from core.commands import StartGame
-from core.decide import decide
-from core.evolve import fold
-from core.legal import legal_moves
-from core.state import INITIAL, GameState
-from events.catalogue import CardPlayed, Event, FavorGained, GameStarted, PlayerEliminated, TurnStarted
-from events.log import LogFormatError, read_games, write_game
-from replays.replay import ReplayError, check, replay
+from loveletter.core.catalogue import CardPlayed, Event, FavorGained, GameStarted, PlayerEliminated, TurnStarted
+from loveletter.core.chance import deal
+from loveletter.core.commands import StartGame
+from loveletter.core.decide import decide
+from loveletter.core.evolve import fold
+from loveletter.core.legal import legal_moves
+from loveletter.core.state import INITIAL, GameState
+from loveletter.events.log import LogFormatError, read_games, write_game
+from loveletter.replays.replay import ReplayError, check, replay
 
 
 def random_game(seed: int, ruleset: str = "2019", players: int = 3) -> tuple[list[Event], GameState]:

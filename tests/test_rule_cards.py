@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from core.commands import PlayCard, ReturnCards
-from core.legal import legal_moves
-from core.views import view
-from events.catalogue import (
+from loveletter.core.catalogue import (
     CardDrawn,
     CardPlayed,
     ChancellorDrew,
@@ -18,6 +15,9 @@ from events.catalogue import (
     RoundEnded,
     TurnStarted,
 )
+from loveletter.core.commands import PlayCard, ReturnCards
+from loveletter.core.legal import legal_moves
+from loveletter.core.views import view
 from tests.helpers import (
     CO,
     PR,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from core.rules import RULES
+from loveletter.core.rules import RULES
 
 HERE = Path(__file__).parent
 

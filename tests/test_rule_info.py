@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from core.views import redact, view, visible_to
-from events.catalogue import CardDrawn, ChancellorDrew, ChancellorReturned, HandSeen, RoundStarted, TurnStarted
-from events.codec import encode
+from loveletter.core.catalogue import CardDrawn, ChancellorDrew, ChancellorReturned, HandSeen, RoundStarted, TurnStarted
+from loveletter.core.views import redact, view, visible_to
+from loveletter.events.codec import encode
 from tests.helpers import CO, PR, PS, B, C, G, H, K, P, S, start
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.decide import first_player_candidates
-from events.catalogue import FavorGained, GameEnded, RoundEnded
+from loveletter.core.catalogue import FavorGained, GameEnded, RoundEnded
+from loveletter.core.decide import first_player_candidates
 from tests.helpers import (
     CO,
     PR,

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from core.chance import deal
-from core.commands import DealRound, PlayCard, StartGame
-from core.decide import decide
-from core.rulesets import RULESETS
-from core.state import INITIAL
-from events.catalogue import GameStarted, RoundStarted, TurnStarted
+from loveletter.core.catalogue import GameStarted, RoundStarted, TurnStarted
+from loveletter.core.chance import deal
+from loveletter.core.commands import DealRound, PlayCard, StartGame
+from loveletter.core.decide import decide
+from loveletter.core.rulesets import RULESETS
+from loveletter.core.state import INITIAL
 from tests.helpers import (
     CO,
     NAMES,

@@ -8,16 +8,16 @@ import random
 
 import pytest
 
-from core.chance import commitment, committed_deal, round_seed
-from core.commands import ContributeSeed, RevealSeed, StartGame
-from core.decide import decide
-from core.evolve import fold
-from core.legal import legal_moves
-from core.rules import RuleViolation
-from core.state import INITIAL, GameState
-from events.catalogue import Event, RoundStarted, SeedContributed, SeedRevealed
-from events.log import read_games, write_game
-from events.signing import SigningKey, verify
+from loveletter.core.catalogue import Event, RoundStarted, SeedContributed, SeedRevealed
+from loveletter.core.chance import commitment, committed_deal, round_seed
+from loveletter.core.commands import ContributeSeed, RevealSeed, StartGame
+from loveletter.core.decide import decide
+from loveletter.core.evolve import fold
+from loveletter.core.legal import legal_moves
+from loveletter.core.rules import RuleViolation
+from loveletter.core.state import INITIAL, GameState
+from loveletter.events.log import read_games, write_game
+from loveletter.events.signing import SigningKey, verify
 
 SERVER = hashlib.sha256(b"server seed of the tests").digest()
 ANN_SEED = hashlib.sha256(b"ann").hexdigest()

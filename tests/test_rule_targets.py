@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from core.cards import Card
-from core.commands import PlayCard
-from core.legal import legal_moves
-from events.catalogue import CardPlayed, HandDiscarded, PlayerEliminated
+from loveletter.core.cards import Card
+from loveletter.core.catalogue import CardPlayed, HandDiscarded, PlayerEliminated
+from loveletter.core.commands import PlayCard
+from loveletter.core.legal import legal_moves
 from tests.helpers import CO, PR, PS, B, G, Game, H, K, P, S, expect_violation, of_type, start
 
 

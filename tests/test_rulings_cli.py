@@ -4,23 +4,18 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.cli import loveletter
 
 ROOT = Path(__file__).resolve().parent.parent
 READER = str(ROOT / "examples" / "reader-question.json")
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "api.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
-    )
-
-
 def explain(*args: str) -> subprocess.CompletedProcess[str]:
-    return run("explain", READER, "--at", "5", *args)
+    return loveletter("explain", READER, "--at", "5", *args)
 
 
 def test_explain_illegal_prince_on_the_protected_player_in_french_exits_1() -> None:
@@ -66,7 +61,7 @@ def test_explain_json_has_the_ruling_and_the_exit_code(move: str, code: int) -> 
     ],
 )
 def test_explain_bad_input_exits_2_with_one_line(args: tuple[str, ...], message: str) -> None:
-    result = run("explain", READER, *args)
+    result = loveletter("explain", READER, *args)
     assert result.returncode == 2, result.stdout
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], result.stderr
@@ -74,16 +69,16 @@ def test_explain_bad_input_exits_2_with_one_line(args: tuple[str, ...], message:
 
 
 def test_explain_unreadable_file_exits_2(tmp_path: Path) -> None:
-    missing = run("explain", str(tmp_path / "none.jsonl"), "--at", "1", "--move", "{}")
+    missing = loveletter("explain", str(tmp_path / "none.jsonl"), "--at", "1", "--move", "{}")
     assert missing.returncode == 2 and missing.stderr.startswith("error: cannot read ")
     garbage = tmp_path / "garbage.jsonl"
     garbage.write_text("this is not a log\n")
-    bad = run("explain", str(garbage), "--at", "1", "--move", "{}")
+    bad = loveletter("explain", str(garbage), "--at", "1", "--move", "{}")
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "Traceback" not in bad.stderr
 
 
 def test_show_tells_the_reader_question_in_french() -> None:
-    result = run("show", READER, "--lang", "fr")
+    result = loveletter("show", READER, "--lang", "fr")
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
         "Partie 2019 (scénario) : Claire, Thibault.",
@@ -98,20 +93,20 @@ def test_show_tells_the_reader_question_in_french() -> None:
 
 
 def test_show_in_english_by_default() -> None:
-    result = run("show", READER)
+    result = loveletter("show", READER)
     assert result.returncode == 0, result.stderr
     assert "Round 1, turn 2 — Claire plays the Prince on themself." in result.stdout.splitlines()
 
 
 def test_show_at_seq_for_a_seat_prints_only_what_that_seat_knew() -> None:
-    claire = run("show", READER, "--at", "5", "--seat", "Claire")
+    claire = loveletter("show", READER, "--at", "5", "--seat", "Claire")
     assert claire.returncode == 0, claire.stderr
     view = json.loads(claire.stdout)
     assert view["seat"] == 0 and view["version"] == 5 and view["hand"] == ["princess", "prince"]
     assert [s["known_hand"] for s in view["seats"]] == [None, None] and view["seats"][1]["protected"]
-    thibault = json.loads(run("show", READER, "--at", "5", "--seat", "1").stdout)
+    thibault = json.loads(loveletter("show", READER, "--at", "5", "--seat", "1").stdout)
     assert thibault["seat"] == 1 and thibault["hand"] == ["guard"]
-    spectator = json.loads(run("show", READER, "--at", "5").stdout)
+    spectator = json.loads(loveletter("show", READER, "--at", "5").stdout)
     assert spectator["seat"] is None and spectator["hand"] == []
 
 
@@ -125,7 +120,7 @@ def test_show_at_seq_for_a_seat_prints_only_what_that_seat_knew() -> None:
     ],
 )
 def test_show_bad_options_exit_2_with_one_line(args: tuple[str, ...], message: str) -> None:
-    result = run("show", READER, *args)
+    result = loveletter("show", READER, *args)
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], result.stderr
@@ -133,12 +128,12 @@ def test_show_bad_options_exit_2_with_one_line(args: tuple[str, ...], message: s
 
 def test_show_and_explain_read_a_simulated_jsonl_log(tmp_path: Path) -> None:
     log = tmp_path / "game.jsonl"
-    assert run("simulate", "--games", "1", "--players", "2", "--seed", "4", "--log", str(log)).returncode == 0
-    story = run("show", str(log), "--lang", "fr")
+    assert loveletter("simulate", "--games", "1", "--players", "2", "--seed", "4", "--log", str(log)).returncode == 0
+    story = loveletter("show", str(log), "--lang", "fr")
     assert story.returncode == 0, story.stderr
     lines = story.stdout.splitlines()
     assert lines[0].startswith("Partie 2019 : ") and lines[-2].startswith("Fin de la partie : ")
     assert lines[-1].startswith("L'arbitre révèle sa graine")
     assert any(line.startswith("Manche 1, tour 1 — ") for line in lines)
-    view = json.loads(run("show", str(log), "--at", "4", "--seat", "0").stdout)
+    view = json.loads(loveletter("show", str(log), "--at", "4", "--seat", "0").stdout)
     assert view["version"] == 4 and view["seat"] == 0

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from core.evolve import fold
+from loveletter.core.evolve import fold
 from tests.servers import (
     ADMIN,
     Server,

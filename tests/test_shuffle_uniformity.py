@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from core.chance import SeedStream, commitment, committed_deal, round_message, round_seed
-from core.commands import ContributeSeed, StartGame
-from core.decide import decide
-from core.evolve import fold
-from core.state import INITIAL
+from loveletter.core.chance import SeedStream, commitment, committed_deal, round_message, round_seed
+from loveletter.core.commands import ContributeSeed, StartGame
+from loveletter.core.decide import decide
+from loveletter.core.evolve import fold
+from loveletter.core.state import INITIAL
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))

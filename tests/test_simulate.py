@@ -7,18 +7,18 @@ import io
 
 import pytest
 
-from api.simulate import Config, SeedKey, SimulationError, bot_rng, play_game, simulate
-from core.bots import choose_random, get_bot
-from core.chance import commitment, committed_deal
-from core.commands import Command, RevealSeed, StartGame
-from core.decide import decide
-from core.evolve import evolve, fold
-from core.legal import legal_moves
-from core.state import INITIAL, PHASE_DEAL, PHASE_OVER
-from core.views import view
-from events.catalogue import Event, FavorGained, GameEnded, RoundEnded, TurnStarted
-from events.log import game_lines, read_games
-from replays.replay import check
+from loveletter.api.simulate import Config, SeedKey, SimulationError, bot_rng, play_game, simulate
+from loveletter.core.bots import choose_random, get_bot
+from loveletter.core.catalogue import Event, FavorGained, GameEnded, RoundEnded, TurnStarted
+from loveletter.core.chance import commitment, committed_deal
+from loveletter.core.commands import Command, RevealSeed, StartGame
+from loveletter.core.decide import decide
+from loveletter.core.evolve import evolve, fold
+from loveletter.core.legal import legal_moves
+from loveletter.core.state import INITIAL, PHASE_DEAL, PHASE_OVER
+from loveletter.core.views import view
+from loveletter.events.log import game_lines, read_games
+from loveletter.replays.replay import check
 
 
 def _log(config: Config) -> bytes:

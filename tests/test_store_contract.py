@@ -13,14 +13,14 @@ from concurrent.futures import ThreadPoolExecutor
 import psycopg
 import pytest
 
-from core.commands import StartGame
-from core.decide import decide
-from core.state import INITIAL
-from events.catalogue import Event
-from events.log import Header
-from events.postgres_store import PostgresStore
-from events.sqlite_store import SqliteStore
-from events.store import ConflictError, EventStore, Idempotency
+from loveletter.core.catalogue import Event
+from loveletter.core.commands import StartGame
+from loveletter.core.decide import decide
+from loveletter.core.state import INITIAL
+from loveletter.events.log import Header
+from loveletter.events.postgres_store import PostgresStore
+from loveletter.events.sqlite_store import SqliteStore
+from loveletter.events.store import ConflictError, EventStore, Idempotency
 from tests.stores import pg_url, sqlite_path  # noqa: F401  (fixtures)
 
 EVENTS: list[Event] = list(decide(INITIAL, StartGame("2019", ("Ann", "Bob"))))
@@ -190,7 +190,7 @@ def test_subscribers_hear_of_every_append(opener: Opener) -> None:
 
 
 def test_log_chain__the_store_keeps_every_events_hash_chain_as_the_exported_log_has_it(store: EventStore) -> None:
-    from events.log import game_lines, read_games
+    from loveletter.events.log import game_lines, read_games
 
     gid = new_id()
     store.create(gid, {}, EVENTS)

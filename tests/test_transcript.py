@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from events.catalogue import HandDiscarded, PlayerEliminated, RoundEnded
-from events.log import read_games
-from replays.replay import check
-from replays.transcript import TranscriptFormatError, expand, parse_card
+from loveletter.core.catalogue import HandDiscarded, PlayerEliminated, RoundEnded
+from loveletter.events.log import read_games
+from loveletter.replays.replay import check
+from loveletter.replays.transcript import TranscriptFormatError, expand, parse_card
 
 ROOT = Path(__file__).resolve().parents[1]
 READER_QUESTION = json.loads((ROOT / "examples" / "reader-question.json").read_text())
@@ -39,7 +39,7 @@ def test_target_protected__aiming_the_prince_at_the_protected_opponent_is_refuse
 
 def test_the_expanded_log_verifies_as_a_log() -> None:
     out = expand(READER_QUESTION)
-    from events.log import game_lines
+    from loveletter.events.log import game_lines
 
     (game,) = read_games(list(game_lines(out.events)))
     assert check(game).ok and game.entries[0].event.scenario  # type: ignore[union-attr]

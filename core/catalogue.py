@@ -13,7 +13,7 @@ from typing import ClassVar, Literal, Union
 
 from pydantic import ConfigDict
 
-from core.cards import Card
+from loveletter.core.cards import Card
 
 _STRICT = ConfigDict(extra="forbid", frozen=True)
 

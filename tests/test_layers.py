@@ -1,0 +1,124 @@
+"""The imports run one way (docs/architecture.md): core <- events <- replays <- api.
+
+`core` is the pure rules with their vocabulary (cards, the event catalogue, commands); `events` writes and
+stores that vocabulary; `replays` judges recorded logs with both; `api` is the outside world. A module that
+imports against the arrow, or any code that imports a folder by its bare name instead of `loveletter.…`,
+fails here.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LAYERS = ("core", "events", "replays", "api")
+# What each layer may import from the project: itself and the layers below it.
+ALLOWED = {layer: set(LAYERS[: i + 1]) for i, layer in enumerate(LAYERS)}
+# I/O and clocks have no place in the pure rules.
+IMPURE = {
+    "os",
+    "io",
+    "sys",
+    "time",
+    "socket",
+    "sqlite3",
+    "subprocess",
+    "pathlib",
+    "tempfile",
+    "shutil",
+    "asyncio",
+    "threading",
+    "logging",
+    "structlog",
+    "psycopg",
+    "psycopg_pool",
+    "urllib",
+    "http",
+    "datetime",
+}
+
+
+def imported_modules(path: Path) -> list[tuple[int, str]]:
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append((node.lineno, node.module))
+            found += [(node.lineno, f"{node.module}.{alias.name}") for alias in node.names]
+    return found
+
+
+def project_files() -> list[Path]:
+    return sorted(p for p in ROOT.rglob("*.py") if not {".venv", "site", "loveletter", "build"} & set(p.parts))
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_a_layer_imports_only_itself_and_the_layers_below(layer: str) -> None:
+    wrong = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for path in sorted((ROOT / layer).glob("*.py"))
+        for line, name in imported_modules(path)
+        if name.startswith("loveletter.") and name.split(".")[1] in LAYERS and name.split(".")[1] not in ALLOWED[layer]
+    ]
+    assert wrong == []
+
+
+def test_the_rules_core_does_no_io() -> None:
+    wrong = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for path in sorted((ROOT / "core").glob("*.py"))
+        for line, name in imported_modules(path)
+        if name.split(".")[0] in IMPURE
+    ]
+    assert wrong == []
+
+
+def test_no_code_imports_a_folder_by_its_bare_name() -> None:
+    bare = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for path in project_files()
+        for line, name in imported_modules(path)
+        if name.split(".")[0] in LAYERS
+    ]
+    assert bare == []
+
+
+def test_the_checker_sees_a_wrong_import(tmp_path: Path) -> None:
+    """The rule above can fail: an `events` import in a core module is found."""
+    module = tmp_path / "bad.py"
+    module.write_text("from loveletter.events.log import read_games\nimport sqlite3\n")
+    names = [name for _, name in imported_modules(module)]
+    assert "loveletter.events.log" in names and "sqlite3" in names
+
+
+def test_the_wheel_installs_one_package_named_loveletter(tmp_path: Path) -> None:
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = tmp_path.glob("*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    top = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
+    assert top == {"loveletter"}
+    for layer in LAYERS:
+        assert f"loveletter/{layer}/__init__.py" in names
+    assert "loveletter/core/decide.py" in names and "loveletter/api/openapi_examples.json" in names

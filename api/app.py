@@ -6,6 +6,7 @@ import asyncio
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Annotated, Any
 
 import orjson
@@ -82,6 +83,8 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     owned = store is None
     the_store = store or open_store(settings)
     signing_key = SigningKey.load_or_create(settings.key_path)
+    if signing_key.created:
+        structlog.get_logger().warning("signing key created", path=str(Path(settings.key_path).resolve()))
     referee = Referee(
         the_store, cache_games=settings.cache_games, admin_token=settings.admin_token, signing_key=signing_key
     )
@@ -106,8 +109,9 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     app.state.referee = referee
     problems.install(app)
 
-    app.add_middleware(RequestContext, max_body=settings.max_body_bytes)
-    app.moves = RequestContext(move_handler(referee), max_body=settings.max_body_bytes)
+    level = settings.request_log_level
+    app.add_middleware(RequestContext, max_body=settings.max_body_bytes, level=level)
+    app.moves = RequestContext(move_handler(referee), max_body=settings.max_body_bytes, level=level)
 
     @app.get("/healthz", tags=["service"], responses=answers("healthz"))
     async def healthz() -> Response:
@@ -115,19 +119,9 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
 
     @app.get("/keys", tags=["service"], responses=answers("keys"))
     async def keys() -> Response:
-        """The public key exported logs are signed with (Ed25519, raw 32 bytes in hex)."""
-        return _json(
-            {
-                "keys": [
-                    {
-                        "key_id": signing_key.key_id,
-                        "algorithm": "ed25519",
-                        "public_key": signing_key.public_key,
-                        "signs": "b'loveletter-log/v1\\n' + the hex SHA-256 of a log's last line",
-                    }
-                ]
-            }
-        )
+        """The public key exported logs are signed with: Ed25519, as hex (what `loveletter audit --key` takes),
+        base64 and PEM, and the message each signature covers."""
+        return _json({"keys": [signing_key.published()]})
 
     @app.post(
         "/games/{game_id}/seed",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 from rich.console import Console
@@ -18,9 +18,28 @@ except ImportError:  # pragma: no cover - older typer uses click itself
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
+    rich_markup_mode=None,  # click's plain help: option types as <int>, <path>, <en|fr>; flags take no value
+    context_settings={"help_option_names": ["-h", "--help"]},
     help="Love Letter referee: serve, replay, audit, explain, show, simulate, demo.",
 )
 EXIT_USAGE = 2
+
+
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        from loveletter import __version__
+
+        print(f"loveletter {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool, typer.Option("--version", "-V", callback=_print_version, is_eager=True, help="print the version and exit")
+    ] = False,
+) -> None:
+    """Love Letter referee: serve, replay, audit, explain, show, simulate, demo."""
 
 
 def fail(message: str) -> typer.Exit:
@@ -88,7 +107,7 @@ def demo(
         print(line)
 
 
-Lang = Annotated[str, typer.Option("--lang", help="language of messages: en or fr")]
+Lang = Annotated[Literal["en", "fr"], typer.Option("--lang", help="language of messages")]
 
 
 def _lang(lang: str) -> str:
@@ -99,7 +118,7 @@ def _lang(lang: str) -> str:
 
 @app.command()
 def replay(
-    file: Annotated[Path, typer.Argument(help="a JSONL game log, or a JSON transcript")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="a JSONL game log, or a JSON transcript")],
     json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
     lenient: Annotated[bool, typer.Option("--lenient", help="report every problem, not just the first")] = False,
     lang: Lang = "en",
@@ -143,7 +162,7 @@ def _load_events(file: Path) -> list[Any]:
 
 @app.command()
 def explain(
-    file: Annotated[Path, typer.Argument(help="a JSONL game log, or a JSON transcript")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="a JSONL game log, or a JSON transcript")],
     at: Annotated[int, typer.Option("--at", help="judge the move after this seq")],
     move: Annotated[str, typer.Option("--move", help='the move, e.g. \'{"player": "Bob", "card": "guard", ...}\'')],
     json: Annotated[bool, typer.Option("--json", help="print the ruling as JSON")] = False,
@@ -195,7 +214,7 @@ def explain(
 
 @app.command()
 def show(
-    file: Annotated[Path, typer.Argument(help="a JSONL game log, or a JSON transcript")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="a JSONL game log, or a JSON transcript")],
     at: Annotated[int | None, typer.Option("--at", help="show the state after this seq")] = None,
     seat: Annotated[str | None, typer.Option("--seat", help="whose view (a name or seat number)")] = None,
     lang: Lang = "en",
@@ -234,7 +253,7 @@ def show(
 
 @app.command()
 def audit(
-    files: Annotated[list[Path], typer.Argument(help="JSONL game logs (one or many games each)")],
+    files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="JSONL game logs (one or many games each)")],
     json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
     strict: Annotated[
         bool, typer.Option("--strict/--lenient", help="stop each game at its first problem, or report them all")

@@ -119,9 +119,10 @@ class RequestContext:
     (Starlette's BaseHTTPMiddleware spawns a task per request; this costs nothing of the sort.)
     """
 
-    def __init__(self, app: ASGIApp, max_body: int) -> None:
+    def __init__(self, app: ASGIApp, max_body: int, level: str = "info") -> None:
         self.app = app
         self.max_body = max_body
+        self.level = logging.getLevelName(level.upper())
 
     def limit_for(self, scope: Scope) -> int:
         """The body limit of this request: a route may raise it in `app.state.body_limits` (path -> bytes)."""
@@ -177,14 +178,17 @@ class RequestContext:
             await send(message)
 
         await self.app(scope, app_receive, send_with_id)
-        if scope["method"] != "GET" or status >= 400:
-            log.info(
-                "request",
-                method=scope["method"],
-                path=scope["path"],
-                status=status,
-                ms=round((time.perf_counter() - start) * 1000, 2),
-            )
+        # One line per answered request; never a header or the query string, where tokens travel.
+        route = scope.get("route")
+        log.log(
+            logging.ERROR if status >= 500 else self.level,
+            "request",
+            method=scope["method"],
+            route=getattr(route, "path", None) or scope.get("route_path") or scope["path"],
+            path=scope["path"],
+            status=status,
+            ms=round((time.perf_counter() - start) * 1000, 2),
+        )
 
 
 async def _too_large(send: Send, limit: int, request_id: str) -> None:

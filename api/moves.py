@@ -152,6 +152,7 @@ class RefereeApp(FastAPI):
         ):
             scope["app"] = self
             scope["path_params"] = {"game_id": match[1]}
+            scope["route_path"] = "/games/{game_id}/moves"
             await self.moves(scope, receive, send)
             return
         await super().__call__(scope, receive, send)

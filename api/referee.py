@@ -180,6 +180,7 @@ class Referee:
         for seat, info in enumerate(table.meta["seats"]):
             stored = info.get("token_digest")
             if stored and matches(token, stored):
+                structlog.contextvars.bind_contextvars(game_id=table.game_id, seat=seat)
                 return seat
         raise Problem(403, "token_rejected", "Wrong token", "this token is not a seat token of this game")
 
@@ -298,7 +299,6 @@ class Referee:
         table = await self.table(game_id)
         seat = self.seat_for(table, token, required=True)
         assert seat is not None
-        structlog.contextvars.bind_contextvars(game_id=game_id, seat=seat)
         # a key is never replayed to another seat, nor for another body
         request_hash = hashlib.sha256(b"%d:" % seat + raw_body).hexdigest() if idempotency_key is not None else ""
         async with table.lock:

@@ -8,9 +8,10 @@ import sys
 import uvicorn
 
 from loveletter.api.settings import Settings
+from loveletter.core.lang import BilingualError
 
 
-class ServeError(ValueError):
+class ServeError(BilingualError):
     pass
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from platformdirs import user_data_dir
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -24,13 +26,25 @@ class Settings(BaseSettings):
     log_format: Literal["auto", "json", "console"] = Field(
         "auto", description="auto: pretty on a terminal, JSON lines otherwise"
     )
-    log_level: str = "info"
+    log_level: str = Field("info", description="lowest level logged: debug, info, warning, error")
+    request_log_level: str = Field(
+        "info", description="level of the line logged for each answered request (5xx answers: always error)"
+    )
     admin_token: str | None = Field(None, description="bearer token that may read any game's full log")
     key_path: str = Field(
-        "loveletter-signing.key", description="the referee's Ed25519 key (PKCS#8 PEM), created on first start"
+        default_factory=lambda: str(Path(user_data_dir("loveletter-referee", appauthor=False)) / "signing.key"),
+        description="the referee's Ed25519 key (PKCS#8 PEM), created on first start; default: the user's data "
+        "directory (~/.local/share/loveletter-referee/signing.key on Linux)",
     )
     max_body_bytes: int = Field(64 * 1024, description="largest request body accepted")
     cache_games: int = Field(10_000, description="games whose folded state is kept in memory")
+
+    @field_validator("log_level", "request_log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        if value.lower() not in ("debug", "info", "warning", "error", "critical"):
+            raise ValueError("a level is debug, info, warning, error or critical")
+        return value.lower()
 
     @property
     def is_sqlite(self) -> bool:

@@ -26,6 +26,7 @@ from loveletter.core.chance import commitment, committed_deal
 from loveletter.core.commands import Command, RevealSeed, StartGame
 from loveletter.core.decide import decide
 from loveletter.core.evolve import apply_all
+from loveletter.core.lang import BilingualError
 from loveletter.core.legal import legal_move_tuple, legal_moves
 from loveletter.core.rulesets import RULESETS
 from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, PHASE_OVER, PHASE_PLAY
@@ -35,7 +36,7 @@ from loveletter.events.log import Header, write_game
 SEED_DOMAIN = b"loveletter-simulate/1"
 
 
-class SimulationError(ValueError):
+class SimulationError(BilingualError):
     """A simulation that cannot be run as asked (one line, for the command line)."""
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping
 
-from loveletter.core.rulesets import Lang
+from loveletter.core.lang import Lang
 
 S2019_FR = "000_91a7d2231e64ad36.txt"
 S2019_WEB = "001_d78694f395ea141b.txt"

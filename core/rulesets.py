@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Literal, Mapping, TypeVar
+from typing import Mapping, TypeVar
 
 from loveletter.core.cards import (
     NAMES_EN,
@@ -15,8 +15,7 @@ from loveletter.core.cards import (
     NAMES_FR_PRINCESS_PRINCESS,
     Card,
 )
-
-Lang = Literal["en", "fr"]
+from loveletter.core.lang import Lang
 
 
 class TieRule(StrEnum):

@@ -15,9 +15,10 @@ import orjson
 from pydantic import TypeAdapter, ValidationError
 
 from loveletter.core.catalogue import EVENT_TYPES, Event, Shuffle
+from loveletter.core.lang import BilingualError
 
 
-class EventFormatError(ValueError):
+class EventFormatError(BilingualError):
     """An event that cannot be read: unknown type or version, or a field that is wrong."""
 
 

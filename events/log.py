@@ -20,6 +20,7 @@ from typing import IO, Any
 import orjson
 
 from loveletter.core.catalogue import Event, GameStarted
+from loveletter.core.lang import BilingualError, Text
 from loveletter.events.codec import EventFormatError, decode, dumps, encode, event_line
 
 FORMAT = "loveletter-log"
@@ -30,13 +31,14 @@ SIGNED_MESSAGE_PREFIX = b"loveletter-log/v1\n"
 MAX_LINE_BYTES = 1 << 20
 
 
-class LogFormatError(ValueError):
+class LogFormatError(BilingualError):
     """A log line that cannot be read, with its 1-based line number."""
 
-    def __init__(self, line: int, message: str) -> None:
-        super().__init__(f"line {line}: {message}")
+    def __init__(self, line: int, message: Text | str) -> None:
+        reason = message if isinstance(message, Text) else Text(message, message)
+        super().__init__(Text(f"line {line}: {reason.en}", f"ligne {line} : {reason.fr}"))
         self.line = line
-        self.reason = message
+        self.reason = reason.en
 
 
 @dataclass(frozen=True, slots=True)

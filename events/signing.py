@@ -6,8 +6,10 @@ The referee signs `SIGNED_MESSAGE_PREFIX + <hash of the log's last line>`; anyon
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import os
+import tempfile
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
@@ -20,11 +22,26 @@ ALGORITHM = "ed25519"
 
 
 class SigningKey:
-    def __init__(self, private: Ed25519PrivateKey) -> None:
+    def __init__(self, private: Ed25519PrivateKey, *, created: bool = False) -> None:
         self._private = private
         raw = private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
         self.public_key = raw.hex()
         self.key_id = hashlib.sha256(raw).hexdigest()[:16]
+        self.created = created  # made by this process: its path is worth telling the operator
+
+    def published(self) -> dict[str, str]:
+        """The public half in the forms people check signatures with: hex, base64 and PEM (SubjectPublicKeyInfo)."""
+        public = self._private.public_key()
+        raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+        pem = public.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+        return {
+            "key_id": self.key_id,
+            "algorithm": ALGORITHM,
+            "public_key": self.public_key,
+            "public_key_base64": base64.b64encode(raw).decode(),
+            "public_key_pem": pem.decode(),
+            "signs": SIGNED_MESSAGE_PREFIX.decode() + "<the 64 hex digits of the SHA-256 of a log's last line>",
+        }
 
     @classmethod
     def generate(cls) -> SigningKey:
@@ -44,10 +61,21 @@ class SigningKey:
             serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
         )
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        # Written under a temporary name, then linked into place: a worker starting at the same moment either
+        # finds no key or a whole one, never half a file, and exactly one key wins.
+        fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # readable by the owner only
+        partial = Path(name)
         with os.fdopen(fd, "wb") as fp:
             fp.write(pem)
-        return cls(private)
+            fp.flush()
+            os.fsync(fp.fileno())
+        try:
+            os.link(partial, path)
+        except FileExistsError:
+            return cls.load_or_create(path)
+        finally:
+            partial.unlink()
+        return cls(private, created=True)
 
     def sign(self, last_hash: str) -> dict[str, str]:
         """The fields of a log's signature line (see `events.log.game_lines`)."""

@@ -8,6 +8,7 @@ from typing import Any
 import orjson
 
 from loveletter.core.catalogue import Event
+from loveletter.core.lang import BilingualError
 from loveletter.events.log import LogFormatError, game_lines, read_games
 from loveletter.replays.replay import Problem, check
 from loveletter.replays.transcript import TranscriptFormatError, expand, transcript_in
@@ -74,7 +75,7 @@ def _read(path: str) -> bytes:
         return fp.read()
 
 
-class Unreadable(ValueError):
+class Unreadable(BilingualError):
     """A file that is neither a readable log nor a transcript (the message is one line)."""
 
 

@@ -14,8 +14,10 @@ from typing import Any
 from loveletter.core.cards import TARGETS_OTHER, Card
 from loveletter.core.catalogue import Event
 from loveletter.core.commands import PlayCard, PlayerCommand, ReturnCards
-from loveletter.core.decide import decide, valid_targets
+from loveletter.core.decide import decide
+from loveletter.core.lang import BilingualError
 from loveletter.core.legal import from_action_code, legal_moves_as_dicts
+from loveletter.core.move_checks import valid_targets
 from loveletter.core.rules import RULES, RuleViolation
 from loveletter.core.state import GameState
 from loveletter.core.views import redact, view
@@ -25,7 +27,7 @@ from loveletter.replays.replay import Problem, check
 from loveletter.replays.transcript import TranscriptFormatError, parse_card
 
 
-class MoveFormatError(ValueError):
+class MoveFormatError(BilingualError):
     """The disputed move cannot be read (not a rules question)."""
 
 

@@ -19,6 +19,7 @@ from loveletter.core.catalogue import Event
 from loveletter.core.commands import Command, DealRound, PlayCard, ReturnCards, StartGame
 from loveletter.core.decide import decide
 from loveletter.core.evolve import fold
+from loveletter.core.lang import BilingualError, Text
 from loveletter.core.rules import RuleViolation
 from loveletter.core.rulesets import RULESETS
 from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, GameState
@@ -27,13 +28,14 @@ from loveletter.replays.replay import Problem
 FORMAT = "loveletter-transcript"
 
 
-class TranscriptFormatError(ValueError):
+class TranscriptFormatError(BilingualError):
     """A transcript that cannot be read; `where` is the JSON path of the bad part."""
 
-    def __init__(self, where: str, message: str) -> None:
-        super().__init__(f"{where}: {message}")
+    def __init__(self, where: str, message: Text | str) -> None:
+        reason = message if isinstance(message, Text) else Text(message, message)
+        super().__init__(Text(f"{where}: {reason.en}", f"{where} : {reason.fr}"))
         self.where = where
-        self.reason = message
+        self.reason = reason.en
 
 
 @dataclass(slots=True)

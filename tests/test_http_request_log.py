@@ -37,20 +37,39 @@ def test_each_command_logs_one_line_with_its_request_id_game_seat_and_seq(tmp_pa
             refused = c.post(f"/games/{gid}/moves", json={"type": "code", "action_code": legal[0]["action_code"]})
             assert refused.status_code in (409, 422)
             answers.append(("refused", refused))
-            reread = c.get(f"/games/{gid}")  # a read is not a command: no line
+            reread = c.get(f"/games/{gid}", params={"token": token})  # a read is logged too, never its token
             assert reread.status_code == 200
+            answers.append(("read", reread))
         worker.proc.terminate()
         _, stderr = worker.proc.communicate(timeout=10)
     lines = _lines(stderr)
     requests = [line for line in lines if line.get("event") == "request"]
     moves = [line for line in requests if line.get("path") == f"/games/{gid}/moves"]
-    assert len(moves) == 2, requests
-    assert not [line for line in requests if line.get("method") == "GET" and line.get("status", 0) < 400]
-    for (kind, answer), line in zip(answers, moves, strict=True):
+    reads = [line for line in requests if line.get("path") == f"/games/{gid}" and line["method"] == "GET"]
+    assert len(moves) == 2 and len(reads) >= 2, requests
+    assert moves[0]["route"] == "/games/{game_id}/moves" and reads[-1]["route"] == "/games/{game_id}"
+    for (kind, answer), line in zip(answers, [*moves, reads[-1]], strict=True):
         assert line["request_id"] == answer.headers["x-request-id"]
         assert line["game_id"] == gid and line["seat"] == 0 and line["status"] == answer.status_code
-        assert line["level"] == "info" and line["method"] == "POST" and "timestamp" in line and line["ms"] >= 0
+        assert line["level"] == "info" and "timestamp" in line and line["ms"] >= 0
+        assert line["method"] == ("GET" if kind == "read" else "POST")
         if kind == "played":
             assert line["seq"] == int(answer.headers["etag"].strip('"'))
+    assert token not in stderr.decode(), "a token reached the log"
     creation = [line for line in lines if line.get("event") == "game created"]
     assert len(creation) == 1 and creation[0]["game_id"] == gid and creation[0]["seats"] == 2
+
+
+def test_the_request_line_level_is_configurable(tmp_path: Path) -> None:
+    """At request_log_level=debug under log_level=info, answered requests leave no line; a 5xx still would."""
+    worker = ServerProcess(
+        f"sqlite:///{tmp_path / 'referee.db'}", log_format="json", log_level="info", request_log_level="debug"
+    )
+    with worker:
+        created = create_game(worker.url, [{"name": "Ann"}, {"name": "Bob"}], first_player=0)
+        with client(worker.url, created["seats"][0]["token"]) as c:
+            assert c.get(f"/games/{created['game_id']}").status_code == 200
+            assert c.get("/games/nope").status_code == 404
+        worker.proc.terminate()
+        _, stderr = worker.proc.communicate(timeout=10)
+    assert [line for line in _lines(stderr) if line.get("event") == "request"] == []

@@ -99,6 +99,16 @@ def test_the_checker_sees_a_wrong_import(tmp_path: Path) -> None:
 
 
 def test_the_wheel_installs_one_package_named_loveletter(tmp_path: Path) -> None:
+    # Built from a copy of the tracked files, so the build leaves nothing behind in the checkout.
+    source = tmp_path / "source"
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    for name in filter(None, tracked.decode().split("\0")):
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        if (ROOT / name).is_symlink():
+            (source / name).symlink_to((ROOT / name).readlink())
+        elif (ROOT / name).is_file():
+            (source / name).write_bytes((ROOT / name).read_bytes())
+    wheels = tmp_path / "wheels"
     subprocess.run(
         [
             sys.executable,
@@ -109,13 +119,13 @@ def test_the_wheel_installs_one_package_named_loveletter(tmp_path: Path) -> None
             "--no-build-isolation",
             "-q",
             "-w",
-            str(tmp_path),
-            str(ROOT),
+            str(wheels),
+            str(source),
         ],
         check=True,
         capture_output=True,
     )
-    (wheel,) = tmp_path.glob("*.whl")
+    (wheel,) = wheels.glob("*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     top = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert top == {"loveletter"}

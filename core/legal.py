@@ -13,7 +13,7 @@ from itertools import permutations
 
 from loveletter.core.cards import CARD_INDEX, CARD_ORDER, TARGETS_OTHER, Card
 from loveletter.core.commands import PlayCard, PlayerCommand, ReturnCards
-from loveletter.core.decide import valid_targets
+from loveletter.core.move_checks import valid_targets
 from loveletter.core.rulesets import GuardUnknown
 from loveletter.core.state import PHASE_CHANCELLOR, PHASE_PLAY, GameState
 

@@ -1,0 +1,168 @@
+"""What each card does when it is played, and a Chancellor's return: the events a legal move causes.
+
+Split from `core.decide`: `play` and `return_cards` take a quick path for plainly legal moves, leave every
+other one to `core.move_checks`, and hand the turn's end to `core.round_end`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, TypeVar
+
+from loveletter.core.cards import TARGETS_OTHER, Card
+from loveletter.core.catalogue import (
+    CardDrawn,
+    CardPlayed,
+    ChancellorDrew,
+    ChancellorReturned,
+    Event,
+    HandDiscarded,
+    HandsCompared,
+    HandSeen,
+    HandsTraded,
+    PlayerEliminated,
+)
+from loveletter.core.commands import PlayCard, ReturnCards
+from loveletter.core.move_checks import check_play, check_return
+from loveletter.core.round_end import Events, end_of_turn
+from loveletter.core.rulesets import GuardUnknown
+from loveletter.core.state import PHASE_CHANCELLOR, PHASE_PLAY, GameState
+
+_GUARD, _PRIEST, _BARON, _PRINCE = Card.GUARD, Card.PRIEST, Card.BARON, Card.PRINCE
+_KING, _COUNTESS, _PRINCESS, _CHANCELLOR = Card.KING, Card.COUNTESS, Card.PRINCESS, Card.CHANCELLOR
+_MISS = GuardUnknown.MISS
+
+
+_CARD_PLAYED: dict[tuple[int, Card, int | None, Card | None], CardPlayed] = {}
+_SHARED: dict[tuple[Any, ...], Any] = {}
+E = TypeVar("E")
+
+
+def _shared(cls: Callable[..., E], *fields: Any) -> E:
+    """`cls(*fields)`, one instance per distinct value: events are immutable, so sharing them is safe
+    (callers only share events whose fields are ints, `Card`s and tuples of `Card`s)."""
+    key = (cls, *fields)
+    event: E | None = _SHARED.get(key)
+    if event is None:
+        event = cls(*fields)
+        if len(_SHARED) < 1 << 16:
+            _SHARED[key] = event
+    return event
+
+
+def _plainly_legal(state: GameState, p: int, card: Card, t: int | None, guess: Card | None) -> bool:
+    """A quick test that accepts only plays `check_play` accepts (it may send legal ones to the full check)."""
+    if state.phase != PHASE_PLAY or type(p) is not int or p != state.active or type(card) is not Card:
+        return False
+    hand = state.hands[p]
+    if card not in hand or (card is not _COUNTESS and _COUNTESS in hand and (_KING in hand or _PRINCE in hand)):
+        return False
+    if t is None:
+        return guess is None and card not in TARGETS_OTHER and card is not _PRINCE
+    if type(t) is not int or not 0 <= t < len(state.out) or state.out[t]:
+        return False
+    if card is _PRINCE:
+        return guess is None and (t == p or not state.protected[t])
+    if t == p or state.protected[t] or card not in TARGETS_OTHER:
+        return False
+    if card is _GUARD:
+        if type(guess) is not Card or guess is _GUARD:
+            return False
+        rs = state.ruleset
+        return rs is not None and (
+            (guess in rs.copies and rs.copies[guess] > 0) or state.options.guard_unknown is _MISS
+        )
+    return guess is None
+
+
+def play(state: GameState, cmd: PlayCard) -> Events:
+    p, card, t, guess = cmd.player, cmd.card, cmd.target, cmd.guess
+    plain = _plainly_legal(state, p, card, t, guess)
+    if plain:
+        # Events are immutable values: a legal play's `card_played` is shared, not rebuilt.
+        key = (p, card, t, guess)
+        played = _CARD_PLAYED.get(key)
+        if played is None:
+            played = _CARD_PLAYED[key] = CardPlayed(p, card, t, guess)
+    else:
+        check_play(state, cmd)
+        played = CardPlayed(p, card, t, guess)
+    hand = state.hands[p]
+    mine = hand[1] if hand[0] is card else hand[0]
+    if len(hand) != 2 or (hand[0] is not card and hand[1] is not card):
+        rest = list(hand)
+        rest.remove(card)
+        mine = rest[0]
+    events: list[Event] = [played]
+    eliminated: int = -1
+    deck = state.deck
+    drawn = 0  # cards this move takes from the top of the deck
+    if t is not None:
+        theirs = state.hands[t][0] if t != p else mine
+        # Shared events (immutable values) when every card involved is a `Card`, as it always is in play.
+        share = plain and type(mine) is Card and type(theirs) is Card
+        if card is _GUARD:
+            if guess is theirs:
+                events.append(
+                    _shared(PlayerEliminated, t, (theirs,), _GUARD) if share else PlayerEliminated(t, (theirs,), _GUARD)
+                )
+                eliminated = t
+        elif card is _PRIEST:
+            events.append(_shared(HandSeen, p, t, theirs) if share else HandSeen(p, t, theirs))
+        elif card is _BARON:
+            events.append(_shared(HandsCompared, p, t, mine, theirs) if share else HandsCompared(p, t, mine, theirs))
+            values = state.ruleset.values  # type: ignore[union-attr]
+            if values[mine] < values[theirs]:
+                events.append(
+                    _shared(PlayerEliminated, p, (mine,), _BARON) if share else PlayerEliminated(p, (mine,), _BARON)
+                )
+                eliminated = p
+            elif values[theirs] < values[mine]:
+                events.append(
+                    _shared(PlayerEliminated, t, (theirs,), _BARON) if share else PlayerEliminated(t, (theirs,), _BARON)
+                )
+                eliminated = t
+        elif card is _PRINCE:
+            events.append(_shared(HandDiscarded, t, theirs) if share else HandDiscarded(t, theirs))
+            if theirs is _PRINCESS:
+                events.append(PlayerEliminated(t, (), _PRINCESS))
+                eliminated = t
+            elif deck:
+                top = deck[0]
+                drew = CardDrawn(t, top, "deck") if type(top) is not Card else _shared(CardDrawn, t, top, "deck")
+                events.append(drew)
+                drawn = 1
+            else:
+                assert state.set_aside is not None
+                events.append(CardDrawn(t, state.set_aside, "set-aside"))
+        elif card is _KING:
+            events.append(HandsTraded(p, t, mine, theirs))
+    elif card is _PRINCESS:
+        events.append(PlayerEliminated(p, (mine,), _PRINCESS))
+        eliminated = p
+    elif card is _CHANCELLOR and deck:
+        events.append(ChancellorDrew(p, deck[:2]))
+        return tuple(events)
+    deck_left = len(deck) - drawn
+    return end_of_turn(state, events, eliminated, deck_left, deck[drawn] if deck_left else None)
+
+
+def _same_hand(keep: Card, bottom: tuple[Card, ...], hand: tuple[Card, ...]) -> bool:
+    """Quickly: whether `keep` and `bottom` are exactly the cards of `hand`."""
+    try:
+        return len(bottom) == len(hand) - 1 and sorted((keep, *bottom)) == sorted(hand)
+    except TypeError:
+        return False
+
+
+def return_cards(state: GameState, cmd: ReturnCards) -> Events:
+    p = cmd.player
+    if not (
+        state.phase == PHASE_CHANCELLOR
+        and type(p) is int
+        and p == state.active
+        and _same_hand(cmd.keep, cmd.bottom, state.hands[p])
+    ):
+        check_return(state, cmd)
+    deck = state.deck + cmd.bottom
+    events: list[Event] = [ChancellorReturned(p, cmd.keep, cmd.bottom)]
+    return end_of_turn(state, events, -1, len(deck), deck[0] if deck else None)

@@ -1,0 +1,196 @@
+"""Whether a player's move is legal: every refusal of a play or a Chancellor's return, with its rule.
+
+Split from `core.decide` so the checks can be read apart from what the cards do (`core.card_effects`). Also
+the targets a card may choose (`valid_targets`, which `core.legal` lists moves with) and the names the
+refusals' messages use.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from loveletter.core.cards import TARGETS_OTHER, Card
+from loveletter.core.commands import PlayCard, ReturnCards
+from loveletter.core.rules import RuleViolation
+from loveletter.core.rulesets import RULESETS, GuardUnknown
+from loveletter.core.state import PHASE_CHANCELLOR, PHASE_DEAL, PHASE_NEW, PHASE_OVER, PHASE_PLAY, GameState
+
+
+def card_name(state: GameState, card: Card, lang: str) -> str:
+    rs = state.ruleset or RULESETS["2019"]
+    return rs.name(card, "fr" if lang == "fr" else "en")
+
+
+def who(state: GameState, seat: int) -> str:
+    return state.players[seat] if 0 <= seat < len(state.players) else f"seat {seat}"
+
+
+def refuse_if_over(state: GameState) -> None:
+    if state.phase == PHASE_OVER:
+        raise RuleViolation("game_over", "game.over", "the game is over", "la partie est terminée")
+
+
+def _check_turn(state: GameState, player: int, phase: str) -> None:
+    if state.phase != phase:
+        refuse_if_over(state)
+        if state.phase == PHASE_NEW:
+            raise RuleViolation("no_game", "setup.ruleset", "no game has been created yet", "aucune partie n'existe")
+        if state.phase == PHASE_DEAL:
+            raise RuleViolation(
+                "round_not_started",
+                "round.not-started",
+                "the next round has not been dealt yet",
+                "la manche suivante n'a pas encore été distribuée",
+            )
+        if state.phase == PHASE_CHANCELLOR:
+            raise RuleViolation(
+                "chancellor_pending",
+                "chancellor.pending",
+                f"{who(state, state.active)} must first choose which card to keep after the Chancellor",
+                f"{who(state, state.active)} doit d'abord choisir la carte gardée après le Chancelier",
+            )
+        raise RuleViolation(
+            "no_chancellor_pending",
+            "chancellor.return",
+            "no Chancellor decision is pending",
+            "aucune décision de Chancelier n'est en attente",
+        )
+    if not 0 <= player < len(state.players):
+        raise RuleViolation(
+            "unknown_player",
+            "turn.order",
+            f"there is no seat {player} in this game",
+            f"il n'y a pas de siège {player} dans cette partie",
+        )
+    if player != state.active:
+        raise RuleViolation(
+            "not_your_turn",
+            "turn.order",
+            f"it is {who(state, state.active)}'s turn, not {who(state, player)}'s",
+            f"c'est au tour de {who(state, state.active)}, pas de {who(state, player)}",
+        )
+
+
+def check_play(state: GameState, cmd: PlayCard) -> None:
+    """Refuse every illegal play; return quietly for a legal one."""
+    p, card, target, guess = cmd.player, cmd.card, cmd.target, cmd.guess
+    _check_turn(state, p, PHASE_PLAY)
+    hand = state.hands[p]
+    if card not in hand:
+        raise RuleViolation(
+            "card_not_in_hand",
+            "turn.play-from-hand",
+            f"{who(state, p)} does not hold the {card_name(state, card, 'en')}",
+            f"{who(state, p)} n'a pas la carte {card_name(state, card, 'fr')} en main",
+        )
+    if card is not Card.COUNTESS and Card.COUNTESS in hand and (Card.KING in hand or Card.PRINCE in hand):
+        other = Card.KING if Card.KING in hand else Card.PRINCE
+        raise RuleViolation(
+            "countess_required",
+            "countess.forced",
+            f"holding the Countess with the {card_name(state, other, 'en')}, you must play the Countess",
+            f"avec la Comtesse et la carte {card_name(state, other, 'fr')} en main, vous devez jouer la Comtesse",
+        )
+    if card in TARGETS_OTHER or card is Card.PRINCE:
+        _check_target(state, p, card, target)
+    elif target is not None:
+        raise RuleViolation(
+            "unexpected_target",
+            "target.unexpected",
+            f"the {card_name(state, card, 'en')} chooses nobody",
+            f"la carte {card_name(state, card, 'fr')} ne cible personne",
+        )
+    if card is Card.GUARD and target is not None:
+        _check_guess(state, guess)
+    elif guess is not None:
+        raise RuleViolation(
+            "unexpected_guess",
+            "target.unexpected",
+            "only a Guard with a target names a card",
+            "seul un Garde qui cible un joueur nomme une carte",
+        )
+
+
+def _check_target(state: GameState, p: int, card: Card, target: int | None) -> None:
+    name_en, name_fr = card_name(state, card, "en"), card_name(state, card, "fr")
+    if target is None:
+        if card is Card.PRINCE or valid_targets(state, p, card):
+            raise RuleViolation(
+                "target_required",
+                "target.required" if card is not Card.PRINCE else "target.none",
+                f"the {name_en} must choose a player: a legal target exists",
+                f"la carte {name_fr} doit cibler un joueur : une cible valide existe",
+            )
+        return
+    if not 0 <= target < len(state.players):
+        raise RuleViolation(
+            "unknown_player",
+            "target.required",
+            f"there is no seat {target} in this game",
+            f"il n'y a pas de siège {target} dans cette partie",
+        )
+    if target == p and card is not Card.PRINCE:
+        raise RuleViolation(
+            "self_target",
+            "target.other",
+            f"the {name_en} must choose another player",
+            f"la carte {name_fr} doit cibler un autre joueur",
+        )
+    if state.out[target]:
+        raise RuleViolation(
+            "target_eliminated",
+            "target.eliminated",
+            f"{who(state, target)} is out of the round and cannot be chosen",
+            f"{who(state, target)} a quitté la manche et ne peut pas être ciblé",
+        )
+    if target != p and state.protected[target]:
+        raise RuleViolation(
+            "target_protected",
+            "target.protected",
+            f"{who(state, target)} is protected by the Handmaid and cannot be chosen",
+            f"{who(state, target)} est protégé par la Servante et ne peut pas être ciblé",
+        )
+
+
+def _check_guess(state: GameState, guess: Card | None) -> None:
+    if guess is None or guess is Card.GUARD:
+        raise RuleViolation(
+            "invalid_guess",
+            "guard.guess",
+            "the Guard must name a card other than the Guard",
+            "le Garde doit nommer une carte autre que le Garde",
+        )
+    rs = state.ruleset
+    assert rs is not None
+    if not rs.has(guess) and state.options.guard_unknown is GuardUnknown.REFUSE:
+        raise RuleViolation(
+            "guess_not_in_ruleset",
+            "guard.guess-in-ruleset",
+            f"the {guess.value} is not a card of the {rs.id} ruleset",
+            f"la carte {guess.value} n'existe pas dans le jeu de règles {rs.id}",
+        )
+
+
+def valid_targets(state: GameState, p: int, card: Card) -> tuple[int, ...]:
+    """The players `p` may choose with `card` (empty: the card is played with no effect)."""
+    out, protected = state.out, state.protected
+    others = tuple(i for i in range(len(out)) if i != p and not out[i] and not protected[i])
+    if card is Card.PRINCE:
+        return tuple(sorted((p, *others)))
+    return others if card in TARGETS_OTHER else ()
+
+
+def check_return(state: GameState, cmd: ReturnCards) -> None:
+    """Refuse every illegal return; return quietly for a legal one."""
+    p = cmd.player
+    _check_turn(state, p, PHASE_CHANCELLOR)
+    hand = state.hands[p]
+    if Counter((cmd.keep, *cmd.bottom)) != Counter(hand) or len(cmd.bottom) != len(hand) - 1:
+        raise RuleViolation(
+            "invalid_return",
+            "chancellor.return",
+            f"keep one card and return the other {len(hand) - 1} of your hand "
+            f"({', '.join(card_name(state, c, 'en') for c in hand)})",
+            f"gardez une carte et replacez les {len(hand) - 1} autres de votre main "
+            f"({', '.join(card_name(state, c, 'fr') for c in hand)})",
+        )

@@ -1,0 +1,198 @@
+"""What an audit is asked and what it answers: its options, the report of a game and of a file, and those
+reports written as text or JSON.
+
+Split from `replays.audit` so the checks (`replays.audit_chain`, `replays.audit_shuffle`) and the entry point
+share one vocabulary; `make_problem` is how every check words a problem at a line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from loveletter.events.log import Entry
+from loveletter.replays.replay import Problem
+
+EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """Something worth saying that is not a problem (an unsigned game, deals given by a scenario…)."""
+
+    check: str
+    code: str
+    en: str
+    fr: str
+
+    def as_dict(self, lang: str = "en") -> dict[str, str]:
+        return {"check": self.check, "code": self.code, "message": self.fr if lang == "fr" else self.en}
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    lenient: bool = False
+    key: str | None = None
+    """A pinned public key (64 hex digits): a signed game must be signed by it."""
+    require_signature: bool = False
+    fast_path: bool = True
+    """Offer each game to `replays.regenerate` first; False audits every game in full (the tests compare both)."""
+
+
+@dataclass(slots=True)
+class GameAudit:
+    number: int
+    header_line: int
+    ruleset: str
+    players: tuple[str, ...]
+    game_id: str | None
+    events: int = 0
+    rounds: int = 0
+    finished: bool = False
+    winners: tuple[str, ...] = ()
+    signed: bool = False
+    key_id: str | None = None
+    checks: dict[str, str] = field(default_factory=dict)
+    """check name -> "ok", "problem", "note" (ok, with a note) or "skipped"."""
+    problems: list[Problem] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+    def as_dict(self, lang: str = "en") -> dict[str, Any]:
+        return {
+            "game": self.number,
+            "game_id": self.game_id,
+            "line": self.header_line,
+            "ruleset": self.ruleset,
+            "players": list(self.players),
+            "verdict": "valid" if self.valid else "invalid",
+            "events": self.events,
+            "rounds": self.rounds,
+            "finished": self.finished,
+            "winners": list(self.winners),
+            "signed": self.signed,
+            "key_id": self.key_id,
+            "checks": dict(self.checks),
+            "problems": [p.as_dict(lang) for p in self.problems],
+            "notes": [n.as_dict(lang) for n in self.notes],
+        }
+
+
+@dataclass(slots=True)
+class FileAudit:
+    path: str
+    games: list[GameAudit] = field(default_factory=list)
+    error: str | None = None
+    error_line: int | None = None
+    lines: int = 0
+
+    @property
+    def exit_code(self) -> int:
+        if self.error is not None:
+            return EXIT_UNREADABLE
+        return EXIT_VALID if all(g.valid for g in self.games) else EXIT_INVALID
+
+    @property
+    def verdict(self) -> str:
+        return {EXIT_VALID: "valid", EXIT_INVALID: "invalid", EXIT_UNREADABLE: "unreadable"}[self.exit_code]
+
+    def counts(self) -> dict[str, int]:
+        return {
+            "games": len(self.games),
+            "valid": sum(g.valid for g in self.games),
+            "invalid": sum(not g.valid for g in self.games),
+            "events": sum(g.events for g in self.games),
+            "problems": sum(len(g.problems) for g in self.games),
+            "signed": sum(g.signed for g in self.games),
+        }
+
+    def as_dict(self, lang: str = "en") -> dict[str, Any]:
+        return {
+            "file": self.path,
+            "verdict": self.verdict,
+            "error": self.error,
+            "error_line": self.error_line,
+            "counts": self.counts(),
+            "games": [g.as_dict(lang) for g in self.games],
+        }
+
+
+def make_problem(
+    rule_id: str,
+    code: str,
+    en: str,
+    fr: str,
+    entry: Entry | None = None,
+    *,
+    line: int | None = None,
+    event: str | None = None,
+    expected: str | None = None,
+    found: str | None = None,
+) -> Problem:
+    """A check's problem at `entry` (its line, seq and event type), or at `line` and `event` when there is none."""
+    if entry is not None:
+        return Problem(
+            rule_id,
+            code,
+            en,
+            fr,
+            line=entry.line,
+            seq=entry.seq,
+            event=type(entry.event).TYPE,
+            expected=expected,
+            found=found,
+        )
+    return Problem(rule_id, code, en, fr, line=line, event=event, expected=expected, found=found)
+
+
+# -- rendering -----------------------------------------------------------------------------------------------
+
+
+def render_text(report: FileAudit, lang: str = "en") -> str:
+    fr = lang == "fr"
+    if report.error is not None:
+        return f"{report.path}: {'illisible' if fr else 'unreadable'} — {report.error}"
+    lines = []
+    c = report.counts()
+    for g in report.games:
+        head = f"{report.path} [{'partie' if fr else 'game'} {g.number}{', ' + g.game_id if g.game_id else ''}]"
+        if g.valid:
+            word = "valide" if fr else "valid"
+            notes = "; ".join(n.fr if fr else n.en for n in g.notes)
+            lines.append(
+                f"{head}: {word} — {g.events} {'événements' if fr else 'events'}" + (f" ({notes})" if notes else "")
+            )
+            continue
+        for p in g.problems:
+            at = (f"ligne {p.line}" if fr else f"line {p.line}") if p.line else "-"
+            if p.seq is not None:
+                at += f", seq {p.seq}"
+            lines.append(
+                f"{head}: {'invalide' if fr else 'invalid'} at {at} ({p.event}): [{p.rule_id}] {p.message(lang)}"
+            )
+            if p.expected is not None:
+                lines.append(f"    {'attendu' if fr else 'expected'}: {p.expected}")
+            if p.found is not None:
+                lines.append(f"    {'trouvé' if fr else 'found'}:    {p.found}")
+    if fr:
+        lines.append(
+            f"{report.path}: {c['games']} parties, {c['valid']} valides, {c['invalid']} invalides, "
+            f"{c['events']} événements, {c['problems']} problèmes"
+        )
+    else:
+        lines.append(
+            f"{report.path}: {c['games']} games, {c['valid']} valid, {c['invalid']} invalid, "
+            f"{c['events']} events, {c['problems']} problems"
+        )
+    return "\n".join(lines)
+
+
+def render_json(reports: Sequence[FileAudit], lang: str = "en") -> str:
+    body: Any = reports[0].as_dict(lang) if len(reports) == 1 else {"files": [r.as_dict(lang) for r in reports]}
+    return orjson.dumps(body, option=orjson.OPT_INDENT_2).decode()

@@ -1,63 +1,158 @@
-"""The `loveletter` command. Each command's logic lives in its own module; this file only parses options."""
+"""The `loveletter` command. Each command's logic lives in its own module; this file only reads options and
+speaks to the user, in English or French (`--lang`, else `LOVELETTER_LANG`, else the locale)."""
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any, NoReturn
 
-import typer
+import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-try:  # typer >= 0.22 carries its own copy of click
-    from typer._click import exceptions as clickx
-except ImportError:  # pragma: no cover - older typer uses click itself
-    from click import exceptions as clickx  # type: ignore[no-redef]
+from loveletter.api.cli_text import HelpFormatter, Integer, OneOf, detect_lang, usage_error
+from loveletter.core.lang import BilingualError, Lang, Text
 
-app = typer.Typer(
-    add_completion=False,
-    no_args_is_help=True,
-    rich_markup_mode=None,  # click's plain help: option types as <int>, <path>, <en|fr>; flags take no value
-    context_settings={"help_option_names": ["-h", "--help"]},
-    help="Love Letter referee: serve, replay, audit, explain, show, simulate, demo.",
-)
 EXIT_USAGE = 2
+UI: Lang = detect_lang(sys.argv[1:], os.environ)
+HelpFormatter.lang = UI
 
 
-def _print_version(wanted: bool) -> None:
-    if wanted:
-        from loveletter import __version__
-
-        print(f"loveletter {__version__}")
-        raise typer.Exit()
+def _(en: str, fr: str) -> str:
+    """A help text in the user's language."""
+    return Text(en, fr)(UI)
 
 
-@app.callback()
-def _options(
-    version: Annotated[
-        bool, typer.Option("--version", "-V", callback=_print_version, is_eager=True, help="print the version and exit")
-    ] = False,
-) -> None:
-    """Love Letter referee: serve, replay, audit, explain, show, simulate, demo."""
+class Context(click.Context):
+    formatter_class = HelpFormatter
 
 
-def fail(message: str) -> typer.Exit:
-    """Print a one-line error on stderr; the caller raises the returned exit (code 2)."""
-    print(f"error: {message}", file=sys.stderr)
-    return typer.Exit(EXIT_USAGE)
+def _help_option(option: click.Option | None) -> click.Option | None:
+    if option is not None:
+        option.help = _("show this help and exit", "afficher cette aide et quitter")
+    return option
 
 
-@app.command()
-def simulate(
-    ruleset: Annotated[str, typer.Option(help="2019, 2019-classic, 2012 or princess-princess")] = "2019",
-    players: Annotated[int, typer.Option(help="number of seats")] = 4,
-    games: Annotated[int, typer.Option(help="how many games to play")] = 1000,
-    seed: Annotated[int, typer.Option(help="simulation seed: same seed, same games")] = 1,
-    bots: Annotated[str, typer.Option(help="one bot per seat, comma-separated: heuristic, random")] = "",
-    log: Annotated[Path | None, typer.Option(help="write every game to this JSONL log")] = None,
-) -> None:
-    """Play many games between bots and print a summary table."""
+class Command(click.Command):
+    context_class = Context
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        return _help_option(super().get_help_option(ctx))
+
+
+class Group(click.Group):
+    context_class = Context
+    command_class = Command
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        return _help_option(super().get_help_option(ctx))
+
+
+class Failure(Exception):
+    """A one-line error for the user (exit 2)."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text.en)
+        self.text = text
+
+
+def fail(en: str, fr: str) -> NoReturn:
+    raise Failure(Text(en, fr))
+
+
+def fail_with(exc: BilingualError) -> NoReturn:
+    raise Failure(exc.text)
+
+
+def lang_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--lang",
+        type=OneOf(UI, ("en", "fr")),
+        default=UI,
+        show_default=True,
+        help=_(
+            "language of messages (default: LOVELETTER_LANG, then the locale)",
+            "langue des messages (par défaut : LOVELETTER_LANG, puis la locale)",
+        ),
+    )(f)
+
+
+RULESET_HELP = _("2019, 2019-classic, 2012 or princess-princess", "2019, 2019-classic, 2012 ou princess-princess")
+FILE_HELP = _("a JSONL game log, or a JSON transcript", "un journal de partie JSONL, ou une transcription JSON")
+
+
+@click.group(
+    cls=Group,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help=_(
+        "Love Letter referee: serve, replay, audit, explain, show, simulate, demo.",
+        "Arbitre de Love Letter : servir, rejouer, auditer, expliquer, raconter, simuler, démontrer.",
+    ),
+)
+@click.version_option(
+    None,
+    "-V",
+    "--version",
+    package_name="loveletter-referee",
+    prog_name="loveletter",
+    message="%(prog)s %(version)s",
+    help=_("print the version and exit", "afficher la version et quitter"),
+)
+@click.option(
+    "--lang",
+    type=OneOf(UI, ("en", "fr")),
+    expose_value=False,
+    help=_("language of messages, for every command", "langue des messages, pour toutes les commandes"),
+)
+def app() -> None:
+    pass
+
+
+@app.command(
+    help=_(
+        "Play many games between bots and print a summary table.",
+        "Jouer de nombreuses parties entre robots et en afficher le bilan.",
+    )
+)
+@click.option("--ruleset", default="2019", show_default=True, help=RULESET_HELP)
+@click.option(
+    "--players", type=Integer(UI, 1), default=4, show_default=True, help=_("number of seats", "nombre de sièges")
+)
+@click.option(
+    "--games",
+    type=Integer(UI, 1),
+    default=1000,
+    show_default=True,
+    help=_("how many games to play", "nombre de parties à jouer"),
+)
+@click.option(
+    "--seed",
+    type=Integer(UI),
+    default=1,
+    show_default=True,
+    help=_("simulation seed: same seed, same games", "graine de la simulation : même graine, mêmes parties"),
+)
+@click.option(
+    "--bots",
+    default="",
+    metavar="BOT,BOT,…",
+    help=_(
+        "one bot per seat, comma-separated: heuristic, random",
+        "un robot par siège, séparés par des virgules : heuristic, random",
+    ),
+)
+@click.option(
+    "--log",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help=_("write every game to this JSONL log", "écrire chaque partie dans ce journal JSONL"),
+)
+@lang_option
+def simulate(ruleset: str, players: int, games: int, seed: int, bots: str, log: Path | None, lang: Lang) -> None:
     from loveletter.api.simulate import Config, SimulationError, render_summary
     from loveletter.api.simulate import simulate as run
 
@@ -66,9 +161,9 @@ def simulate(
     try:
         config.check()
     except SimulationError as exc:
-        raise fail(str(exc)) from None
+        fail_with(exc)
     err = Console(stderr=True)
-    columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    columns = (TextColumn(_("simulating", "simulation")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("games", total=games)
         step = max(1, games // 200)
@@ -84,17 +179,26 @@ def simulate(
             else:
                 stats = run(config, None, on_game)
         except OSError as exc:
-            raise fail(f"cannot write {log}: {exc.strerror or exc}") from None
-    Console().print(render_summary(stats))
+            reason = exc.strerror or str(exc)
+            fail(f"cannot write {log}: {reason}", f"impossible d'écrire {log} : {reason}")
+    Console().print(render_summary(stats, lang))
 
 
-@app.command()
-def demo(
-    seed: Annotated[int, typer.Option(help="which game to play")] = 1,
-    ruleset: Annotated[str, typer.Option(help="2019, 2019-classic, 2012 or princess-princess")] = "2019",
-    players: Annotated[int, typer.Option(help="number of seats")] = 4,
-) -> None:
-    """Play one game between heuristic bots and tell it turn by turn."""
+@app.command(
+    help=_(
+        "Play one game between heuristic bots and tell it turn by turn.",
+        "Jouer une partie entre robots heuristiques et la raconter tour par tour.",
+    )
+)
+@click.option(
+    "--seed", type=Integer(UI), default=1, show_default=True, help=_("which game to play", "quelle partie jouer")
+)
+@click.option("--ruleset", default="2019", show_default=True, help=RULESET_HELP)
+@click.option(
+    "--players", type=Integer(UI, 1), default=4, show_default=True, help=_("number of seats", "nombre de sièges")
+)
+@lang_option
+def demo(seed: int, ruleset: str, players: int, lang: Lang) -> None:
     from loveletter.api.demo import DEMO_NAMES, play_demo
     from loveletter.api.simulate import Config, SimulationError
     from loveletter.replays.narrative import narrate
@@ -102,40 +206,47 @@ def demo(
     try:
         Config(ruleset=ruleset, players=players, games=1, seed=seed, bots=("heuristic",) * players).check()
     except SimulationError as exc:
-        raise fail(str(exc)) from None
-    for line in narrate(play_demo(ruleset, players, seed), omniscient=True, names=DEMO_NAMES):
+        fail_with(exc)
+    for line in narrate(play_demo(ruleset, players, seed), lang, omniscient=True, names=DEMO_NAMES):
         print(line)
 
 
-Lang = Annotated[Literal["en", "fr"], typer.Option("--lang", help="language of messages")]
+FILE = click.argument("file", type=click.Path(path_type=Path), metavar="FILE")
 
 
-def _lang(lang: str) -> str:
-    if lang not in ("en", "fr"):
-        raise fail(f"--lang must be en or fr, not {lang!r}")
-    return lang
-
-
-@app.command()
-def replay(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="a JSONL game log, or a JSON transcript")],
-    json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
-    lenient: Annotated[bool, typer.Option("--lenient", help="report every problem, not just the first")] = False,
-    lang: Lang = "en",
-    emit_log: Annotated[Path | None, typer.Option(help="write the event log a transcript expands to")] = None,
-) -> None:
-    """Replay a log or a transcript through the rules: exit 0 verified, 1 violation, 2 unreadable."""
+@app.command(
+    help=_(
+        "Replay a log or a transcript through the rules: exit 0 verified, 1 violation, 2 unreadable.",
+        "Rejouer un journal ou une transcription selon les règles : code 0 vérifié, 1 infraction, 2 illisible.",
+    )
+)
+@FILE
+@click.option("--json", "as_json", is_flag=True, help=_("print the report as JSON", "afficher le rapport en JSON"))
+@click.option(
+    "--lenient",
+    is_flag=True,
+    help=_("report every problem, not just the first", "signaler chaque problème, pas seulement le premier"),
+)
+@click.option(
+    "--emit-log",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help=_("write the event log a transcript expands to", "écrire le journal d'événements que donne une transcription"),
+)
+@lang_option
+def replay(file: Path, as_json: bool, lenient: bool, emit_log: Path | None, lang: Lang) -> None:
     from loveletter.replays.report import expanded_log, render_json, render_text, replay_file
 
     report = replay_file(str(file), lenient=lenient)
-    language = _lang(lang)
-    print(render_json(report, language) if json else render_text(report, language))
+    print(render_json(report, lang) if as_json else render_text(report, lang))
     if emit_log is not None and report.expanded:
         try:
             emit_log.write_bytes(expanded_log(report))
         except OSError as exc:
-            raise fail(f"cannot write {emit_log}: {exc.strerror or exc}") from None
-    raise typer.Exit(report.exit_code)
+            reason = exc.strerror or str(exc)
+            fail(f"cannot write {emit_log}: {reason}", f"impossible d'écrire {emit_log} : {reason}")
+    sys.exit(report.exit_code)
 
 
 def _load_events(file: Path) -> list[Any]:
@@ -149,77 +260,93 @@ def _load_events(file: Path) -> list[Any]:
         if doc is not None:
             return list(expand(doc).events)
         games = list(read_games(data.splitlines()))
-    except Unreadable as exc:
-        raise fail(str(exc)) from None
     except TranscriptFormatError as exc:
-        raise fail(f"transcript {exc}") from None
-    except LogFormatError as exc:
-        raise fail(str(exc)) from None
+        fail(f"transcript {exc.message('en')}", f"transcription {exc.message('fr')}")
+    except (Unreadable, LogFormatError) as exc:
+        fail_with(exc)
     if len(games) != 1:
-        raise fail(f"{file} holds {len(games)} games; this command reads a log of one game")
+        fail(
+            f"{file} holds {len(games)} games; this command reads a log of one game",
+            f"{file} contient {len(games)} parties ; cette commande lit le journal d'une seule partie",
+        )
     return list(games[0].entries)
 
 
-@app.command()
-def explain(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="a JSONL game log, or a JSON transcript")],
-    at: Annotated[int, typer.Option("--at", help="judge the move after this seq")],
-    move: Annotated[str, typer.Option("--move", help='the move, e.g. \'{"player": "Bob", "card": "guard", ...}\'')],
-    json: Annotated[bool, typer.Option("--json", help="print the ruling as JSON")] = False,
-    lang: Lang = "en",
-) -> None:
-    """Was this move legal at this point, under which rule, and what would it cause?"""
+def _check_at(at: int, events: list[Any]) -> None:
+    if not 0 < at <= len(events):
+        fail(
+            f"--at must be a seq from 1 to {len(events)}", f"--at doit être un numéro d'événement de 1 à {len(events)}"
+        )
+
+
+@app.command(
+    help=_(
+        "Was this move legal at this point, under which rule, and what would it cause?",
+        "Ce coup était-il légal à ce moment, selon quelle règle, et qu'aurait-il entraîné ?",
+    )
+)
+@FILE
+@click.option(
+    "--at",
+    type=Integer(UI),
+    required=True,
+    metavar="SEQ",
+    help=_("judge the move after this event number", "juger le coup après cet événement (numéro)"),
+)
+@click.option(
+    "--move",
+    required=True,
+    metavar="JSON",
+    help=_(
+        'the move, e.g. \'{"player": "Bob", "card": "guard", …}\'',
+        'le coup, par exemple \'{"player": "Bob", "card": "guard", …}\'',
+    ),
+)
+@click.option("--json", "as_json", is_flag=True, help=_("print the ruling as JSON", "afficher la décision en JSON"))
+@lang_option
+def explain(file: Path, at: int, move: str, as_json: bool, lang: Lang) -> None:
     import orjson
 
-    from loveletter.replays.rulings import MoveFormatError
+    from loveletter.replays.rulings import MoveFormatError, render_ruling
     from loveletter.replays.rulings import explain as judge
 
     events = _load_events(file)
-    if not 0 < at <= len(events):
-        raise fail(f"--at must be a seq from 1 to {len(events)}")
+    _check_at(at, events)
     try:
-        ruling = judge(events, at, orjson.loads(move), _lang(lang))
+        ruling = judge(events, at, orjson.loads(move), lang)
     except orjson.JSONDecodeError as exc:
-        raise fail(f"--move is not JSON: {exc}") from None
+        fail(f"--move is not JSON: {exc}", f"--move n'est pas du JSON valide ({exc.msg}, position {exc.pos})")
     except MoveFormatError as exc:
-        raise fail(f"--move: {exc}") from None
-    if json:
+        fail(f"--move: {exc.message('en')}", f"--move : {exc.message('fr')}")
+    if as_json:
         print(orjson.dumps(ruling.as_dict(), option=orjson.OPT_INDENT_2).decode())
-        raise typer.Exit(0 if ruling.legal else 1)
-    fr = lang == "fr"
-    verdict = ("LÉGAL" if fr else "LEGAL") if ruling.legal else ("ILLÉGAL" if fr else "ILLEGAL")
-    print(f"{verdict} — {ruling.mover}, {'après' if fr else 'after'} seq {at}: {ruling.message}")
-    print(f"  [{ruling.rule_id}] {ruling.rule}")
-    print(f"  source: {', '.join(ruling.sources)}")
-    if ruling.events:
-        print("  " + ("ce qui suit" if fr else "what follows") + ":")
-        for event in ruling.events:
-            fields = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("type", "v", "seq"))
-            print(f"    {event['seq']} {event['type']} {fields}")
-    listed = "; ".join(
-        " ".join(
-            ",".join(v) if isinstance(v, list) else str(v)
-            for k, v in m.items()
-            if k not in ("type", "action_code", "target")
-        )
-        for m in ruling.legal_moves
+    else:
+        print(render_ruling(ruling, lang))
+    sys.exit(0 if ruling.legal else 1)
+
+
+@app.command(
+    help=_(
+        "Tell a game as a story, or (with --at/--seat) what a seat knew at a point.",
+        "Raconter une partie, ou (avec --at/--seat) ce qu'un siège savait à un moment donné.",
     )
-    print(f"  {'coups légaux' if fr else 'legal moves'}: {listed}")
-    if ruling.prefix_problem is not None:
-        p = ruling.prefix_problem
-        where = "le journal a un problème avant ce point" if fr else "the log has a problem before this point"
-        print(f"  ⚠ {where}: seq {p.seq} [{p.rule_id}] {p.message(lang)}")
-    raise typer.Exit(0 if ruling.legal else 1)
-
-
-@app.command()
-def show(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="a JSONL game log, or a JSON transcript")],
-    at: Annotated[int | None, typer.Option("--at", help="show the state after this seq")] = None,
-    seat: Annotated[str | None, typer.Option("--seat", help="whose view (a name or seat number)")] = None,
-    lang: Lang = "en",
-) -> None:
-    """Tell a game as a story, or (with --at/--seat) what a seat knew at a point."""
+)
+@FILE
+@click.option(
+    "--at",
+    type=Integer(UI),
+    default=None,
+    metavar="SEQ",
+    help=_("show the state after this event number", "montrer l'état après cet événement (numéro)"),
+)
+@click.option(
+    "--seat",
+    default=None,
+    metavar="SEAT",
+    help=_("whose view (a name or seat number)", "le point de vue de qui (un nom ou un numéro de siège)"),
+)
+@lang_option
+def show(file: Path, at: int | None, seat: str | None, lang: Lang) -> None:
     import orjson
 
     from loveletter.replays.narrative import narrate
@@ -227,51 +354,82 @@ def show(
     from loveletter.replays.rulings import seat_view_at
 
     events = _load_events(file)
-    language = _lang(lang)
     if at is None and seat is None:
         result = check(events, lenient=True)
         flagged = [p.seq for p in result.problems if p.seq is not None]
         plain = [e.event if hasattr(e, "event") else e for e in events]
-        for line in narrate(plain, language, flagged):
+        for line in narrate(plain, lang, flagged):
             print(line)
-        raise typer.Exit(0 if result.ok else 1)
+        sys.exit(0 if result.ok else 1)
     point = len(events) if at is None else at
-    if not 0 < point <= len(events):
-        raise fail(f"--at must be a seq from 1 to {len(events)}")
+    _check_at(point, events)
     first = events[0].event if hasattr(events[0], "event") else events[0]
     players = list(first.players)
     who: int | None = None
     if seat is not None:
-        if seat.isdigit() and int(seat) < len(players):
+        if seat.isascii() and seat.isdigit() and int(seat) < len(players):
             who = int(seat)
         elif seat in players:
             who = players.index(seat)
         else:
-            raise fail(f"--seat {seat!r} is not a player ({', '.join(players)})")
+            listed = ", ".join(players)
+            fail(f"--seat {seat!r} is not a player ({listed})", f"--seat « {seat} » n'est pas un joueur ({listed})")
     print(orjson.dumps(seat_view_at(events, point, who), option=orjson.OPT_INDENT_2).decode())
 
 
-@app.command()
+@app.command(
+    help=_(
+        "Audit logs: sequence, hash chain, signature, seed commitment, every deck and every move. "
+        "Exit 0 all valid, 1 a problem found, 2 unreadable.",
+        "Auditer des journaux : ordre, chaîne de hachage, signature, engagement de graine, chaque paquet "
+        "et chaque coup. Code 0 tout est valide, 1 un problème trouvé, 2 illisible.",
+    )
+)
+@click.argument("files", type=click.Path(path_type=Path), nargs=-1, required=True, metavar="FILE...")
+@click.option("--json", "as_json", is_flag=True, help=_("print the report as JSON", "afficher le rapport en JSON"))
+@click.option(
+    "--strict/--lenient",
+    default=True,
+    show_default=True,
+    help=_(
+        "stop each game at its first problem, or report them all",
+        "arrêter chaque partie à son premier problème, ou les signaler tous",
+    ),
+)
+@click.option(
+    "--key",
+    default=None,
+    metavar="KEY",
+    help=_(
+        "the referee's public key (64 hex digits, or a file holding them)",
+        "la clé publique de l'arbitre (64 chiffres hexadécimaux, ou un fichier qui les contient)",
+    ),
+)
+@click.option(
+    "--require-signature",
+    is_flag=True,
+    help=_(
+        "an unsigned game is a problem, not a note", "une partie non signée est un problème, pas une simple remarque"
+    ),
+)
+@click.option(
+    "--jobs",
+    type=Integer(UI, 1),
+    default=None,
+    help=_("worker processes (default: every core)", "processus de travail (par défaut : un par cœur)"),
+)
+@lang_option
 def audit(
-    files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="JSONL game logs (one or many games each)")],
-    json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
-    strict: Annotated[
-        bool, typer.Option("--strict/--lenient", help="stop each game at its first problem, or report them all")
-    ] = True,
-    lang: Lang = "en",
-    key: Annotated[
-        str | None, typer.Option("--key", help="the referee's public key (64 hex digits, or a file holding them)")
-    ] = None,
-    require_signature: Annotated[
-        bool, typer.Option("--require-signature", help="an unsigned game is a problem, not a note")
-    ] = False,
-    jobs: Annotated[int | None, typer.Option("--jobs", help="worker processes (default: every core)")] = None,
+    files: tuple[Path, ...],
+    as_json: bool,
+    strict: bool,
+    key: str | None,
+    require_signature: bool,
+    jobs: int | None,
+    lang: Lang,
 ) -> None:
-    """Audit logs: sequence, hash chain, signature, seed commitment, every deck and every move.
-    Exit 0 all valid, 1 a problem found, 2 unreadable."""
     from loveletter.replays.audit import Options, audit_file, default_jobs, normalise_key, render_json, render_text
 
-    language = _lang(lang)
     pinned = None
     if key is not None:
         text = key
@@ -279,18 +437,22 @@ def audit(
             try:
                 text = Path(key).read_text().strip()
             except OSError as exc:
-                raise fail(f"--key is neither 64 hex digits nor a readable file: {exc.strerror or exc}") from None
+                reason = exc.strerror or str(exc)
+                fail(
+                    f"--key is neither 64 hex digits nor a readable file: {reason}",
+                    f"--key n'est ni 64 chiffres hexadécimaux ni un fichier lisible : {reason}",
+                )
         try:
             pinned = normalise_key(text)
         except ValueError as exc:
-            raise fail(f"--key: {exc}") from None
+            message = exc.message(lang) if isinstance(exc, BilingualError) else str(exc)
+            fail(f"--key: {exc}", f"--key : {message}")
     workers = default_jobs() if jobs is None else jobs
-    if workers < 1:
-        raise fail("--jobs must be at least 1")
     options = Options(lenient=not strict, key=pinned, require_signature=require_signature)
     err = Console(stderr=True)
     reports = []
-    columns = (TextColumn("auditing {task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    label = _("auditing", "audit de")
+    columns = (TextColumn(label + " {task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
         for file in files:
             task = progress.add_task(file.name, total=None)
@@ -299,29 +461,47 @@ def audit(
                 progress.update(task, completed=done, total=total)
 
             reports.append(audit_file(str(file), options, workers, on_progress))
-    if json:
-        print(render_json(reports, language))
+    if as_json:
+        print(render_json(reports, lang))
     else:
         for report in reports:
-            print(render_text(report, language))
+            print(render_text(report, lang))
     for report in reports:
-        if report.error is not None and not json:
-            print(f"error: {report.path}: {report.error}", file=sys.stderr)
-    raise typer.Exit(max(r.exit_code for r in reports))
+        if report.error is not None and not as_json:
+            print(Text("error", "erreur")(lang) + f": {report.path}: {report.error}", file=sys.stderr)
+    sys.exit(max(r.exit_code for r in reports))
 
 
 def _is_hex_key(text: str) -> bool:
     return len(text) == 64 and all(c in "0123456789abcdefABCDEF" for c in text)
 
 
-@app.command()
-def serve(
-    host: Annotated[str | None, typer.Option(help="address to listen on (default 127.0.0.1)")] = None,
-    port: Annotated[int | None, typer.Option(help="port (default 8000)")] = None,
-    workers: Annotated[int | None, typer.Option(help="worker processes; more than one needs PostgreSQL")] = None,
-    database_url: Annotated[str | None, typer.Option(help="sqlite:///file.db (default) or postgresql://…")] = None,
-) -> None:
-    """Run the HTTP referee (settings also come from LOVELETTER_* environment variables)."""
+@app.command(
+    help=_(
+        "Run the HTTP referee (settings also come from LOVELETTER_* environment variables).",
+        "Lancer l'arbitre HTTP (les réglages viennent aussi des variables d'environnement LOVELETTER_*).",
+    )
+)
+@click.option(
+    "--host",
+    default=None,
+    help=_("address to listen on (default 127.0.0.1)", "adresse d'écoute (par défaut 127.0.0.1)"),
+)
+@click.option("--port", type=Integer(UI, 1), default=None, help=_("port (default 8000)", "port (par défaut 8000)"))
+@click.option(
+    "--workers",
+    type=Integer(UI, 1),
+    default=None,
+    help=_("worker processes; more than one needs PostgreSQL", "processus de travail ; plus d'un demande PostgreSQL"),
+)
+@click.option(
+    "--database-url",
+    default=None,
+    metavar="URL",
+    help=_("sqlite:///file.db (default) or postgresql://…", "sqlite:///fichier.db (par défaut) ou postgresql://…"),
+)
+@lang_option
+def serve(host: str | None, port: int | None, workers: int | None, database_url: str | None, lang: Lang) -> None:
     from pydantic import ValidationError
 
     from loveletter.api.serve import ServeError
@@ -331,32 +511,41 @@ def serve(
     given = {"host": host, "port": port, "workers": workers, "database_url": database_url}
     try:
         settings = Settings(**{k: v for k, v in given.items() if v is not None})
-        run(settings)
+        run(settings, lang)
     except ValidationError as exc:
         first = exc.errors()[0]
-        raise fail(f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
-    except (ServeError, ValueError) as exc:
-        raise fail(str(exc)) from None
+        where = ".".join(str(p) for p in first["loc"])
+        fail(f"{where}: {first['msg']}", f"réglage {where} invalide (voir loveletter serve --help)")
+    except ServeError as exc:
+        fail_with(exc)
+    except ValueError as exc:
+        fail(str(exc), f"réglage invalide : {exc}")
 
 
 def main() -> None:
     """Entry point: usage errors are one line on stderr with exit code 2, never a traceback."""
+    error = Text("error", "erreur")(UI)
     try:
-        code = app(standalone_mode=False)
-    except clickx.NoArgsIsHelpError as exc:
-        print(exc.format_message(), file=sys.stderr)
+        app.main(standalone_mode=False)
+    except Failure as exc:
+        print(f"{error}: {exc.text(UI)}" if UI == "en" else f"{error} : {exc.text(UI)}", file=sys.stderr)
         sys.exit(EXIT_USAGE)
-    except clickx.UsageError as exc:
-        hint = f" (see: loveletter {exc.ctx.command.name} --help)" if exc.ctx and exc.ctx.command.name else ""
-        print(f"error: {exc.format_message()}{hint}", file=sys.stderr)
+    except click.exceptions.NoArgsIsHelpError as exc:
+        print(exc.ctx.get_help() if exc.ctx else exc.format_message(), file=sys.stderr)
         sys.exit(EXIT_USAGE)
-    except clickx.ClickException as exc:
-        print(f"error: {exc.format_message()}", file=sys.stderr)
+    except click.UsageError as exc:
+        name = exc.ctx.command.name if exc.ctx and exc.ctx.command and exc.ctx.command is not app else None
+        hint = Text(f" (see: loveletter {name} --help)", f" (voir : loveletter {name} --help)")(UI) if name else ""
+        sep = ": " if UI == "en" else " : "
+        print(f"{error}{sep}{usage_error(exc)(UI)}{hint}", file=sys.stderr)
+        sys.exit(EXIT_USAGE)
+    except click.ClickException as exc:
+        print(f"{error}: {exc.format_message()}", file=sys.stderr)
         sys.exit(exc.exit_code)
-    except (typer.Abort, KeyboardInterrupt):
-        print("interrupted", file=sys.stderr)
+    except (click.Abort, KeyboardInterrupt):
+        print(Text("interrupted", "interrompu")(UI), file=sys.stderr)
         sys.exit(130)
-    sys.exit(code if isinstance(code, int) else 0)
+    sys.exit(0)
 
 
 if __name__ == "__main__":

@@ -8,30 +8,37 @@ import sys
 import uvicorn
 
 from loveletter.api.settings import Settings
-from loveletter.core.lang import BilingualError
+from loveletter.core.lang import BilingualError, Text
 
 
 class ServeError(BilingualError):
     pass
 
 
-def serve(settings: Settings) -> None:
+def serve(settings: Settings, lang: str = "en") -> None:
     """Start uvicorn with `settings`; worker processes read the same settings from the environment."""
     if settings.workers > 1 and settings.is_sqlite:
         raise ServeError(
-            "several workers need PostgreSQL: set LOVELETTER_DATABASE_URL=postgresql://… (SQLite serves one worker)"
+            Text(
+                "several workers need PostgreSQL: set LOVELETTER_DATABASE_URL=postgresql://… "
+                "(SQLite serves one worker)",
+                "plusieurs processus demandent PostgreSQL : réglez LOVELETTER_DATABASE_URL=postgresql://… "
+                "(SQLite ne sert qu'un processus)",
+            )
         )
     for name, value in settings.model_dump().items():
         if value is not None:
             os.environ[f"LOVELETTER_{name.upper()}"] = str(value)
     store = settings.sqlite_path if settings.is_sqlite else settings.database_url.split("@")[-1]
-    print(
-        f"Love Letter Referee listening on http://{settings.host}:{settings.port}  "
-        f"(store: {'SQLite ' + store if settings.is_sqlite else 'PostgreSQL ' + store}, "
-        f"workers: {settings.workers}; API docs at /docs)",
-        file=sys.stderr,
-        flush=True,
+    kind = "SQLite" if settings.is_sqlite else "PostgreSQL"
+    url = f"http://{settings.host}:{settings.port}"
+    said = Text(
+        f"Love Letter Referee listening on {url}  (store: {kind} {store}, workers: {settings.workers}; "
+        "API docs at /docs)",
+        f"Arbitre Love Letter à l'écoute sur {url}  (stockage : {kind} {store}, processus : {settings.workers} ; "
+        "documentation de l'API sur /docs)",
     )
+    print(said(lang), file=sys.stderr, flush=True)
     uvicorn.run(
         "loveletter.api.app:create_app",
         factory=True,

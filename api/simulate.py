@@ -26,7 +26,7 @@ from loveletter.core.chance import commitment, committed_deal
 from loveletter.core.commands import Command, RevealSeed, StartGame
 from loveletter.core.decide import decide
 from loveletter.core.evolve import apply_all
-from loveletter.core.lang import BilingualError
+from loveletter.core.lang import BilingualError, Text, number, plural_fr
 from loveletter.core.legal import legal_move_tuple, legal_moves
 from loveletter.core.rulesets import RULESETS
 from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, PHASE_OVER, PHASE_PLAY
@@ -52,19 +52,43 @@ class Config:
     def check(self) -> None:
         """Raise `SimulationError` for a configuration that cannot be simulated."""
         if self.ruleset not in RULESETS:
-            raise SimulationError(f"unknown ruleset {self.ruleset!r} (known: {', '.join(RULESETS)})")
+            known = ", ".join(RULESETS)
+            raise SimulationError(
+                Text(
+                    f"unknown ruleset {self.ruleset!r} (known: {known})",
+                    f"jeu de règles inconnu « {self.ruleset} » (connus : {known})",
+                )
+            )
         rs = RULESETS[self.ruleset]
         if not rs.min_players <= self.players <= rs.max_players:
+            low, high, n = rs.min_players, rs.max_players, self.players
             raise SimulationError(
-                f"ruleset {rs.id} is played by {rs.min_players} to {rs.max_players} players, not {self.players}"
+                Text(
+                    f"ruleset {rs.id} is played by {low} to {high} players, not {n}",
+                    f"le jeu de règles {rs.id} se joue de {low} à {high} joueurs, pas {n}",
+                )
             )
         if len(self.bots) != self.players:
-            raise SimulationError(f"{len(self.bots)} bots given for {self.players} players (one bot per seat)")
+            given, n = len(self.bots), self.players
+            raise SimulationError(
+                Text(
+                    f"{given} bots given for {n} players (one bot per seat)",
+                    f"{plural_fr(given, 'robot donné', 'robots donnés')} pour {n} joueurs (un robot par siège)",
+                )
+            )
         unknown = [b for b in self.bots if b not in BOTS]
         if unknown:
-            raise SimulationError(f"unknown bot {unknown[0]!r} (known: {', '.join(BOTS)})")
+            known = ", ".join(BOTS)
+            raise SimulationError(
+                Text(
+                    f"unknown bot {unknown[0]!r} (known: {known})",
+                    f"robot inconnu « {unknown[0]} » (connus : {known})",
+                )
+            )
         if self.games < 1:
-            raise SimulationError(f"--games must be at least 1, not {self.games}")
+            raise SimulationError(
+                Text(f"--games must be at least 1, not {self.games}", f"--games vaut au moins 1, pas {self.games}")
+            )
 
 
 @dataclass(slots=True)
@@ -216,29 +240,54 @@ def _header(record: list[Event], config: Config, game: int) -> Header:
     return Header(config.ruleset, started.players, dict(started.options), f"sim-{config.seed}-{game}")  # type: ignore[union-attr]
 
 
-def render_summary(stats: Stats) -> Table:
+def render_summary(stats: Stats, lang: str = "en") -> Table:
     """The summary table the command line prints after a simulation."""
+    fr = lang == "fr"
     cfg = stats.config
     games = max(1, stats.games)
-    table = Table(title=f"{stats.games:,} games of {cfg.ruleset}, {cfg.players} players, seed {cfg.seed}")
-    table.add_column("figure")
-    table.add_column("value", justify="right")
-    table.add_row("games/s", f"{stats.games / stats.seconds:,.0f}" if stats.seconds > 0 else "-")
-    table.add_row("rounds per game", f"{stats.rounds / games:.2f}")
-    table.add_row("turns per game", f"{stats.turns / games:.2f}")
-    table.add_row("events per game", f"{stats.events / games:.1f}", end_section=True)
+    rs = RULESETS[cfg.ruleset]
+    per_game = "/partie" if fr else "/game"
+
+    def n(formatted: str) -> str:
+        return number(formatted, lang)
+
+    title = (
+        f"{n(f'{stats.games:,}')} parties de {cfg.ruleset}, {cfg.players} joueurs, graine {cfg.seed}"
+        if fr
+        else f"{stats.games:,} games of {cfg.ruleset}, {cfg.players} players, seed {cfg.seed}"
+    )
+    table = Table(title=title)
+
+    table.add_column("mesure" if fr else "figure")
+    table.add_column("valeur" if fr else "value", justify="right")
+    table.add_row(
+        "parties/s" if fr else "games/s", n(f"{stats.games / stats.seconds:,.0f}") if stats.seconds > 0 else "-"
+    )
+    table.add_row("manches par partie" if fr else "rounds per game", n(f"{stats.rounds / games:.2f}"))
+    table.add_row("tours par partie" if fr else "turns per game", n(f"{stats.turns / games:.2f}"))
+    table.add_row(
+        "événements par partie" if fr else "events per game", n(f"{stats.events / games:.1f}"), end_section=True
+    )
     for seat, name in enumerate(cfg.bots):
-        table.add_row(f"win rate, seat {seat} ({name})", f"{stats.wins_by_seat[seat] / games:.1%}")
+        label = f"victoires, siège {seat} ({name})" if fr else f"win rate, seat {seat} ({name})"
+        table.add_row(label, n(f"{stats.wins_by_seat[seat] / games:.1%}"))
     table.rows[-1].end_section = True
     for name, (wins, played) in stats.wins_by_bot().items():
-        table.add_row(f"win rate, bot {name}", f"{wins / max(1, played):.1%}")
+        table.add_row(f"victoires, robot {name}" if fr else f"win rate, bot {name}", n(f"{wins / max(1, played):.1%}"))
     table.rows[-1].end_section = True
-    for reason in ("round", "spy", "amira-sadie"):
+    reasons = {
+        "round": Text("round won", "manche gagnée"),
+        "spy": Text("Spy", rs.name(Card.SPY, "fr") if rs.has(Card.SPY) else "Espionne"),
+        "amira-sadie": Text("Amira & Sadie", "Amira & Sadie"),
+    }
+    for reason in ("round", *(("spy",) if rs.spy_favor else ()), *(("amira-sadie",) if rs.amira_sadie_favor else ())):
         count = stats.favors_by_reason.get(reason, 0)
-        table.add_row(f"favors: {reason}", f"{count:,} ({count / games:.2f}/game)")
+        label = f"faveurs : {reasons[reason].fr}" if fr else f"favors: {reasons[reason].en}"
+        table.add_row(label, n(f"{count:,} ({count / games:.2f}") + f"{per_game})")
     table.rows[-1].end_section = True
-    rs = RULESETS[cfg.ruleset]
     for card in sorted(stats.eliminations_by_card, key=lambda c: rs.values[Card(c)]):
         count = stats.eliminations_by_card[card]
-        table.add_row(f"eliminations: {card}", f"{count:,} ({count / games:.2f}/game)")
+        name = rs.name(Card(card), "fr" if fr else "en")
+        label = f"éliminations : {name}" if fr else f"eliminations: {name}"
+        table.add_row(label, n(f"{count:,} ({count / games:.2f}") + f"{per_game})")
     return table

@@ -74,3 +74,10 @@ class BilingualError(ValueError):
 
     def message(self, lang: str = "en") -> str:
         return self.text(lang)
+
+
+def number(formatted: str, lang: str = "en") -> str:
+    """An English-formatted number ("12,345.6", "82.3%") in the language's typography ("12 345,6", "82,3 %")."""
+    if lang != "fr":
+        return formatted
+    return formatted.replace(",", "\u202f").replace(".", ",").replace("%", "\u202f%")

@@ -19,10 +19,12 @@ from loveletter.core.lang import BilingualError
 from loveletter.core.legal import from_action_code, legal_moves_as_dicts
 from loveletter.core.move_checks import valid_targets
 from loveletter.core.rules import RULES, RuleViolation
+from loveletter.core.rulesets import RULESETS, Ruleset
 from loveletter.core.state import GameState
 from loveletter.core.views import redact, view
 from loveletter.events.codec import encode
 from loveletter.events.log import Entry
+from loveletter.replays.narrative import Narrator
 from loveletter.replays.replay import Problem, check
 from loveletter.replays.transcript import TranscriptFormatError, parse_card
 
@@ -44,6 +46,8 @@ class Ruling:
     legal_moves: list[dict[str, Any]] = field(default_factory=list)
     prefix_problem: Problem | None = None
     lang: str = "en"
+    ruleset: str = "2019"
+    story: list[str] = field(default_factory=list)  # what follows, told as the table sees it
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -133,6 +137,7 @@ def explain(events: Sequence[Event] | Sequence[Entry], at: int, move: dict[str, 
     state = result.state
     command = parse_move(state, move)
     mover = state.players[command.player]
+    ruleset = state.ruleset.id if state.ruleset else "2019"
     moves = legal_moves_as_dicts(state, command.player)
     try:
         caused = decide(state, command)
@@ -140,7 +145,9 @@ def explain(events: Sequence[Event] | Sequence[Entry], at: int, move: dict[str, 
         rule = RULES[v.rule_id]
         text = rule.text("fr" if lang == "fr" else "en")
         message = v.message("fr" if lang == "fr" else "en")
-        return Ruling(at, False, v.rule_id, text, rule.sources, message, mover, [], moves, prefix_problem, lang)
+        return Ruling(
+            at, False, v.rule_id, text, rule.sources, message, mover, [], moves, prefix_problem, lang, ruleset=ruleset
+        )
     rule_id = rule_for_legal(state, command)
     rule = RULES[rule_id]
     seen = []
@@ -150,7 +157,58 @@ def explain(events: Sequence[Event] | Sequence[Entry], at: int, move: dict[str, 
         seen.append(redact(event, fields, command.player))
     message = "ce coup est légal" if lang == "fr" else "this move is legal"
     text = rule.text("fr" if lang == "fr" else "en")
-    return Ruling(at, True, rule_id, text, rule.sources, message, mover, seen, moves, prefix_problem, lang)
+    ruling = Ruling(
+        at, True, rule_id, text, rule.sources, message, mover, seen, moves, prefix_problem, lang, ruleset=ruleset
+    )
+    narrator = Narrator(lang)
+    for logged in events[:at]:
+        narrator.line(logged.event if isinstance(logged, Entry) else logged)
+    ruling.story = [line for event in caused if (line := narrator.line(event))]
+    return ruling
+
+
+def render_ruling(ruling: Ruling, lang: str = "en") -> str:
+    """A ruling as the command line prints it: verdict, rule, source, what follows, the legal moves."""
+    fr = lang == "fr"
+    rs = RULESETS.get(ruling.ruleset, RULESETS["2019"])
+    verdict = ("LÉGAL" if fr else "LEGAL") if ruling.legal else ("ILLÉGAL" if fr else "ILLEGAL")
+    after = f"après l'événement {ruling.at}" if fr else f"after event {ruling.at}"
+    lines = [f"{verdict} — {ruling.mover}, {after}{' :' if fr else ':'} {ruling.message}"]
+    lines.append(f"  [{ruling.rule_id}] {ruling.rule}")
+    lines.append(f"  source{' :' if fr else ':'} {', '.join(ruling.sources)}")
+    if ruling.story:
+        lines.append("  " + ("ce qui suit :" if fr else "what follows:"))
+        lines += [f"    {line}" for line in ruling.story]
+    moves = (" ; " if fr else "; ").join(describe_move(m, rs, lang) for m in ruling.legal_moves)
+    lines.append(f"  {'coups légaux :' if fr else 'legal moves:'} {moves}")
+    if ruling.prefix_problem is not None:
+        p = ruling.prefix_problem
+        where = "le journal a un problème avant ce point" if fr else "the log has a problem before this point"
+        event = "événement" if fr else "event"
+        lines.append(f"  ⚠ {where}{' :' if fr else ':'} {event} {p.seq} [{p.rule_id}] {p.message(lang)}")
+    return "\n".join(lines)
+
+
+def describe_move(move: dict[str, Any], rs: Ruleset, lang: str = "en") -> str:
+    """A legal move in words: « Garde sur Bob, en nommant le Prêtre », "keep the King, Guard under the deck"."""
+    fr = lang == "fr"
+
+    def name(card_id: Any) -> str:
+        return rs.name(Card(card_id), "fr" if fr else "en")
+
+    if move.get("type") == "return":
+        under = ", ".join(name(c) for c in move.get("bottom", []))
+        return (
+            f"garder {name(move['keep'])}, remettre {under} sous la pioche"
+            if fr
+            else (f"keep {name(move['keep'])}, {under} under the deck")
+        )
+    text = name(move["card"])
+    if "target_name" in move:
+        text += f" sur {move['target_name']}" if fr else f" on {move['target_name']}"
+    if "guess" in move:
+        text += f" en nommant {name(move['guess'])}" if fr else f" naming {name(move['guess'])}"
+    return text
 
 
 def seat_view_at(events: Sequence[Event] | Sequence[Entry], at: int, seat: int | None) -> dict[str, Any]:

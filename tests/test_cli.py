@@ -20,13 +20,20 @@ def test_simulate_prints_the_summary_table() -> None:
         "turns per game",
         "win rate, seat 0 (heuristic)",
         "win rate, bot random",
-        "favors: round",
-        "favors: spy",
-        "favors: amira-sadie",
-        "eliminations:",
+        "favors: round won",
+        "favors: Spy",
+        "eliminations: Guard",
     ):
         assert figure in result.stdout  # fmt: skip
+    assert "Amira" not in result.stdout  # the 2019 game has no Amira & Sadie favor
     assert "Traceback" not in result.stderr
+
+
+def test_the_summary_names_the_favors_of_its_ruleset_in_french() -> None:
+    result = loveletter("simulate", "--games", "40", "--ruleset", "princess-princess", "--lang", "fr")
+    assert result.returncode == 0, result.stderr
+    assert "faveurs : Amira & Sadie" in result.stdout and "faveurs : manche gagnée" in result.stdout
+    assert "parties de princess-princess, 4 joueurs, graine 1" in result.stdout
 
 
 @pytest.mark.parametrize(
@@ -38,7 +45,7 @@ def test_simulate_prints_the_summary_table() -> None:
         (("--bots", "heuristic,random,random,genius"), "unknown bot 'genius'"),
         (("--players", "four"), "--players"),
         (("--games", "0"), "at least 1"),
-        (("--frobnicate",), "No such option"),
+        (("--frobnicate",), "no such option: --frobnicate"),
     ],
 )
 def test_bad_options_exit_2_with_one_line(args: tuple[str, ...], message: str) -> None:

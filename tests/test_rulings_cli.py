@@ -22,10 +22,12 @@ def test_explain_illegal_prince_on_the_protected_player_in_french_exits_1() -> N
     result = explain("--move", '{"card": "prince", "target": "Thibault"}', "--lang", "fr")
     assert result.returncode == 1, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == "ILLÉGAL — Claire, après seq 5: Thibault est protégé par la Servante et ne peut pas être ciblé"
+    assert lines[0] == (
+        "ILLÉGAL — Claire, après l'événement 5 : Thibault est protégé par la Servante et ne peut pas être ciblé"
+    )
     assert lines[1].startswith("  [target.protected] Un joueur protégé par la Servante")
     assert "001_d78694f395ea141b.txt" in lines[2]
-    assert lines[-1] == "  coups légaux: princess; prince Claire"
+    assert lines[-1] == "  coups légaux : Princesse ; Prince sur Claire"
     assert result.stderr == ""
 
 
@@ -33,9 +35,11 @@ def test_explain_legal_prince_on_herself_exits_0_and_lists_what_follows() -> Non
     result = explain("--move", '{"player": "Claire", "card": "prince", "target": "Claire"}')
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert out.startswith("LEGAL — Claire, after seq 5: this move is legal\n  [target.none] ")
-    assert "    7 hand_discarded player=0, card=princess" in out
-    assert "    9 round_ended round=1, reason=last-standing, winners=[1]" in out
+    assert out.startswith("LEGAL — Claire, after event 5: this move is legal\n  [target.none] ")
+    follows = out.split("  what follows:\n")[1].split("  legal moves:")[0]
+    assert "Claire discards the Princess." in follows and "Claire is out of the round." in follows
+    assert "(last one standing): Thibault won." in follows
+    assert out.endswith("  legal moves: Princess; Prince on Claire\n")
 
 
 @pytest.mark.parametrize(("move", "code"), [('{"card": "princess"}', 0), ('{"card": "prince", "target": 1}', 1)])
@@ -56,7 +60,7 @@ def test_explain_json_has_the_ruling_and_the_exit_code(move: str, code: int) -> 
         (("--at", "5", "--move", '{"card": "joker"}'), "--move: card: 'joker' is not a card"),
         (("--at", "5", "--move", '{"player": "Zoé"}'), "--move: player: 'Zoé' is not a player (Claire, Thibault)"),
         (("--at", "99", "--move", "{}"), "--at must be a seq from 1 to 10"),
-        (("--at", "5", "--move", "{}", "--lang", "de"), "--lang must be en or fr"),
+        (("--at", "5", "--move", "{}", "--lang", "de"), "--lang: 'de' is not one of en, fr"),
         (("--move", "{}"), "--at"),
     ],
 )
@@ -116,7 +120,7 @@ def test_show_at_seq_for_a_seat_prints_only_what_that_seat_knew() -> None:
         (("--at", "5", "--seat", "Zoé"), "--seat 'Zoé' is not a player (Claire, Thibault)"),
         (("--at", "5", "--seat", "7"), "--seat '7' is not a player"),
         (("--at", "11", "--seat", "Claire"), "--at must be a seq from 1 to 10"),
-        (("--lang", "de"), "--lang must be en or fr"),
+        (("--lang", "de"), "--lang: 'de' is not one of en, fr"),
     ],
 )
 def test_show_bad_options_exit_2_with_one_line(args: tuple[str, ...], message: str) -> None:

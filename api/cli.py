@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from loveletter.api.cli_text import HelpFormatter, Integer, OneOf, detect_lang, usage_error
-from loveletter.core.lang import BilingualError, Lang, Text
+from loveletter.core.lang import BilingualError, Lang, Text, os_error
 
 EXIT_USAGE = 2
 UI: Lang = detect_lang(sys.argv[1:], os.environ)
@@ -179,8 +179,8 @@ def simulate(ruleset: str, players: int, games: int, seed: int, bots: str, log: 
             else:
                 stats = run(config, None, on_game)
         except OSError as exc:
-            reason = exc.strerror or str(exc)
-            fail(f"cannot write {log}: {reason}", f"impossible d'écrire {log} : {reason}")
+            reason = os_error(exc)
+            fail(f"cannot write {log}: {reason.en}", f"impossible d'écrire {log} : {reason.fr}")
     Console().print(render_summary(stats, lang))
 
 
@@ -244,8 +244,8 @@ def replay(file: Path, as_json: bool, lenient: bool, emit_log: Path | None, lang
         try:
             emit_log.write_bytes(expanded_log(report))
         except OSError as exc:
-            reason = exc.strerror or str(exc)
-            fail(f"cannot write {emit_log}: {reason}", f"impossible d'écrire {emit_log} : {reason}")
+            reason = os_error(exc)
+            fail(f"cannot write {emit_log}: {reason.en}", f"impossible d'écrire {emit_log} : {reason.fr}")
     sys.exit(report.exit_code)
 
 
@@ -437,10 +437,10 @@ def audit(
             try:
                 text = Path(key).read_text().strip()
             except OSError as exc:
-                reason = exc.strerror or str(exc)
+                reason = os_error(exc)
                 fail(
-                    f"--key is neither 64 hex digits nor a readable file: {reason}",
-                    f"--key n'est ni 64 chiffres hexadécimaux ni un fichier lisible : {reason}",
+                    f"--key is neither 64 hex digits nor a readable file: {reason.en}",
+                    f"--key n'est ni 64 chiffres hexadécimaux ni un fichier lisible : {reason.fr}",
                 )
         try:
             pinned = normalise_key(text)

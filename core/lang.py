@@ -7,6 +7,7 @@ put into a sentence (elision before a vowel, plurals) is done here, not by hand 
 
 from __future__ import annotations
 
+import errno
 from typing import Literal, NamedTuple
 
 Lang = Literal["en", "fr"]
@@ -81,3 +82,25 @@ def number(formatted: str, lang: str = "en") -> str:
     if lang != "fr":
         return formatted
     return formatted.replace(",", "\u202f").replace(".", ",").replace("%", "\u202f%")
+
+
+_OS_ERRORS_FR = {
+    errno.ENOENT: "fichier ou dossier introuvable",
+    errno.EACCES: "permission refusée",
+    errno.EPERM: "opération non permise",
+    errno.EISDIR: "c'est un dossier",
+    errno.ENOTDIR: "un élément du chemin n'est pas un dossier",
+    errno.ENOSPC: "plus de place sur le disque",
+    errno.EROFS: "système de fichiers en lecture seule",
+    errno.EEXIST: "le fichier existe déjà",
+    errno.ENAMETOOLONG: "nom de fichier trop long",
+}
+
+
+def os_error(exc: OSError) -> Text:
+    """Why a file could not be read or written, in both languages (the system's own words are English only)."""
+    en = exc.strerror or str(exc)
+    fr = _OS_ERRORS_FR.get(
+        exc.errno or 0, f"erreur du système (code {exc.errno})" if exc.errno else "erreur du système"
+    )
+    return Text(en, fr)

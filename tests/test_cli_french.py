@@ -1,0 +1,140 @@
+"""The command line in French: every error it can print, its help pages and its reports, with no English left.
+
+Every `fail(...)` of api/cli.py is listed by reading the module, and each must be reached by one of the cases
+below: a new error without a French test fails here.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.cli import ROOT, loveletter
+from tests.french import not_french
+
+READER = str(ROOT / "examples" / "reader-question.json")
+NAMES = ["Claire", "Thibault", "Ann", "Bob", "Cleo", "Dan", "Eve", "Finn"]
+COMMANDS = ["simulate", "demo", "replay", "explain", "show", "audit", "serve"]
+IDS = ["princess", "classic", "heuristic", "random", "genius", "frobnicate", "loveletter", "love", "letter", *COMMANDS]
+
+
+@pytest.fixture(scope="module")
+def two_games(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("logs") / "two.jsonl"
+    assert loveletter("simulate", "--games", "2", "--players", "2", "--log", str(path)).returncode == 0
+    return path
+
+
+def error_cases(tmp: Path, two_games: Path) -> list[tuple[str, ...]]:
+    bad_key = tmp / "key.txt"
+    bad_key.write_text("not a key\n")
+    return [
+        ("simulate", "--bots", "heuristic,random"),
+        ("simulate", "--ruleset", "2020"),
+        ("simulate", "--ruleset", "2012", "--players", "6"),
+        ("simulate", "--bots", "heuristic,random,random,genius"),
+        ("simulate", "--players", "four"),
+        ("simulate", "--games", "0"),
+        ("simulate", "--frobnicate"),
+        ("simulate", "--games"),
+        ("simulate", "--games", "2", "--log", str(tmp / "missing" / "x.jsonl")),
+        ("demo", "--players", "9"),
+        ("replay",),
+        ("replay", str(tmp / "nowhere.jsonl")),
+        ("replay", READER, "--emit-log", str(tmp / "missing" / "x.jsonl")),
+        ("replay", READER, "extra"),
+        ("explain", READER, "--at", "5", "--move", "{nope"),
+        ("explain", READER, "--at", "5", "--move", "[1]"),
+        ("explain", READER, "--at", "5", "--move", '{"card": "joker"}'),
+        ("explain", READER, "--at", "5", "--move", '{"player": "Zoé"}'),
+        ("explain", READER, "--at", "99", "--move", "{}"),
+        ("explain", READER, "--move", "{}"),
+        ("explain", str(two_games), "--at", "3", "--move", "{}"),
+        ("explain", str(tmp / "nowhere.json"), "--at", "3", "--move", "{}"),
+        ("show", READER, "--seat", "Zoé"),
+        ("show", READER, "--at", "0"),
+        ("audit", str(two_games), "--key", str(tmp / "no-such-key")),
+        ("audit", str(two_games), "--key", str(bad_key)),
+        ("audit", str(two_games), "--jobs", "0"),
+        ("audit",),
+        ("serve", "--workers", "2", "--database-url", f"sqlite:///{tmp / 'x.db'}"),
+        ("serve", "--port", "0"),
+        ("frobnicate",),
+    ]
+
+
+def french_failures() -> list[str]:
+    """The French text of every `fail(en, fr)` in api/cli.py, cut at its first placeholder."""
+    tree = ast.parse((ROOT / "api" / "cli.py").read_text())
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "fail" and len(node.args) == 2:
+            fr = node.args[1]
+            if isinstance(fr, ast.JoinedStr):
+                first = fr.values[0]
+                text = first.value if isinstance(first, ast.Constant) else ""
+            else:
+                text = fr.value if isinstance(fr, ast.Constant) else ""
+            found.append(str(text))
+    return found
+
+
+def test_every_cli_error_is_french_and_every_one_is_reached(tmp_path: Path, two_games: Path) -> None:
+    printed = []
+    for args in error_cases(tmp_path, two_games):
+        result = loveletter(*args, "--lang", "fr")
+        assert result.returncode == 2, (args, result.stdout, result.stderr)
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("erreur : "), (args, result.stderr)
+        assert "Traceback" not in result.stderr
+        assert not_french(lines[0], allowed=NAMES + IDS) == [], (args, lines[0])
+        english = loveletter(*args, "--lang", "en")
+        assert english.stderr.startswith("error: ") and english.returncode == 2, (args, english.stderr)
+        printed.append(lines[0])
+    everything = "\n".join(printed)
+    unreached = [prefix for prefix in french_failures() if prefix.strip() and prefix.strip() not in everything]
+    assert unreached == [], "errors of api/cli.py no French test reaches"
+
+
+def test_the_language_comes_from_the_environment_when_not_given() -> None:
+    french = loveletter("simulate", "--games", "0", env={"LOVELETTER_LANG": "fr"})
+    assert french.stderr.startswith("erreur : --games : au moins 1, pas 0")
+    locale = loveletter("simulate", "--games", "0", env={"LOVELETTER_LANG": "", "LANG": "fr_FR.UTF-8"})
+    assert locale.stderr.startswith("erreur : ")
+    given = loveletter("simulate", "--games", "0", "--lang", "en", env={"LOVELETTER_LANG": "fr"})
+    assert given.stderr.startswith("error: --games: must be at least 1, not 0")
+
+
+@pytest.mark.parametrize("command", ["", "simulate", "demo", "replay", "explain", "show", "audit", "serve"])
+def test_help_pages_are_french(command: str) -> None:
+    result = loveletter(*([command] if command else []), "--help", "--lang", "fr")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Utilisation : loveletter")
+    # Option names, metavars and the example JSON are not prose: set aside before the check.
+    prose = re.sub(r"\b[A-Z][A-Z.]*\b|\{[^}]*\}|sqlite:\S+|postgresql:\S+", " ", result.stdout)
+    assert not_french(prose, allowed=[*IDS, "locale", "cœur"]) == []
+
+
+def test_reports_and_stories_are_french(two_games: Path, tmp_path: Path) -> None:
+    one = tmp_path / "one.jsonl"
+    assert loveletter("simulate", "--games", "1", "--players", "3", "--log", str(one)).returncode == 0
+    outputs = [
+        loveletter("replay", READER, "--lang", "fr"),
+        loveletter("replay", str(two_games), "--lang", "fr"),
+        loveletter("audit", str(two_games), "--lang", "fr"),
+        loveletter("explain", READER, "--at", "5", "--move", '{"card": "prince", "target": "Claire"}', "--lang", "fr"),
+        loveletter(
+            "explain", READER, "--at", "5", "--move", '{"card": "prince", "target": "Thibault"}', "--lang", "fr"
+        ),
+        loveletter("show", READER, "--lang", "fr"),
+        loveletter("show", str(one), "--lang", "fr"),
+        loveletter("demo", "--lang", "fr"),
+        loveletter("simulate", "--games", "20", "--lang", "fr"),
+    ]
+    for result in outputs:
+        assert result.returncode in (0, 1), result.stderr
+        text = re.sub(r"\S+\.(?:jsonl|json|txt)\b|RULINGS §\d+", " ", result.stdout)
+        assert not_french(text, allowed=NAMES + IDS) == [], result.stdout

@@ -6,6 +6,7 @@ events always give equal bytes. Decoding trusts nothing: every field is validate
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import fields
 from enum import Enum
@@ -15,11 +16,117 @@ import orjson
 from pydantic import TypeAdapter, ValidationError
 
 from loveletter.core.catalogue import EVENT_TYPES, Event, Shuffle
-from loveletter.core.lang import BilingualError
+from loveletter.core.lang import BilingualError, Text, plural_fr
 
 
 class EventFormatError(BilingualError):
     """An event that cannot be read: unknown type or version, or a field that is wrong."""
+
+
+def quoted_fr(value: Any) -> str:
+    """A value as French prose quotes it: « guard » for a text, « 7 » or « null » (its JSON) for anything else."""
+    if isinstance(value, str):
+        return f"« {value} »"
+    try:
+        shown = orjson.dumps(value).decode()
+    except TypeError:
+        shown = type(value).__name__
+    return f"« {shown} »"
+
+
+def _choices_fr(expected: str) -> str:
+    """pydantic's "'a', 'b' or 'c'" as « a », « b » ou « c »."""
+    names = [f"« {name} »" for name in re.findall(r"'([^']*)'", expected)]
+    if len(names) < 2:
+        return names[0] if names else "une des valeurs admises"
+    return ", ".join(names[:-1]) + " ou " + names[-1]
+
+
+# What a pydantic type error expects, in French (by the prefix of its error type: int_type, string_type…).
+_EXPECTED_FR = {
+    "int": "un entier",
+    "string": "une chaîne de caractères",
+    "str": "une chaîne de caractères",
+    "bool": "un booléen",
+    "float": "un nombre",
+    "tuple": "une liste",
+    "list": "une liste",
+    "dict": "un objet JSON",
+    "dataclass": "un objet JSON",
+    "model": "un objet JSON",
+    "none": "null",
+}
+_MISSING = frozenset({"missing", "missing_keyword_argument", "missing_positional_argument"})
+_UNKNOWN = frozenset({"extra_forbidden", "unexpected_keyword_argument", "unexpected_positional_argument"})
+_BOUNDS_FR = {
+    "greater_than": ("gt", "supérieur à"),
+    "greater_than_equal": ("ge", "supérieur ou égal à"),
+    "less_than": ("lt", "inférieur à"),
+    "less_than_equal": ("le", "inférieur ou égal à"),
+}
+
+
+def _field_error_fr(kind: str, error: Any) -> str:
+    """One pydantic error as a French sentence: every kind of error says what is wrong without English."""
+    loc = [str(p) for p in error["loc"]]
+    field = f"le champ « {'.'.join(loc)} »" if loc else "l'événement"
+    etype: str = error["type"]
+    ctx = error.get("ctx") or {}
+    if etype in _MISSING:
+        text = f"il manque {field}"
+    elif etype in _UNKNOWN:
+        text = f"champ inconnu « {'.'.join(loc)} »" if loc else "champ inconnu"
+    elif etype in ("enum", "literal_error"):
+        text = f"{field} doit valoir {_choices_fr(str(ctx.get('expected', '')))}"
+    elif etype in _BOUNDS_FR:
+        key, words = _BOUNDS_FR[etype]
+        text = f"{field} doit être {words} {ctx.get(key)}"
+    elif etype in ("too_short", "too_long"):
+        size = ctx.get("min_length" if etype == "too_short" else "max_length", 0)
+        least = "au moins" if etype == "too_short" else "au plus"
+        text = f"{field} doit compter {least} {plural_fr(int(size), 'élément', 'éléments')}"
+    elif etype == "int_from_float":
+        text = f"{field} doit être un entier, sans partie décimale"
+    elif etype.endswith(("_type", "_parsing")) and etype.split("_")[0] in _EXPECTED_FR:
+        text = f"{field} doit être {_EXPECTED_FR[etype.split('_')[0]]}"
+    else:
+        text = f"{field} a une valeur refusée (erreur « {etype} »)"
+    return f"{kind} : {text}"
+
+
+# orjson's reasons (the part before the colon of its message), in French.
+_JSON_REASONS_FR = (
+    ("unexpected end of data", "fin de données inattendue"),
+    ("unexpected character", "caractère inattendu"),
+    ("unexpected content after document", "contenu en trop après le document"),
+    ("input is a zero-length", "document vide"),
+    ("invalid literal", "valeur littérale invalide"),
+    ("str is not valid utf-8", "texte qui n'est pas de l'UTF-8 valide"),
+    ("invalid escape", "séquence d'échappement invalide"),
+    ("surrogate", "séquence d'échappement Unicode invalide"),
+    ("control character", "caractère de contrôle non échappé"),
+    ("number out of range", "nombre hors limites"),
+    ("recursion limit", "imbrication trop profonde"),
+)
+
+
+def json_reason(exc: orjson.JSONDecodeError) -> Text:
+    """Why a text is not JSON, shortly: orjson's reason in English ("unexpected end of data"), and in French."""
+    en = str(exc.args[0]).split(":")[0]
+    low = en.lower()
+    fr = next((fr for start, fr in _JSON_REASONS_FR if start in low), "syntaxe invalide")
+    return Text(en, fr)
+
+
+# How a JSON value that is not an object is named in French ("not list": « pas un tableau »).
+_JSON_KINDS_FR = {
+    "list": "un tableau",
+    "str": "une chaîne de caractères",
+    "int": "un nombre",
+    "float": "un nombre",
+    "bool": "un booléen",
+    "NoneType": "null",
+}
 
 
 def _plain(value: Any) -> Any:
@@ -94,18 +201,31 @@ def decode(data: Any) -> Event:
     validator is called directly (every field checked, unknown fields refused): replay and audit decode
     millions of events, so the per-call overhead of a TypeAdapter is worth avoiding."""
     if type(data) is not dict:
-        raise EventFormatError(f"an event is a JSON object, not {type(data).__name__}")
+        name = type(data).__name__
+        raise EventFormatError(
+            Text(
+                f"an event is a JSON object, not {name}",
+                f"un événement est un objet JSON, pas {_JSON_KINDS_FR.get(name, quoted_fr(name))}",
+            )
+        )
     kind = data.get("type")
     entry = _VALIDATORS.get(kind) if isinstance(kind, str) else None
     if entry is None:
         cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
         if cls is None:
-            raise EventFormatError(f"unknown event type {kind!r}")
+            fr = "l'événement n'a pas de type" if kind is None else f"type d'événement inconnu {quoted_fr(kind)}"
+            raise EventFormatError(Text(f"unknown event type {kind!r}", fr))
         entry = _VALIDATORS[cls.TYPE] = (cls, _adapter(cls).validator)
     cls, validator = entry
     version = data.get("v", cls.VERSION)
     if version != cls.VERSION:
-        raise EventFormatError(f"{kind} version {version!r} is not supported (this referee reads v{cls.VERSION})")
+        raise EventFormatError(
+            Text(
+                f"{kind} version {version!r} is not supported (this referee reads v{cls.VERSION})",
+                f"{kind} : la version {quoted_fr(version)} n'est pas prise en charge "
+                f"(cet arbitre lit la version {cls.VERSION})",
+            )
+        )
     body = data.copy()
     for envelope in ("type", "v", "seq", "prev"):
         body.pop(envelope, None)
@@ -115,7 +235,7 @@ def decode(data: Any) -> Event:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or kind
-        raise EventFormatError(f"{kind}: {where}: {first['msg']}") from None
+        raise EventFormatError(Text(f"{kind}: {where}: {first['msg']}", _field_error_fr(cls.TYPE, first))) from None
 
 
 def dumps(data: Any) -> bytes:

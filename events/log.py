@@ -21,7 +21,7 @@ import orjson
 
 from loveletter.core.catalogue import Event, GameStarted
 from loveletter.core.lang import BilingualError, Text
-from loveletter.events.codec import EventFormatError, decode, dumps, encode, event_line
+from loveletter.events.codec import EventFormatError, decode, dumps, encode, event_line, json_reason, quoted_fr
 
 FORMAT = "loveletter-log"
 FORMAT_VERSION = 1
@@ -29,6 +29,10 @@ SIGNATURE_FORMAT = "loveletter-signature"
 SIGNED_MESSAGE_PREFIX = b"loveletter-log/v1\n"
 """An exported log is signed over this prefix followed by the hex hash of its last line."""
 MAX_LINE_BYTES = 1 << 20
+NO_GAME = Text(
+    "no game in this log (it has no header line)",
+    "ce journal ne contient aucune partie (il n'a pas de ligne d'en-tête)",
+)
 
 
 class LogFormatError(BilingualError):
@@ -39,6 +43,7 @@ class LogFormatError(BilingualError):
         super().__init__(Text(f"line {line}: {reason.en}", f"ligne {line} : {reason.fr}"))
         self.line = line
         self.reason = reason.en
+        self.reason_text = reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,27 +162,59 @@ def write_game(
 def parse_header(line_no: int, data: dict[str, Any]) -> Header:
     """The header of a game from its parsed line; `LogFormatError` if it is not one this reader knows."""
     if data.get("version") != FORMAT_VERSION:
-        raise LogFormatError(line_no, f"log format version {data.get('version')!r} is not supported (expected 1)")
+        version = data.get("version")
+        raise LogFormatError(
+            line_no,
+            Text(
+                f"log format version {version!r} is not supported (expected 1)",
+                f"la version {quoted_fr(version)} du format de journal n'est pas prise en charge (attendue : 1)",
+            ),
+        )
     ruleset, players, options = data.get("ruleset"), data.get("players"), data.get("options", {})
     if not isinstance(ruleset, str):
-        raise LogFormatError(line_no, "the header's ruleset must be a string")
+        raise LogFormatError(
+            line_no,
+            Text(
+                "the header's ruleset must be a string",
+                "le jeu de règles (« ruleset ») de l'en-tête doit être une chaîne de caractères",
+            ),
+        )
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise LogFormatError(line_no, "the header's players must be a list of names")
+        raise LogFormatError(
+            line_no,
+            Text(
+                "the header's players must be a list of names",
+                "les joueurs (« players ») de l'en-tête doivent être une liste de noms",
+            ),
+        )
     if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
-        raise LogFormatError(line_no, "the header's options must map option names to strings")
+        raise LogFormatError(
+            line_no,
+            Text(
+                "the header's options must map option names to strings",
+                "les options de l'en-tête doivent associer chaque nom d'option à une chaîne de caractères",
+            ),
+        )
     game_id = data.get("game_id")
     return Header(ruleset, tuple(players), dict(options), game_id if isinstance(game_id, str) else None)
 
 
 def parse_line(line_no: int, raw: bytes | str) -> dict[str, Any]:
     if len(raw) > MAX_LINE_BYTES:
-        raise LogFormatError(line_no, f"line longer than {MAX_LINE_BYTES} bytes")
+        raise LogFormatError(
+            line_no,
+            Text(
+                f"line longer than {MAX_LINE_BYTES} bytes",
+                f"ligne plus longue que {MAX_LINE_BYTES} octets",
+            ),
+        )
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
-        raise LogFormatError(line_no, f"invalid JSON ({exc.args[0].split(':')[0]})") from None
+        reason = json_reason(exc)
+        raise LogFormatError(line_no, Text(f"invalid JSON ({reason.en})", f"JSON invalide ({reason.fr})")) from None
     if not isinstance(data, dict):
-        raise LogFormatError(line_no, "each line is a JSON object")
+        raise LogFormatError(line_no, Text("each line is a JSON object", "chaque ligne doit être un objet JSON"))
     return data
 
 
@@ -197,29 +234,61 @@ def read_games(lines: Iterable[bytes | str], first_line: int = 1, *, final: bool
             continue
         if data.get("format") == SIGNATURE_FORMAT:
             if game is None or game.signature is not None:
-                raise LogFormatError(line_no, "a signature line must close a game (after its events, once)")
+                raise LogFormatError(
+                    line_no,
+                    Text(
+                        "a signature line must close a game (after its events, once)",
+                        "une ligne de signature doit clore une partie (après ses événements, une seule fois)",
+                    ),
+                )
             game.signature, game.signature_line = data, line_no
             continue
         if "format" in data:
-            raise LogFormatError(line_no, f"unknown format {data['format']!r} (expected {FORMAT!r})")
+            raise LogFormatError(
+                line_no,
+                Text(
+                    f"unknown format {data['format']!r} (expected {FORMAT!r})",
+                    f"format inconnu {quoted_fr(data['format'])} (attendu : « {FORMAT} »)",
+                ),
+            )
         if game is None:
-            raise LogFormatError(line_no, "an event before any header line")
+            raise LogFormatError(
+                line_no, Text("an event before any header line", "un événement avant toute ligne d'en-tête")
+            )
         if game.signature is not None:
-            raise LogFormatError(line_no, "an event after the game's signature line")
+            raise LogFormatError(
+                line_no,
+                Text(
+                    "an event after the game's signature line",
+                    "un événement après la ligne de signature de la partie",
+                ),
+            )
         seq = data.get("seq")
         if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
-            raise LogFormatError(line_no, "every event needs a positive integer seq")
+            raise LogFormatError(
+                line_no,
+                Text(
+                    "every event needs a positive integer seq",
+                    "chaque événement doit porter un numéro d'ordre (« seq ») entier et positif",
+                ),
+            )
         try:
             event = decode(data)
         except EventFormatError as exc:
-            raise LogFormatError(line_no, str(exc)) from None
+            raise LogFormatError(line_no, exc.text) from None
         prev = data.get("prev")
         if prev is not None and not isinstance(prev, str):
-            raise LogFormatError(line_no, "prev must be a hex string")
+            raise LogFormatError(
+                line_no,
+                Text(
+                    "prev must be a hex string",
+                    "le champ « prev » doit être une chaîne hexadécimale",
+                ),
+            )
         game.entries.append(Entry(line_no, seq, event, prev, digest(dumps(data))))
     if game is None:
         if final:
-            raise LogFormatError(max(line_no, 1), "no game in this log (it has no header line)")
+            raise LogFormatError(max(line_no, 1), NO_GAME)
         return
     yield game
 

@@ -32,22 +32,33 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from loveletter.core.catalogue import RoundStarted
-from loveletter.events.log import FORMAT, GameLog, LogFormatError, read_games
+from loveletter.core.lang import BilingualError, Text
+from loveletter.events.log import FORMAT, NO_GAME, GameLog, LogFormatError, read_games
 from loveletter.replays.audit_chain import check_chain, check_sequence, check_signature, signature_problems
 from loveletter.replays.audit_report import FileAudit, GameAudit, Note, Options, render_json, render_text
 from loveletter.replays.audit_shuffle import check_commitment, check_derivation
 from loveletter.replays.regenerate import regenerate
 from loveletter.replays.replay import Problem, check, describe
+from loveletter.replays.report import cannot_read
 
 CHECKS = ("sequence", "chain", "signature", "commitment", "derivation", "rules")
 HEADER_PREFIX = b'{"format":"' + FORMAT.encode() + b'"'
 
 
+class KeyFormatError(BilingualError):
+    """A pinned public key that is not 64 hex digits (a `ValueError`)."""
+
+
 def normalise_key(key: str) -> str:
-    """A pinned key as 64 lowercase hex digits; `ValueError` if it is not one."""
+    """A pinned key as 64 lowercase hex digits; `KeyFormatError` (a `ValueError`) if it is not one."""
     text = key.strip().lower()
     if len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
-        raise ValueError("a public key is 32 bytes written as 64 hex digits")
+        raise KeyFormatError(
+            Text(
+                "a public key is 32 bytes written as 64 hex digits",
+                "une clé publique fait 32 octets, écrits en 64 chiffres hexadécimaux",
+            )
+        )
     return text
 
 
@@ -158,13 +169,13 @@ _SHARED: list[bytes] = []
 """The file being audited, inherited by forked workers (so chunks travel as offsets, not copies)."""
 
 
-def _chunk_job(args: tuple[bytes | tuple[int, int], int, Options]) -> tuple[list[GameAudit], int | None, str | None]:
+def _chunk_job(args: tuple[bytes | tuple[int, int], int, Options]) -> tuple[list[GameAudit], int | None, Text | None]:
     where, first_line, options = args
     data = where if isinstance(where, bytes) else _SHARED[0][where[0] : where[1]]
     try:
         return audit_lines(data.splitlines(), options, first_line), None, None
     except LogFormatError as exc:
-        return [], exc.line, str(exc)
+        return [], exc.line, exc.text
 
 
 def chunks(data: bytes, pieces: int) -> list[tuple[bytes, int]]:
@@ -235,14 +246,14 @@ def audit_bytes(
     number = 0
     for games, error_line, error in results:
         if error is not None:
-            report.error, report.error_line = error, error_line
+            report.failure, report.error_line = error, error_line
             break
         for game in games:
             number += 1
             game.number = number
             report.games.append(game)
     if report.error is None and not report.games:
-        report.error, report.error_line = "line 1: no game in this log (it has no header line)", 1
+        report.failure, report.error_line = LogFormatError(1, NO_GAME).text, 1
     return report
 
 
@@ -253,7 +264,7 @@ def audit_file(
         with open(path, "rb") as fp:
             data = fp.read()
     except OSError as exc:
-        return FileAudit(path, error=f"cannot read {path}: {exc.strerror or exc}")
+        return FileAudit(path, failure=cannot_read(path, exc))
     return audit_bytes(data, path, options, jobs, on_progress)
 
 
@@ -264,6 +275,7 @@ def default_jobs() -> int:
 __all__ = [
     "FileAudit",
     "GameAudit",
+    "KeyFormatError",
     "Note",
     "Options",
     "audit_bytes",

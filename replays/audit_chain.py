@@ -14,7 +14,7 @@ from loveletter.events.log import GameLog
 from loveletter.events.signing import ALGORITHM as SIGNATURE_ALGORITHM
 from loveletter.events.signing import verify
 from loveletter.replays.audit_report import GameAudit, Note, Options, make_problem
-from loveletter.replays.replay import Problem
+from loveletter.replays.replay import Problem, seq_out_of_order
 
 
 def check_sequence(game: GameLog, lenient: bool) -> list[Problem]:
@@ -22,13 +22,13 @@ def check_sequence(game: GameLog, lenient: bool) -> list[Problem]:
     want = 1
     for entry in game.entries:
         if entry.seq != want:
-            kind = "repeats" if entry.seq < want else "skips"
+            en, fr = seq_out_of_order(entry.seq, want)
             out.append(
                 make_problem(
                     "log.sequence",
                     "seq_out_of_order",
-                    f"seq {entry.seq} {kind} the count: seq {want} was expected here",
-                    f"le seq {entry.seq} rompt la numérotation : seq {want} était attendu ici",
+                    en,
+                    fr,
                     entry,
                     expected=str(want),
                     found=str(entry.seq),
@@ -48,7 +48,8 @@ def check_chain(game: GameLog, lenient: bool) -> list[Problem]:
                 "log.chain",
                 "unchained",
                 "no event carries prev: the log is not hash-chained, so nothing ties its lines together",
-                "aucun événement ne porte prev : le journal n'est pas chaîné, rien ne lie ses lignes entre elles",
+                "aucun événement ne porte de champ « prev » : le journal n'a pas de chaîne de hachage, rien ne lie "
+                "ses lignes entre elles",
                 entries[0],
                 expected=game.header_hash,
             )
@@ -61,10 +62,13 @@ def check_chain(game: GameLog, lenient: bool) -> list[Problem]:
             quoi = "l'en-tête" if what == "the header" else "la ligne précédente"
             if entry.prev is None:
                 en = f"prev is missing: it must be the SHA-256 of {what}"
-                fr = f"prev manque : ce doit être le SHA-256 de {quoi}"
+                fr = f"le champ « prev » manque : il doit valoir le SHA-256 de {quoi}"
             else:
                 en = f"prev is not the SHA-256 of {what}: a line was changed, removed, added or moved"
-                fr = f"prev n'est pas le SHA-256 de {quoi} : une ligne a été modifiée, supprimée, ajoutée ou déplacée"
+                fr = (
+                    f"le champ « prev » n'est pas le SHA-256 de {quoi} : une ligne a été modifiée, supprimée, "
+                    "ajoutée ou déplacée"
+                )
             out.append(make_problem("log.chain", "chain_broken", en, fr, entry, expected=last, found=entry.prev))
             if not lenient:
                 return out
@@ -102,7 +106,7 @@ def signature_problems(
                     "log.signature",
                     "signature_required",
                     "the game has no signature line, and a signature is required",
-                    "la partie n'a pas de ligne de signature, et une signature est exigée",
+                    "la partie n'a pas de ligne de signature, alors qu'une signature est exigée",
                     line=last_line,
                     event="signature",
                 )
@@ -131,7 +135,7 @@ def signature_problems(
         return bad(
             "signature_algorithm",
             f"the signature's algorithm is not {SIGNATURE_ALGORITHM}",
-            f"l'algorithme de la signature n'est pas {SIGNATURE_ALGORITHM}",
+            f"l'algorithme de la signature n'est pas « {SIGNATURE_ALGORITHM} »",
             SIGNATURE_ALGORITHM,
             sig.get("algorithm"),
         )
@@ -139,14 +143,14 @@ def signature_problems(
         return bad(
             "signature_fields",
             "the signature line needs public_key, signature and hash as hex strings",
-            "la ligne de signature doit porter public_key, signature et hash en hexadécimal",
+            "la ligne de signature doit porter « public_key », « signature » et « hash » en chaînes hexadécimales",
         )
     if signed_hash != want:
         return bad(
             "signature_hash",
             "the signature is over another last line: the log was cut, extended or changed after signing",
             "la signature porte sur une autre dernière ligne : le journal a été coupé, prolongé ou modifié après "
-            "signature",
+            "sa signature",
             want,
             signed_hash,
         )
@@ -159,7 +163,7 @@ def signature_problems(
             return bad(
                 "signature_key_id",
                 "the signature's key_id is not the one of its public key",
-                "le key_id de la signature ne correspond pas à sa clé publique",
+                "l'identifiant de clé (« key_id ») de la signature ne correspond pas à sa clé publique",
                 real_id,
                 key_id,
             )
@@ -174,7 +178,7 @@ def signature_problems(
         return bad(
             "signature_invalid",
             "the Ed25519 signature does not verify with its public key",
-            "la signature Ed25519 ne se vérifie pas avec sa clé publique",
+            "la signature Ed25519 n'est pas valide pour sa clé publique",
             None,
             signature,
         )
@@ -182,7 +186,7 @@ def signature_problems(
         return bad(
             "signature_key",
             "the log is signed with another key than the one given",
-            "le journal est signé avec une autre clé que celle donnée",
+            "le journal est signé avec une autre clé que celle indiquée",
             options.key,
             public_key,
         )

@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 
+from loveletter.core.lang import Text, number, plural_en
 from loveletter.events.log import Entry
 from loveletter.replays.replay import Problem
 
@@ -88,9 +89,19 @@ class GameAudit:
 class FileAudit:
     path: str
     games: list[GameAudit] = field(default_factory=list)
-    error: str | None = None
+    failure: Text | None = None
+    """Why the file is unreadable (one line, in both languages), or None."""
     error_line: int | None = None
     lines: int = 0
+
+    @property
+    def error(self) -> str | None:
+        """Why the file is unreadable, in English (None when it was read)."""
+        return None if self.failure is None else self.failure.en
+
+    def error_message(self, lang: str = "en") -> str | None:
+        """Why the file is unreadable, in `lang` (None when it was read)."""
+        return None if self.failure is None else self.failure(lang)
 
     @property
     def exit_code(self) -> int:
@@ -116,7 +127,7 @@ class FileAudit:
         return {
             "file": self.path,
             "verdict": self.verdict,
-            "error": self.error,
+            "error": self.error_message(lang),
             "error_line": self.error_line,
             "counts": self.counts(),
             "games": [g.as_dict(lang) for g in self.games],
@@ -154,41 +165,62 @@ def make_problem(
 # -- rendering -----------------------------------------------------------------------------------------------
 
 
+def _count(n: int, one: str, many: str, lang: str) -> str:
+    """« 1 partie », « 12 345 événements » / "1 game", "12345 events"."""
+    if lang == "fr":
+        return f"{number(f'{n:,}', 'fr')} {one if n < 2 else many}"
+    return plural_en(n, one, many)
+
+
+def _where(p: Problem, lang: str) -> str:
+    """Where a problem stands: "at line 8, seq 7 (turn_started)" / « à la ligne 8 (événement 7, turn_started) »."""
+    if lang == "fr":
+        said = [f"événement {p.seq}"] if p.seq is not None else []
+        if p.event is not None:
+            said.append({"header": "en-tête"}.get(p.event, p.event))
+        detail = f" ({', '.join(said)})" if said else ""
+        return f"à la ligne {p.line}{detail}" if p.line else detail.strip()
+    at = f"line {p.line}" if p.line else "-"
+    if p.seq is not None:
+        at += f", seq {p.seq}"
+    return f"at {at} ({p.event})"
+
+
 def render_text(report: FileAudit, lang: str = "en") -> str:
     fr = lang == "fr"
-    if report.error is not None:
-        return f"{report.path}: {'illisible' if fr else 'unreadable'} — {report.error}"
+    colon = " :" if fr else ":"
+    if report.failure is not None:
+        return f"{report.path}{colon} {'illisible' if fr else 'unreadable'} — {report.failure(lang)}"
     lines = []
     c = report.counts()
     for g in report.games:
         head = f"{report.path} [{'partie' if fr else 'game'} {g.number}{', ' + g.game_id if g.game_id else ''}]"
         if g.valid:
             word = "valide" if fr else "valid"
-            notes = "; ".join(n.fr if fr else n.en for n in g.notes)
-            lines.append(
-                f"{head}: {word} — {g.events} {'événements' if fr else 'events'}" + (f" ({notes})" if notes else "")
-            )
+            notes = (" ; " if fr else "; ").join(n.fr if fr else n.en for n in g.notes)
+            events = _count(g.events, "événement", "événements", lang) if fr else f"{g.events} events"
+            lines.append(f"{head}{colon} {word} — {events}" + (f" ({notes})" if notes else ""))
             continue
         for p in g.problems:
-            at = (f"ligne {p.line}" if fr else f"line {p.line}") if p.line else "-"
-            if p.seq is not None:
-                at += f", seq {p.seq}"
-            lines.append(
-                f"{head}: {'invalide' if fr else 'invalid'} at {at} ({p.event}): [{p.rule_id}] {p.message(lang)}"
-            )
+            verdict = " ".join(filter(None, ["invalide" if fr else "invalid", _where(p, lang)]))
+            lines.append(f"{head}{colon} {verdict}{colon} [{p.rule_id}] {p.message(lang)}")
             if p.expected is not None:
-                lines.append(f"    {'attendu' if fr else 'expected'}: {p.expected}")
+                lines.append(f"    {'attendu :' if fr else 'expected:'} {p.expected}")
             if p.found is not None:
-                lines.append(f"    {'trouvé' if fr else 'found'}:    {p.found}")
+                lines.append(f"    {'trouvé : ' if fr else 'found:   '} {p.found}")
     if fr:
-        lines.append(
-            f"{report.path}: {c['games']} parties, {c['valid']} valides, {c['invalid']} invalides, "
-            f"{c['events']} événements, {c['problems']} problèmes"
-        )
+        counted = [
+            _count(c["games"], "partie", "parties", lang),
+            _count(c["valid"], "valide", "valides", lang),
+            _count(c["invalid"], "invalide", "invalides", lang),
+            _count(c["events"], "événement", "événements", lang),
+            _count(c["problems"], "problème", "problèmes", lang),
+        ]
+        lines.append(f"{report.path} : {', '.join(counted)}")
     else:
         lines.append(
-            f"{report.path}: {c['games']} games, {c['valid']} valid, {c['invalid']} invalid, "
-            f"{c['events']} events, {c['problems']} problems"
+            f"{report.path}: {plural_en(c['games'], 'game', 'games')}, {c['valid']} valid, {c['invalid']} invalid, "
+            f"{plural_en(c['events'], 'event', 'events')}, {plural_en(c['problems'], 'problem', 'problems')}"
         )
     return "\n".join(lines)
 

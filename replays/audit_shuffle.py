@@ -14,8 +14,9 @@ from loveletter.core.catalogue import SeedRevealed as SeedRevealedEvent
 from loveletter.core.chance import ALGORITHM, COMMITTED, commitment, committed_deal, deal, round_seed
 from loveletter.core.commands import DealRound
 from loveletter.core.evolve import apply
+from loveletter.core.lang import plural_fr
 from loveletter.core.state import INITIAL, Transient
-from loveletter.events.codec import dumps
+from loveletter.events.codec import dumps, quoted_fr
 from loveletter.events.log import Entry, GameLog
 from loveletter.replays.audit_report import GameAudit, Note, make_problem
 from loveletter.replays.replay import Problem
@@ -51,7 +52,7 @@ def check_commitment(game: GameLog, audit: GameAudit) -> list[Problem]:
                     "shuffle.commitment",
                     "nothing_committed",
                     "a server seed is revealed but game_started committed to none",
-                    "une graine serveur est révélée mais game_started ne s'était engagé sur aucune",
+                    "une graine du serveur est révélée alors que game_started ne s'était engagé sur aucune graine",
                     reveal,
                 )
             ]
@@ -60,7 +61,8 @@ def check_commitment(game: GameLog, audit: GameAudit) -> list[Problem]:
                 "commitment",
                 "no_commitment",
                 "the game committed to no server seed (its deals are given or recorded in the clear)",
-                "la partie ne s'est engagée sur aucune graine serveur (distributions données ou graines en clair)",
+                "la partie ne s'est engagée sur aucune graine du serveur (ses distributions sont données, ou leurs "
+                "graines écrites en clair)",
             )
         )
         return []
@@ -73,9 +75,9 @@ def check_commitment(game: GameLog, audit: GameAudit) -> list[Problem]:
                     "shuffle.commitment",
                     "seed_not_revealed",
                     "the game is over but the server seed it committed to was never revealed",
-                    "la partie est finie mais la graine serveur promise n'a jamais été révélée",
+                    "la partie est terminée, mais la graine du serveur promise n'a jamais été révélée",
                     last,
-                    expected=f"seed_revealed with SHA-256 {started.seed_commitment}",
+                    expected=f"seed_revealed (SHA-256 {started.seed_commitment})",
                 )
             ]
         audit.notes.append(
@@ -83,8 +85,8 @@ def check_commitment(game: GameLog, audit: GameAudit) -> list[Problem]:
                 "commitment",
                 "not_yet_revealed",
                 "the game is not over: its server seed is not revealed yet, so its decks cannot be checked",
-                "la partie n'est pas finie : sa graine serveur n'est pas encore révélée, ses paquets ne peuvent "
-                "pas être vérifiés",
+                "la partie n'est pas terminée : sa graine du serveur n'est pas encore révélée, ses paquets ne "
+                "peuvent donc pas être vérifiés",
             )
         )
         return []
@@ -93,13 +95,13 @@ def check_commitment(game: GameLog, audit: GameAudit) -> list[Problem]:
         try:
             found_hash = hashlib.sha256(bytes.fromhex(found)).hexdigest()
         except ValueError:
-            found_hash = "not hex"
+            found_hash = dumps(found).decode()  # not hex: the seed itself, as JSON
         return [
             make_problem(
                 "shuffle.commitment",
                 "seed_mismatch",
                 "the revealed server seed does not hash to the commitment made in game_started",
-                "la graine serveur révélée ne correspond pas à l'engagement de game_started",
+                "la graine du serveur révélée ne correspond pas à l'engagement pris dans game_started",
                 reveal,
                 expected=started.seed_commitment,
                 found=found_hash,
@@ -155,7 +157,8 @@ def check_derivation(game: GameLog, lenient: bool, audit: GameAudit) -> list[Pro
                         "derivation",
                         "derivation_stopped",
                         f"the decks after line {entry.line} cannot be derived (the log is not a game there)",
-                        f"les paquets après la ligne {entry.line} ne peuvent pas être recalculés",
+                        f"les paquets après la ligne {entry.line} ne peuvent pas être reconstitués (à cet endroit, "
+                        "le journal ne décrit pas une partie possible)",
                     )
                 )
                 return out
@@ -165,7 +168,8 @@ def check_derivation(game: GameLog, lenient: bool, audit: GameAudit) -> list[Pro
                 "derivation",
                 "deals_given",
                 f"deals given (scenario): {given} round(s) dealt by the scenario, not shuffled",
-                f"distributions données (scénario) : {given} manche(s) distribuée(s) par le scénario, sans mélange",
+                f"distributions données (scénario) : {plural_fr(given, 'manche distribuée', 'manches distribuées')} "
+                "par le scénario, sans mélange",
             )
         )
     return out
@@ -182,7 +186,7 @@ def _derive(
             "shuffle.derivation",
             "no_shuffle",
             "the round records no shuffle, so its deck cannot be derived (only a scenario's deals are given)",
-            "la manche n'enregistre aucun mélange : son paquet ne peut pas être recalculé (seul un scénario donne "
+            "la manche n'enregistre aucun mélange : son paquet ne peut pas être reconstitué (seul un scénario donne "
             "ses distributions)",
             entry,
         )
@@ -196,8 +200,8 @@ def _derive(
                     "shuffle.derivation",
                     "wrong_round_seed",
                     f"round {event.round}'s seed is not HMAC-SHA256(server seed, round and seat seeds given before it)",
-                    f"la graine de la manche {event.round} n'est pas HMAC-SHA256(graine serveur, manche et graines "
-                    "des sièges données avant)",
+                    f"la graine de la manche {event.round} n'est pas HMAC-SHA256(graine du serveur, manche et graines "
+                    "des sièges données avant elle)",
                     entry,
                     expected=seed.hex(),
                     found=shuffle.seed,
@@ -210,7 +214,8 @@ def _derive(
                 "shuffle.derivation",
                 "unknown_algorithm",
                 f"unknown shuffle algorithm {shuffle.algorithm!r} (known: {COMMITTED}, {ALGORITHM})",
-                f"algorithme de mélange inconnu {shuffle.algorithm!r} (connus : {COMMITTED}, {ALGORITHM})",
+                f"algorithme de mélange inconnu {quoted_fr(shuffle.algorithm)} (connus : « {COMMITTED} », "
+                f"« {ALGORITHM} »)",
                 entry,
                 found=shuffle.algorithm,
             )
@@ -219,7 +224,7 @@ def _derive(
             "shuffle.derivation",
             "underivable",
             f"the deck cannot be derived from the recorded shuffle ({exc})",
-            f"le paquet ne peut pas être recalculé à partir du mélange enregistré ({exc})",
+            "le paquet ne peut pas être reconstitué à partir du mélange enregistré",
             entry,
         )
     got = DealRound(event.set_aside, event.face_up, event.hands, event.deck, event.first_player, event.shuffle)
@@ -230,11 +235,13 @@ def _derive(
     if not diff:
         diff = ["shuffle"]
     names = ", ".join(diff)
+    noms = ", ".join(f"« {k} »" for k in diff)
     return make_problem(
         "shuffle.derivation",
         "deal_mismatch",
         f"round {event.round} is not the deal its shuffle derives ({names} differ)",
-        f"la manche {event.round} n'est pas la distribution que donne son mélange ({names} diffèrent)",
+        f"la manche {event.round} n'est pas la distribution que donne son mélange ({noms} "
+        f"{'diffère' if len(diff) == 1 else 'diffèrent'})",
         entry,
         expected=dumps({k: _plain(w[k]) for k in diff if k in w}).decode(),
         found=dumps({k: _plain(g[k]) for k in diff if k in g}).decode(),

@@ -32,7 +32,9 @@ from loveletter.core.catalogue import (
     SeedRevealed,
     TurnStarted,
 )
+from loveletter.core.lang import de, plural_fr
 from loveletter.core.rulesets import RULESETS, Ruleset
+from loveletter.events.codec import quoted_fr
 
 _ARTICLE_FR = {  # "le Garde", "la Comtesse", "l'Espionne"
     Card.SPY: "l'",
@@ -46,6 +48,13 @@ _ARTICLE_FR = {  # "le Garde", "la Comtesse", "l'Espionne"
     Card.COUNTESS: "la ",
     Card.PRINCESS: "la ",
 }
+
+
+def _and_fr(items: Sequence[str]) -> str:
+    """« Ann », « Ann et Bob », « Ann, Bob et Cleo »."""
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} et {items[-1]}"
 
 
 class Narrator:
@@ -81,15 +90,22 @@ class Narrator:
             self.players = self.names[: len(event.players)] if self.names else event.players
             names = ", ".join(self.players)
             kind = (" (scénario)" if fr else " (scenario)") if event.scenario else ""
-            return f"Partie {self.rs.id}{kind} : {names}." if fr else f"Game {self.rs.id}{kind}: {names}."
+            if fr:
+                ruleset = self.rs.id if self.rs.id.isdigit() else quoted_fr(self.rs.id)  # « princess-princess »
+                return f"Partie {ruleset}{kind} : {names}."
+            return f"Game {self.rs.id}{kind}: {names}."
         if isinstance(event, RoundStarted):
             self.round, self.turn = event.round, 0
             first = self.who(event.first_player)
             up = ", ".join(self.card(c) for c in event.face_up)
-            extra = (f" Face visible : {up}." if fr else f" Face up: {up}.") if up else ""
+            extra = (f" Cartes face visible : {up}." if fr else f" Face up: {up}.") if up else ""
             if self.omniscient:
-                dealt = ", ".join(f"{self.who(i)} {self.card(c)}" for i, c in enumerate(event.hands))
-                extra += f" Donne : {dealt}." if fr else f" Dealt: {dealt}."
+                if fr:
+                    dealt = ", ".join(f"{self.who(i)} reçoit {self.card(c)}" for i, c in enumerate(event.hands))
+                    extra += f" Donne : {dealt}."
+                else:
+                    dealt = ", ".join(f"{self.who(i)} {self.card(c)}" for i, c in enumerate(event.hands))
+                    extra += f" Dealt: {dealt}."
             if fr:
                 return f"Manche {event.round} : {first} commence.{extra}"
             return f"Round {event.round}: {first} plays first.{extra}"
@@ -106,13 +122,15 @@ class Narrator:
             if not self.omniscient:
                 return None
             p, t, c = self.who(event.player), self.who(event.target), self.card(event.card)
-            return f"    ({p} voit {c} chez {t})" if fr else f"    ({p} sees {c} in {t}'s hand)"
+            return f"    ({p} voit {c} dans la main {de(t)})" if fr else f"    ({p} sees {c} in {t}'s hand)"
         if isinstance(event, HandsCompared):
             if not self.omniscient:
                 return None
-            mine = f"{self.who(event.player)} {self.card(event.player_card)}"
-            theirs = f"{self.who(event.target)} {self.card(event.target_card)}"
-            return f"    ({mine} contre {theirs})" if fr else f"    ({mine} against {theirs})"
+            p, t = self.who(event.player), self.who(event.target)
+            pc, tc = self.card(event.player_card), self.card(event.target_card)
+            if fr:
+                return f"    ({p}, avec {pc}, contre {t}, avec {tc})"
+            return f"    ({p} {pc} against {t} {tc})"
         if isinstance(event, HandsTraded):
             p, t = self.who(event.player), self.who(event.target)
             if self.omniscient:
@@ -138,9 +156,9 @@ class Narrator:
         if isinstance(event, ChancellorDrew):
             p, n = self.who(event.player), len(event.cards)
             if self.omniscient:
-                drawn = ", ".join(self.card(c) for c in event.cards)
-                return f"    {p} pioche {drawn}." if fr else f"    {p} draws {drawn}."
-            return f"    {p} pioche {n} carte(s)." if fr else f"    {p} draws {n} card(s)."
+                drawn = [self.card(c) for c in event.cards]
+                return f"    {p} pioche {_and_fr(drawn)}." if fr else f"    {p} draws {', '.join(drawn)}."
+            return f"    {p} pioche {plural_fr(n, 'carte', 'cartes')}." if fr else f"    {p} draws {n} card(s)."
         if isinstance(event, ChancellorReturned):
             p, n = self.who(event.player), len(event.bottom)
             if self.omniscient:
@@ -148,24 +166,28 @@ class Narrator:
                 if fr:
                     return f"    {p} garde {kept} et place sous la pioche : {under}."
                 return f"    {p} keeps {kept} and puts under the deck: {under}."
-            return (
-                f"    {p} replace {n} carte(s) sous la pioche." if fr else f"    {p} puts {n} card(s) under the deck."
-            )
+            if fr:
+                return f"    {p} remet {plural_fr(n, 'carte', 'cartes')} sous la pioche."
+            return f"    {p} puts {n} card(s) under the deck."
         if isinstance(event, PlayerEliminated):
             p = self.who(event.player)
             shown = ", ".join(self.card(c) for c in event.cards)
             tail = (f" (main : {shown})" if fr else f" (hand: {shown})") if shown else ""
             return f"    {p} quitte la manche{tail}." if fr else f"    {p} is out of the round{tail}."
         if isinstance(event, RoundEnded):
-            winners = ", ".join(self.who(w) for w in event.winners) or ("personne" if fr else "nobody")
+            won_by = [self.who(w) for w in event.winners]
+            winners = _and_fr(won_by) if fr else ", ".join(won_by) or "nobody"
             how = {
                 "last-standing": ("dernier en lice" if fr else "last one standing"),
                 "deck-out": ("pioche épuisée" if fr else "the deck ran out"),
             }[event.reason]
             reveal = ""
             if event.hands:
-                shown = ", ".join(f"{self.who(i)} {self.card(c)}" for i, c in enumerate(event.hands) if c is not None)
-                reveal = f" Mains révélées : {shown}." if fr else f" Hands revealed: {shown}."
+                has = " a " if fr else " "  # « Ann a le Garde » / "Ann the Guard"
+                held = ", ".join(
+                    f"{self.who(i)}{has}{self.card(c)}" for i, c in enumerate(event.hands) if c is not None
+                )
+                reveal = f" Mains révélées : {held}." if fr else f" Hands revealed: {held}."
             aside = ""
             if event.set_aside is not None:
                 aside = (
@@ -174,7 +196,9 @@ class Narrator:
                     else f" Set-aside card: {self.card(event.set_aside)}."
                 )
             if fr:
-                return f"Fin de la manche {event.round} ({how}) : {winners} la remporte.{reveal}{aside}"
+                n = len(event.winners)
+                won = "personne ne la remporte" if n == 0 else f"{winners} la remporte" + ("nt" if n > 1 else "")
+                return f"Fin de la manche {event.round} ({how}) : {won}.{reveal}{aside}"
             return f"End of round {event.round} ({how}): {winners} won.{reveal}{aside}"
         if isinstance(event, FavorGained):
             p = self.who(event.player)
@@ -193,8 +217,11 @@ class Narrator:
                 return f"L'arbitre révèle sa graine ({short}…) : chaque paquet peut être vérifié."
             return f"The referee reveals its seed ({short}…): every deck can now be checked."
         if isinstance(event, GameEnded):
-            winners = ", ".join(self.who(w) for w in event.winners)
-            return f"Fin de la partie : {winners} gagne." if fr else f"Game over: {winners} won."
+            won_by = [self.who(w) for w in event.winners]
+            winners = _and_fr(won_by) if fr else ", ".join(won_by)
+            if fr:
+                return f"Fin de la partie : {winners} {'gagnent' if len(event.winners) > 1 else 'gagne'}."
+            return f"Game over: {winners} won."
         return None
 
     def play(self, e: CardPlayed) -> str:
@@ -202,8 +229,10 @@ class Narrator:
         p, c = self.who(e.player), self.card(e.card)
         text = f"{p} joue {c}" if fr else f"{p} plays {c}"
         if e.target is not None:
-            target = self.who(e.target) if e.target != e.player else ("soi-même" if fr else "themself")
-            text += f" sur {target}" if fr else f" on {target}"
+            if e.target == e.player:
+                text += " en se désignant" if fr else " on themself"
+            else:
+                text += f" sur {self.who(e.target)}" if fr else f" on {self.who(e.target)}"
         if e.guess is not None:
             text += f" et nomme {self.card(e.guess)}" if fr else f" and names {self.card(e.guess)}"
         elif e.target is None and e.card in (Card.GUARD, Card.PRIEST, Card.BARON, Card.KING):
@@ -236,13 +265,14 @@ def narrate(
         elif isinstance(event, CardPlayed) and event.card is Card.BARON and event.target is not None:
             out = [e for e in events[seq : seq + 2] if isinstance(e, PlayerEliminated)]
             if not out:
-                text = f"{text} : égalité, personne ne sort." if lang == "fr" else f"{text}: a tie, nobody is out."
+                tie_fr = f"{text} : égalité, personne ne quitte la manche."
+                text = tie_fr if lang == "fr" else f"{text}: a tie, nobody is out."
             else:
                 text = f"{text}."
         elif isinstance(event, CardPlayed) and text and not text.endswith("."):
             text += "."
         if seq in marks:
-            text = f"⚠ [seq {seq}] " + (text or type(event).TYPE)
+            text = (f"⚠ [événement {seq}] " if lang == "fr" else f"⚠ [seq {seq}] ") + (text or type(event).TYPE)
         if text:
             lines.append(text)
     return lines

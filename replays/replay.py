@@ -35,6 +35,7 @@ from loveletter.core.catalogue import (
 from loveletter.core.commands import Command, ContributeSeed, DealRound, PlayCard, ReturnCards, RevealSeed, StartGame
 from loveletter.core.decide import decide
 from loveletter.core.evolve import apply_all, fold
+from loveletter.core.lang import Text
 from loveletter.core.rules import RuleViolation
 from loveletter.core.state import INITIAL, GameState, Transient
 from loveletter.events.codec import dumps, encode
@@ -60,6 +61,10 @@ class Problem:
 
     def message(self, lang: str = "en") -> str:
         return self.fr if lang == "fr" else self.en
+
+    @property
+    def text(self) -> Text:
+        return Text(self.en, self.fr)
 
     def as_dict(self, lang: str = "en") -> dict[str, Any]:
         return {
@@ -162,8 +167,9 @@ def _difference(want: Event, got: Event) -> tuple[str, str]:
     en = "; ".join(
         f"{k}: the log has {dumps(g.get(k)).decode()}, the rules derive {dumps(w[k]).decode()}" for k in diffs
     )
-    fr = "; ".join(
-        f"{k} : le journal indique {dumps(g.get(k)).decode()}, les règles donnent {dumps(w[k]).decode()}" for k in diffs
+    fr = " ; ".join(
+        f"« {k} » : le journal indique {dumps(g.get(k)).decode()}, les règles donnent {dumps(w[k]).decode()}"
+        for k in diffs
     )
     return f"{w_type} differs from the rules — {en}", f"{w_type} ne suit pas les règles — {fr}"
 
@@ -184,13 +190,14 @@ def header_problems(header: Header, first: Event | None, line: int) -> list[Prob
     wanted = {"ruleset": header.ruleset, "players": list(header.players), "options": dict(header.options)}
     if found == wanted:
         return []
-    diff = ", ".join(k for k in wanted if wanted[k] != found[k])
+    differ = [k for k in wanted if wanted[k] != found[k]]
+    diff = ", ".join(differ)
     return [
         Problem(
             "log.consistent",
             "header_mismatch",
             f"the header's {diff} differ from game_started",
-            f"l'en-tête ne correspond pas à game_started ({diff})",
+            f"l'en-tête ne correspond pas à game_started ({', '.join(f'« {k} »' for k in differ)})",
             line=line,
             event="header",
             expected=dumps(found).decode(),
@@ -250,10 +257,20 @@ def _cannot_continue(entry: Entry) -> Problem:
         "log.consistent",
         "cannot_continue",
         "the log's events cannot be applied here; replay stops",
-        "les événements du journal ne peuvent pas s'appliquer ici ; le rejeu s'arrête",
+        "les événements du journal ne peuvent pas s'appliquer ici ; la vérification s'arrête",
         line=_line(entry),
         seq=entry.seq,
         event=type(entry.event).TYPE,
+    )
+
+
+def seq_out_of_order(seq: int, want: int) -> Text:
+    """Why a seq breaks the count (seq `want` was due), in English and French."""
+    kind = "repeats" if seq < want else "skips"
+    how = "revient en arrière" if seq < want else "saute des numéros"
+    return Text(
+        f"seq {seq} {kind} the count: seq {want} was expected here",
+        f"numérotation rompue : le numéro d'ordre {seq} {how}, le {want} était attendu ici",
     )
 
 
@@ -261,12 +278,12 @@ def _seq_problem(group: list[Entry], seq_before: int) -> Problem | None:
     for k, entry in enumerate(group):
         want = seq_before + k + 1
         if entry.seq != want:
-            kind = "repeats" if entry.seq < want else "skips"
+            en, fr = seq_out_of_order(entry.seq, want)
             return Problem(
                 "log.sequence",
                 "seq_out_of_order",
-                f"seq {entry.seq} {kind} the count: seq {want} was expected here",
-                f"le seq {entry.seq} rompt la numérotation : seq {want} était attendu ici",
+                en,
+                fr,
                 line=_line(entry),
                 seq=entry.seq,
                 event=type(entry.event).TYPE,

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
 from loveletter.core.catalogue import Event
-from loveletter.core.lang import BilingualError
+from loveletter.core.lang import BilingualError, Text, number
+from loveletter.events.codec import json_reason, quoted_fr
 from loveletter.events.log import LogFormatError, game_lines, read_games
 from loveletter.replays.replay import Problem, check
 from loveletter.replays.transcript import TranscriptFormatError, expand, transcript_in
@@ -37,12 +39,18 @@ class FileReport:
     path: str
     kind: str  # "log", "transcript" or "unreadable"
     games: list[GameReport] = field(default_factory=list)
-    unreadable: str | None = None
+    failure: Text | None = None
+    """Why the file is unreadable (one line, in both languages), or None."""
     expanded: list[Event] = field(default_factory=list)
 
     @property
+    def unreadable(self) -> str | None:
+        """Why the file is unreadable, in English (None when it was read)."""
+        return None if self.failure is None else self.failure.en
+
+    @property
     def exit_code(self) -> int:
-        if self.unreadable is not None:
+        if self.failure is not None:
             return EXIT_UNREADABLE
         return EXIT_VALID if all(g.verified for g in self.games) else EXIT_VIOLATION
 
@@ -52,7 +60,7 @@ class FileReport:
             "file": self.path,
             "kind": self.kind,
             "verdict": verdict,
-            "error": self.unreadable,
+            "error": None if self.failure is None else self.failure(lang),
             "games": [
                 {
                     "game": g.number,
@@ -79,16 +87,45 @@ class Unreadable(BilingualError):
     """A file that is neither a readable log nor a transcript (the message is one line)."""
 
 
+# Why a file cannot be read, in French, by errno (the English is the system's own `strerror`).
+_OS_REASONS_FR = {
+    errno.ENOENT: "fichier ou dossier introuvable",
+    errno.EACCES: "permission refusée",
+    errno.EPERM: "opération non permise",
+    errno.EISDIR: "c'est un dossier, pas un fichier",
+    errno.ENOTDIR: "un élément du chemin n'est pas un dossier",
+    errno.ENAMETOOLONG: "nom de fichier trop long",
+    errno.ELOOP: "trop de liens symboliques",
+    errno.EIO: "erreur d'entrée-sortie",
+    errno.ENOMEM: "mémoire insuffisante",
+    errno.EMFILE: "trop de fichiers ouverts",
+}
+
+
+def cannot_read(path: str, exc: OSError) -> Text:
+    """« impossible de lire x.jsonl : fichier ou dossier introuvable » / "cannot read x.jsonl: No such file…"."""
+    code = exc.errno
+    reason_fr = _OS_REASONS_FR.get(code) if code is not None else None
+    if reason_fr is None:
+        reason_fr = f"erreur système « {errno.errorcode.get(code, code)} »" if code is not None else "erreur système"
+    return Text(f"cannot read {path}: {exc.strerror or exc}", f"impossible de lire {path} : {reason_fr}")
+
+
 def read_input(path: str) -> tuple[bytes, Any]:
     """A file's bytes, and its transcript document when it is one (None for a log)."""
     try:
         data = _read(path)
     except OSError as exc:
-        raise Unreadable(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise Unreadable(cannot_read(path, exc)) from None
     try:
         return data, transcript_in(data)
     except orjson.JSONDecodeError as exc:
-        raise Unreadable(f"invalid JSON: {exc}") from None
+        raise Unreadable(
+            Text(
+                f"invalid JSON: {exc}",
+                f"JSON invalide : {json_reason(exc).fr} (ligne {exc.lineno}, colonne {exc.colno})",
+            )
+        ) from None
 
 
 def replay_file(path: str, *, lenient: bool = False) -> FileReport:
@@ -96,7 +133,7 @@ def replay_file(path: str, *, lenient: bool = False) -> FileReport:
     try:
         data, doc = read_input(path)
     except Unreadable as exc:
-        return FileReport(path, "unreadable", unreadable=str(exc))
+        return FileReport(path, "unreadable", failure=exc.text)
     if doc is not None:
         return _transcript(path, doc)
     report = FileReport(path, "log")
@@ -119,7 +156,7 @@ def replay_file(path: str, *, lenient: bool = False) -> FileReport:
             if result.problems and not lenient:
                 break
     except LogFormatError as exc:
-        return FileReport(path, "unreadable", games=report.games, unreadable=str(exc))
+        return FileReport(path, "unreadable", games=report.games, failure=exc.text)
     return report
 
 
@@ -127,7 +164,10 @@ def _transcript(path: str, doc: Any) -> FileReport:
     try:
         expansion = expand(doc)
     except TranscriptFormatError as exc:
-        return FileReport(path, "unreadable", unreadable=f"transcript {exc}")
+        reason = exc.text
+        return FileReport(
+            path, "unreadable", failure=Text(f"transcript {reason.en}", f"dans la transcription, {reason.fr}")
+        )
     state = expansion.state
     game = GameReport(
         number=1,
@@ -141,32 +181,64 @@ def _transcript(path: str, doc: Any) -> FileReport:
     return FileReport(path, "transcript", games=[game], expanded=expansion.events)
 
 
-def render_text(report: FileReport, lang: str = "en") -> str:
-    fr = lang == "fr"
-    if report.unreadable is not None:
-        return f"{report.path}: {'illisible' if fr else 'unreadable'} — {report.unreadable}"
+def _where(p: Problem, lang: str) -> str:
+    """Where a problem stands: "at line 3, seq 2" / « à la ligne 3 (événement 2) », or at its JSON path."""
+    if lang == "fr":
+        if p.line:
+            return f"à la ligne {p.line}" + (f" (événement {p.seq})" if p.seq is not None else "")
+        if p.where:
+            return f"dans {p.where}"
+        return f"à l'événement {p.seq}"
+    if p.line:
+        return f"at line {p.line}" + (f", seq {p.seq}" if p.seq is not None else "")
+    return f"at {p.where or f'seq {p.seq}'}"
+
+
+def _render_fr(report: FileReport) -> list[str]:
     lines = []
+    kind = {"log": "journal", "transcript": "transcription"}.get(report.kind, report.kind)
     for g in report.games:
-        kind = f"{report.kind} {'partie' if fr else 'game'} {g.number}"
-        head = f"{report.path} [{kind}, {g.ruleset}, {', '.join(g.players)}]"
+        ruleset = g.ruleset if g.ruleset.isdigit() else quoted_fr(g.ruleset)
+        head = f"{report.path} [{kind}, partie {g.number}, {ruleset}, {', '.join(g.players)}]"
         if g.verified:
             if g.finished:
-                end = (f"gagnant(s) : {', '.join(g.winners)}") if fr else f"winner(s): {', '.join(g.winners)}"
+                winners = "gagnant" if len(g.winners) < 2 else "gagnants"
+                end = f"{winners} : {', '.join(g.winners)}"
             else:
-                end = "partie non terminée" if fr else "game not finished"
-            word = "vérifié" if fr else "verified"
-            lines.append(f"{head}: {word} — {g.events} {'événements' if fr else 'events'}, {end}")
+                end = "partie non terminée"
+            events = f"{number(f'{g.events:,}', 'fr')} {'événement' if g.events < 2 else 'événements'}"
+            lines.append(f"{head} : vérifiée — {events}, {end}")
             continue
         for p in g.problems:
-            at = f"line {p.line}, seq {p.seq}" if p.line else (p.where or f"seq {p.seq}")
-            if fr:
-                at = at.replace("line", "ligne")
-            label = "violation" if not fr else "infraction"
-            lines.append(f"{head}: {label} at {at}: [{p.rule_id}] {p.message(lang)}")
+            lines.append(f"{head} : infraction {_where(p, 'fr')} : [{p.rule_id}] {p.fr}")
             if p.expected is not None:
-                lines.append(f"    {'attendu' if fr else 'expected'}: {p.expected}")
+                lines.append(f"    attendu : {p.expected}")
             if p.found is not None:
-                lines.append(f"    {'trouvé' if fr else 'found'}:    {p.found}")
+                lines.append(f"    trouvé :  {p.found}")
+    return lines
+
+
+def render_text(report: FileReport, lang: str = "en") -> str:
+    fr = lang == "fr"
+    if report.failure is not None:
+        if fr:
+            return f"{report.path} : illisible — {report.failure.fr}"
+        return f"{report.path}: unreadable — {report.failure.en}"
+    if fr:
+        return "\n".join(_render_fr(report))
+    lines = []
+    for g in report.games:
+        head = f"{report.path} [{report.kind} game {g.number}, {g.ruleset}, {', '.join(g.players)}]"
+        if g.verified:
+            end = f"winner(s): {', '.join(g.winners)}" if g.finished else "game not finished"
+            lines.append(f"{head}: verified — {g.events} events, {end}")
+            continue
+        for p in g.problems:
+            lines.append(f"{head}: violation {_where(p, 'en')}: [{p.rule_id}] {p.en}")
+            if p.expected is not None:
+                lines.append(f"    expected: {p.expected}")
+            if p.found is not None:
+                lines.append(f"    found:    {p.found}")
     return "\n".join(lines)
 
 

@@ -15,14 +15,14 @@ from loveletter.core.cards import TARGETS_OTHER, Card
 from loveletter.core.catalogue import Event
 from loveletter.core.commands import PlayCard, PlayerCommand, ReturnCards
 from loveletter.core.decide import decide
-from loveletter.core.lang import BilingualError
+from loveletter.core.lang import BilingualError, Text
 from loveletter.core.legal import from_action_code, legal_moves_as_dicts
 from loveletter.core.move_checks import valid_targets
 from loveletter.core.rules import RULES, RuleViolation
 from loveletter.core.rulesets import RULESETS, Ruleset
 from loveletter.core.state import GameState
 from loveletter.core.views import redact, view
-from loveletter.events.codec import encode
+from loveletter.events.codec import encode, quoted_fr
 from loveletter.events.log import Entry
 from loveletter.replays.narrative import Narrator
 from loveletter.replays.replay import Problem, check
@@ -67,30 +67,45 @@ class Ruling:
 def parse_move(state: GameState, move: dict[str, Any]) -> PlayerCommand:
     """A move in the API's JSON form, with `player` (name or seat; default: the active seat)."""
     if not isinstance(move, dict):
-        raise MoveFormatError("a move is a JSON object")
+        raise MoveFormatError(Text("a move is a JSON object", "un coup est un objet JSON"))
 
     def seat(value: Any, what: str) -> int:
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(state.players):
             return value
         if isinstance(value, str) and value in state.players:
             return state.players.index(value)
-        raise MoveFormatError(f"{what}: {value!r} is not a player ({', '.join(state.players)})")
+        names = ", ".join(state.players)
+        raise MoveFormatError(
+            Text(
+                f"{what}: {value!r} is not a player ({names})",
+                f"« {what} » : {quoted_fr(value)} n'est pas un joueur de cette partie ({names})",
+            )
+        )
 
     player = seat(move["player"], "player") if "player" in move else state.active
     if player < 0:
-        raise MoveFormatError("nobody is to move here: name the player")
+        raise MoveFormatError(
+            Text("nobody is to move here: name the player", "personne n'a la main ici : nommez le joueur")
+        )
     try:
         kind = move.get("type", "return" if "keep" in move else "play")
         if kind == "code":
             code = move.get("action_code")
             if not isinstance(code, int) or isinstance(code, bool):
-                raise MoveFormatError("action_code: an integer")
+                raise MoveFormatError(Text("action_code: an integer", "« action_code » : un nombre entier est attendu"))
             try:
                 decoded = from_action_code(code, player)
             except ValueError as exc:
-                raise MoveFormatError(f"action_code: {exc}") from None
+                said = exc.message("fr") if isinstance(exc, BilingualError) else f"le code {code} ne désigne aucun coup"
+                raise MoveFormatError(Text(f"action_code: {exc}", f"« action_code » : {said}")) from None
             if isinstance(decoded, PlayCard) and decoded.target is not None and decoded.target >= len(state.players):
-                raise MoveFormatError(f"action_code: {code} targets seat {decoded.target}, not a seat of this game")
+                raise MoveFormatError(
+                    Text(
+                        f"action_code: {code} targets seat {decoded.target}, not a seat of this game",
+                        f"« action_code » : le code {code} vise le siège {decoded.target}, qui n'existe pas dans "
+                        "cette partie",
+                    )
+                )
             return decoded
         if kind == "play":
             target = move.get("target")
@@ -104,13 +119,18 @@ def parse_move(state: GameState, move: dict[str, Any]) -> PlayerCommand:
         if kind == "return":
             bottom = move.get("bottom", [])
             if not isinstance(bottom, list):
-                raise MoveFormatError("bottom: a list of cards")
+                raise MoveFormatError(Text("bottom: a list of cards", "« bottom » : une liste de cartes est attendue"))
             return ReturnCards(
                 player, parse_card(move.get("keep"), "keep"), tuple(parse_card(c, "bottom") for c in bottom)
             )
     except TranscriptFormatError as exc:
-        raise MoveFormatError(str(exc)) from None
-    raise MoveFormatError(f"type: {kind!r} is not 'play', 'return' or 'code'")
+        raise MoveFormatError(Text(str(exc), f"« {exc.where} » : {exc.reason_text.fr}")) from None
+    raise MoveFormatError(
+        Text(
+            f"type: {kind!r} is not 'play', 'return' or 'code'",
+            f"« type » : {quoted_fr(kind)} n'est ni « play », ni « return », ni « code »",
+        )
+    )
 
 
 def rule_for_legal(state: GameState, command: PlayerCommand) -> str:

@@ -23,6 +23,7 @@ from loveletter.core.lang import BilingualError, Text
 from loveletter.core.rules import RuleViolation
 from loveletter.core.rulesets import RULESETS
 from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, GameState
+from loveletter.events.codec import quoted_fr
 from loveletter.replays.replay import Problem
 
 FORMAT = "loveletter-transcript"
@@ -36,6 +37,7 @@ class TranscriptFormatError(BilingualError):
         super().__init__(Text(f"{where}: {reason.en}", f"{where} : {reason.fr}"))
         self.where = where
         self.reason = reason.en
+        self.reason_text = reason
 
 
 @dataclass(slots=True)
@@ -69,20 +71,32 @@ for _rs in RULESETS.values():
 def parse_card(value: Any, where: str) -> Card:
     if isinstance(value, str) and (card := _CARD_NAMES.get(_fold_name(value))) is not None:
         return card
-    raise TranscriptFormatError(where, f"{value!r} is not a card (write its id, e.g. 'guard', or its name)")
+    raise TranscriptFormatError(
+        where,
+        Text(
+            f"{value!r} is not a card (write its id, e.g. 'guard', or its name)",
+            f"{quoted_fr(value)} n'est pas une carte (écrivez son identifiant, par exemple « guard », ou son nom)",
+        ),
+    )
 
 
 class _Reader:
     def __init__(self, doc: Any) -> None:
         if not isinstance(doc, dict):
-            raise TranscriptFormatError("$", "a transcript is a JSON object")
+            raise TranscriptFormatError(
+                "$", Text("a transcript is a JSON object", "une transcription est un objet JSON")
+            )
         if doc.get("format") != FORMAT:
-            raise TranscriptFormatError("$.format", f"must be {FORMAT!r}")
+            raise TranscriptFormatError("$.format", Text(f"must be {FORMAT!r}", f"doit valoir « {FORMAT} »"))
         if doc.get("version", 1) != 1:
-            raise TranscriptFormatError("$.version", "only version 1 is supported")
+            raise TranscriptFormatError(
+                "$.version", Text("only version 1 is supported", "seule la version 1 est prise en charge")
+            )
         players = doc.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise TranscriptFormatError("$.players", "must be a list of player names")
+            raise TranscriptFormatError(
+                "$.players", Text("must be a list of player names", "doit être une liste de noms de joueurs")
+            )
         self.doc = doc
         self.players: list[str] = players
 
@@ -93,20 +107,36 @@ class _Reader:
             return value
         elif isinstance(value, str) and value in self.players:
             return self.players.index(value)
-        raise TranscriptFormatError(where, f"{value!r} is not a player of this game ({', '.join(self.players)})")
+        names = ", ".join(self.players)
+        raise TranscriptFormatError(
+            where,
+            Text(
+                f"{value!r} is not a player of this game ({names})",
+                f"{quoted_fr(value)} n'est pas un joueur de cette partie ({names})",
+            ),
+        )
 
     def cards(self, value: Any, where: str) -> tuple[Card, ...]:
         if not isinstance(value, list):
-            raise TranscriptFormatError(where, "must be a list of cards")
+            raise TranscriptFormatError(where, Text("must be a list of cards", "doit être une liste de cartes"))
         return tuple(parse_card(v, f"{where}[{i}]") for i, v in enumerate(value))
 
     def start(self) -> StartGame:
         ruleset = self.doc.get("ruleset", "2019")
         options = self.doc.get("options", {})
         if not isinstance(ruleset, str):
-            raise TranscriptFormatError("$.ruleset", "must be a ruleset id such as '2019'")
+            raise TranscriptFormatError(
+                "$.ruleset",
+                Text(
+                    "must be a ruleset id such as '2019'",
+                    "doit être l'identifiant d'un jeu de règles, par exemple « 2019 »",
+                ),
+            )
         if not isinstance(options, dict):
-            raise TranscriptFormatError("$.options", "must be an object of rule options")
+            raise TranscriptFormatError(
+                "$.options",
+                Text("must be an object of rule options", "doit être un objet JSON qui donne les options de règles"),
+            )
         first = self.doc.get("first_player")
         return StartGame(
             ruleset=ruleset,
@@ -118,21 +148,45 @@ class _Reader:
 
     def deal(self, rnd: Any, where: str) -> DealRound:
         if not isinstance(rnd, dict):
-            raise TranscriptFormatError(where, "a round is an object with deal, first_player and turns")
+            raise TranscriptFormatError(
+                where,
+                Text(
+                    "a round is an object with deal, first_player and turns",
+                    "une manche est un objet avec « deal », « first_player » et « turns »",
+                ),
+            )
         deal = rnd.get("deal")
         if not isinstance(deal, dict):
-            raise TranscriptFormatError(f"{where}.deal", "must be an object: set_aside, face_up, hands, deck")
+            raise TranscriptFormatError(
+                f"{where}.deal",
+                Text(
+                    "must be an object: set_aside, face_up, hands, deck",
+                    "doit être un objet : « set_aside », « face_up », « hands », « deck »",
+                ),
+            )
         hands_doc = deal.get("hands")
         if not isinstance(hands_doc, dict):
-            raise TranscriptFormatError(f"{where}.deal.hands", "must map each player to the card dealt to them")
+            raise TranscriptFormatError(
+                f"{where}.deal.hands",
+                Text(
+                    "must map each player to the card dealt to them",
+                    "doit associer à chaque joueur la carte qui lui a été distribuée",
+                ),
+            )
         hands: list[Card | None] = [None] * len(self.players)
         for who, card in hands_doc.items():
             hands[self.seat(who, f"{where}.deal.hands")] = parse_card(card, f"{where}.deal.hands.{who}")
         missing = [self.players[i] for i, h in enumerate(hands) if h is None]
         if missing:
-            raise TranscriptFormatError(f"{where}.deal.hands", f"no card dealt to {', '.join(missing)}")
+            names = ", ".join(missing)
+            raise TranscriptFormatError(
+                f"{where}.deal.hands", Text(f"no card dealt to {names}", f"aucune carte distribuée à {names}")
+            )
         if "first_player" not in rnd:
-            raise TranscriptFormatError(f"{where}.first_player", "each round names its first player")
+            raise TranscriptFormatError(
+                f"{where}.first_player",
+                Text("each round names its first player", "chaque manche doit nommer son premier joueur"),
+            )
         return DealRound(
             set_aside=parse_card(deal.get("set_aside"), f"{where}.deal.set_aside"),
             face_up=self.cards(deal.get("face_up", []), f"{where}.deal.face_up"),
@@ -143,10 +197,23 @@ class _Reader:
 
     def play(self, turn: Any, where: str) -> tuple[PlayCard, dict[str, Any]]:
         if not isinstance(turn, dict):
-            raise TranscriptFormatError(where, "a turn is an object: player, play, and target/guess/keep/bottom")
-        unknown = set(turn) - {"player", "play", "target", "guess", "keep", "bottom", "note"}
+            raise TranscriptFormatError(
+                where,
+                Text(
+                    "a turn is an object: player, play, and target/guess/keep/bottom",
+                    "un tour est un objet : « player », « play », et « target », « guess », « keep » ou « bottom »",
+                ),
+            )
+        unknown = sorted(set(turn) - {"player", "play", "target", "guess", "keep", "bottom", "note"})
         if unknown:
-            raise TranscriptFormatError(where, f"unknown field(s) {', '.join(sorted(unknown))}")
+            quoted = ", ".join(f"« {name} »" for name in unknown)
+            raise TranscriptFormatError(
+                where,
+                Text(
+                    f"unknown field(s) {', '.join(unknown)}",
+                    f"champ inconnu : {quoted}" if len(unknown) == 1 else f"champs inconnus : {quoted}",
+                ),
+            )
         target = turn.get("target")
         guess = turn.get("guess")
         return (
@@ -162,7 +229,7 @@ class _Reader:
     def rounds(self) -> list[Any]:
         rounds = self.doc.get("rounds", [])
         if not isinstance(rounds, list):
-            raise TranscriptFormatError("$.rounds", "must be a list of rounds")
+            raise TranscriptFormatError("$.rounds", Text("must be a list of rounds", "doit être une liste de manches"))
         return rounds
 
 
@@ -193,7 +260,9 @@ def expand(doc: Any) -> Expansion:
             return out
         turns = rnd.get("turns", [])
         if not isinstance(turns, list):
-            raise TranscriptFormatError(f"{where}.turns", "must be a list of turns")
+            raise TranscriptFormatError(
+                f"{where}.turns", Text("must be a list of turns", "doit être une liste de tours")
+            )
         for t, turn in enumerate(turns):
             here = f"{where}.turns[{t}]"
             play, raw = reader.play(turn, here)
@@ -201,7 +270,13 @@ def expand(doc: Any) -> Expansion:
                 return out
             if out.state.phase == PHASE_CHANCELLOR:
                 if "keep" not in raw:
-                    raise TranscriptFormatError(here, "a Chancellor that drew cards needs keep and bottom")
+                    raise TranscriptFormatError(
+                        here,
+                        Text(
+                            "a Chancellor that drew cards needs keep and bottom",
+                            "un Chancelier qui a pioché des cartes doit indiquer « keep » et « bottom »",
+                        ),
+                    )
                 ret = ReturnCards(
                     play.player,
                     parse_card(raw["keep"], f"{here}.keep"),
@@ -214,7 +289,7 @@ def expand(doc: Any) -> Expansion:
                     "chancellor.effect",
                     "no_chancellor_pending",
                     "keep/bottom are only written for a Chancellor that drew cards",
-                    "keep/bottom ne s'écrivent que pour un Chancelier qui a pioché",
+                    "« keep » et « bottom » ne s'écrivent que pour un Chancelier qui a pioché des cartes",
                     where=here,
                     seq=out.state.seq,
                 )
@@ -227,7 +302,8 @@ def _round_not_over(where: str, state: GameState) -> Problem:
         "setup.deal",
         "round_in_progress",
         f"a new round is dealt while round {state.round} is still being played: its turns are missing",
-        f"une nouvelle manche est distribuée alors que la manche {state.round} n'est pas finie : des tours manquent",
+        f"une nouvelle manche est distribuée alors que la manche {state.round} n'est pas terminée : "
+        "il manque des tours",
         where=where,
         seq=state.seq + 1,
     )

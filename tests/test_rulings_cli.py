@@ -86,9 +86,9 @@ def test_show_tells_the_reader_question_in_french() -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
         "Partie 2019 (scénario) : Claire, Thibault.",
-        "Manche 1 : Thibault commence. Face visible : le Garde, le Garde, le Prêtre.",
+        "Manche 1 : Thibault commence. Cartes face visible : le Garde, le Garde, le Prêtre.",
         "Manche 1, tour 1 — Thibault joue la Servante.",
-        "Manche 1, tour 2 — Claire joue le Prince sur soi-même.",
+        "Manche 1, tour 2 — Claire joue le Prince en se désignant.",
         "    Claire défausse la Princesse.",
         "    Claire quitte la manche.",
         "Fin de la manche 1 (dernier en lice) : Thibault la remporte. Carte mise de côté : le Roi.",

@@ -2,7 +2,8 @@
 
 Starts the server as its own process on 127.0.0.1 (SQLite with durable commits by default, or a
 throwaway PostgreSQL cluster with --store postgres --workers 2), plays --games games with --concurrency
-of them at once, and prints moves/s with latency percentiles; then measures a bare FastAPI endpoint
+of them at once, and prints moves/s with latency percentiles; then measures two bare endpoints — a FastAPI route,
+and a plain handler behind the referee's own request middleware, the path the move route really takes —
 in the same way for the ratio. Each game has two human seats; each client plays its seats the way a
 simple bot client would: it plays the card it knows it holds and, when the referee refuses (stale
 knowledge after a King or Prince, or the Countess rule), picks from the legal moves the refusal lists.
@@ -240,6 +241,14 @@ def main() -> None:
         bare_cpu = cpu_seconds(bare.pid) - bare_before
         bare.terminate()
         bare.wait(10)
+        short_port = free_port()
+        short = start_server("bench.bare_app:short", short_port, {}, 1)
+        stack.callback(short.kill)
+        short_before = cpu_seconds(short.pid)
+        short_lat, short_elapsed = asyncio.run(run_bare(short_port, len(bare_lat), args.concurrency))
+        short_cpu = cpu_seconds(short.pid) - short_before
+        short.terminate()
+        short.wait(10)
         if args.raw:
             raw_port = free_port()
             raw = start_server("bench.bare_app:raw", raw_port, {}, 1)
@@ -264,7 +273,14 @@ def main() -> None:
         f"p50 {pct(bare_lat, 50):.2f} ms, p99 {pct(bare_lat, 99):.2f} ms, "
         f"{bare_cpu / len(bare_lat) * 1e6:,.0f} µs of server CPU per request"
     )
-    print(f"moves/s as a share of the bare endpoint: {moves_s / bare_s:.0%}")
+    short_s = len(short_lat) / short_elapsed
+    print(
+        f"bare endpoint on the move route's own path (RequestContext + plain handler): {short_s:,.0f} requests/s, "
+        f"p50 {pct(short_lat, 50):.2f} ms, p99 {pct(short_lat, 99):.2f} ms, "
+        f"{short_cpu / len(short_lat) * 1e6:,.0f} µs of server CPU per request"
+    )
+    print(f"moves/s as a share of the bare FastAPI endpoint: {moves_s / bare_s:.0%}")
+    print(f"moves/s as a share of the bare endpoint on the same path (like with like): {moves_s / short_s:.0%}")
     if args.raw:
         print(
             f"plain ASGI app on uvicorn: {len(raw_lat) / raw_elapsed:,.0f} requests/s, "

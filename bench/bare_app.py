@@ -1,5 +1,7 @@
-"""The baselines: a bare FastAPI endpoint that parses a small JSON body and answers a small JSON body (`app`),
-and the same as a plain ASGI app (`raw`), which measures what uvicorn itself costs per request."""
+"""The baselines: a bare FastAPI endpoint that parses a small JSON body and answers a small JSON body (`app`);
+the same as a plain ASGI app (`raw`), which measures what uvicorn itself costs per request; and the plain app
+behind the referee's own request middleware (`short`), which is the path the move route takes — so the move
+route can be compared with a bare endpoint on the same path, like with like."""
 
 from __future__ import annotations
 
@@ -10,6 +12,9 @@ from fastapi import Body, FastAPI
 from fastapi.responses import Response
 from starlette.types import Receive, Scope, Send
 
+from loveletter.api.logs import RequestContext, configure
+
+configure("json", "info")  # as the load test runs the referee: one JSON line per request on the short path
 app = FastAPI()
 
 
@@ -35,3 +40,8 @@ async def raw(scope: Scope, receive: Receive, send: Send) -> None:
     headers = [(b"content-length", str(len(body)).encode()), (b"content-type", b"application/json")]
     await send({"type": "http.response.start", "status": 200, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+# The move route's path without the referee: `RequestContext` (request id, body limit, the request's log line)
+# around a plain handler, as `RefereeApp` answers POST /games/{id}/moves.
+short = RequestContext(raw, max_body=64 * 1024)

@@ -8,6 +8,11 @@ Each deck is the 21-card 2019 deck in card-id order (`Ruleset.deck`), shuffled f
 - card kind by position: a 21 × 10 table of how often each kind lands at each position, against the expected
   N · copies / 21. Both margins are fixed (every position holds one card per deck, every kind has its copies), so the
   Pearson statistic has (21 - 1) · (10 - 1) = 180 degrees of freedom;
+- the order of the cards: which two cards (by identity, not kind) lie on top of the deck, in order, and which two lie
+  at its bottom. A uniform shuffle makes each of the 21 · 20 = 420 ordered pairs equally likely, one pair per deck
+  and table, so each table is a plain goodness-of-fit test with 419 degrees of freedom. The position test cannot
+  see an ordering bias — a fixed order, rotated by a random amount, puts every kind at every position equally
+  often — but this one can;
 - the random first player: right after each shuffle, from the same stream, `below(m)` for m cycling over 2…6 (as a
   deal draws among m candidates); one table per m, m - 1 degrees of freedom.
 
@@ -24,6 +29,7 @@ import os
 import secrets
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -39,20 +45,28 @@ KIND_OF = [KINDS.index(card) for card in DECK]  # deck position (card-id order) 
 CANDIDATES = (2, 3, 4, 5, 6)
 
 
-def count(decks: int) -> tuple[list[list[int]], dict[int, list[int]]]:
-    """Shuffle `decks` decks of card indices; counts[position][kind] and first-player draws by candidate count."""
+Counts = tuple[list[list[int]], dict[int, list[int]], list[int], list[int]]
+
+
+def count(decks: int, shuffle: Callable[[SeedStream, list[int]], list[int]] | None = None) -> Counts:
+    """Shuffle `decks` decks of card indices: counts[position][kind], first-player draws by candidate count, and
+    the ordered pairs of cards on top and at the bottom (index first * 21 + second). `shuffle` replaces the real
+    shuffle, for the tests that check a biased one is caught."""
     size = len(DECK)
     counts = [[0] * len(KINDS) for _ in range(size)]
     firsts = {m: [0] * m for m in CANDIDATES}
+    top, bottom = [0] * size * size, [0] * size * size
     indices = list(range(size))
     for n in range(decks):
         stream = SeedStream(secrets.token_bytes(32))
-        order = stream.shuffled(indices)
+        order = stream.shuffled(indices) if shuffle is None else shuffle(stream, indices)
         for position, index in enumerate(order):
             counts[position][KIND_OF[index]] += 1
+        top[order[0] * size + order[1]] += 1
+        bottom[order[-2] * size + order[-1]] += 1
         m = CANDIDATES[n % len(CANDIDATES)]
         firsts[m][stream.below(m)] += 1
-    return counts, firsts
+    return counts, firsts, top, bottom
 
 
 def gamma_q(a: float, x: float) -> float:
@@ -111,6 +125,14 @@ def chi_square_positions(counts: list[list[int]], decks: int) -> tuple[float, in
     return statistic, (size - 1) * (len(KINDS) - 1)
 
 
+def chi_square_pairs(pairs: list[int]) -> tuple[float, int]:
+    """Goodness of fit of ordered pairs of distinct cards (the 420 cells with first != second) to uniform."""
+    size = len(DECK)
+    cells = [pairs[a * size + b] for a in range(size) for b in range(size) if a != b]
+    assert sum(pairs) == sum(cells), "a card cannot follow itself"
+    return chi_square_uniform(cells)
+
+
 def chi_square_uniform(observed: list[int]) -> tuple[float, int]:
     total = sum(observed)
     expected = total / len(observed)
@@ -122,12 +144,15 @@ def run(decks: int, jobs: int) -> dict[str, tuple[float, int, float]]:
     shares = [decks // jobs + (1 if i < decks % jobs else 0) for i in range(jobs)]
     counts = [[0] * len(KINDS) for _ in DECK]
     firsts = {m: [0] * m for m in CANDIDATES}
+    top, bottom = [0] * len(DECK) ** 2, [0] * len(DECK) ** 2
     if jobs == 1:
         parts = [count(decks)]
     else:
         with ProcessPoolExecutor(jobs) as pool:
             parts = list(pool.map(count, [s for s in shares if s]))
-    for part_counts, part_firsts in parts:
+    for part_counts, part_firsts, part_top, part_bottom in parts:
+        top = [a + b for a, b in zip(top, part_top, strict=True)]
+        bottom = [a + b for a, b in zip(bottom, part_bottom, strict=True)]
         for row, part_row in zip(counts, part_counts, strict=True):
             for kind, value in enumerate(part_row):
                 row[kind] += value
@@ -136,6 +161,9 @@ def run(decks: int, jobs: int) -> dict[str, tuple[float, int, float]]:
     results: dict[str, tuple[float, int, float]] = {}
     statistic, df = chi_square_positions(counts, decks)
     results["card kind by position"] = (statistic, df, p_value(statistic, df))
+    for name, pairs in (("ordered pair on top", top), ("ordered pair at bottom", bottom)):
+        statistic, df = chi_square_pairs(pairs)
+        results[name] = (statistic, df, p_value(statistic, df))
     for m in CANDIDATES:
         statistic, df = chi_square_uniform(firsts[m])
         results[f"first player among {m}"] = (statistic, df, p_value(statistic, df))

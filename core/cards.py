@@ -95,3 +95,57 @@ NAMES_EN_PRINCESS_PRINCESS: dict[Card, str] = {
     Card.COUNTESS: "Celeste the Unicorn",
     Card.PRINCESS: "Ogre",
 }
+
+# -- the names in a sentence -------------------------------------------------------------------------------------
+
+THE_FR: dict[str, str] = {
+    # 2019 and 2019-classic (seed 000): the rulebook writes « le Garde », « la Comtesse », « l'Espionne ».
+    "Espionne": "l'Espionne",
+    "Garde": "le Garde",
+    "Prêtre": "le Prêtre",
+    "Baron": "le Baron",
+    "Servante": "la Servante",
+    "Prince": "le Prince",
+    "Chancelier": "le Chancelier",
+    "Roi": "le Roi",
+    "Comtesse": "la Comtesse",
+    "Princesse": "la Princesse",
+    # 2012 (seed 004): a title and a character's name; the article agrees with the character (Odette is a woman).
+    "Garde Odette": "la Garde Odette",
+    "Prêtre Tomas": "le Prêtre Tomas",
+    "Baron Talus": "le Baron Talus",
+    "Servante Susannah": "la Servante Susannah",
+    "Prince Arnaud": "le Prince Arnaud",
+    "Roi Arnaud IV": "le Roi Arnaud IV",
+    "Comtesse Wilhelmina": "la Comtesse Wilhelmina",
+    "Princesse Annette": "la Princesse Annette",
+    # Princesse Princesse (seed 002): a character's own name takes no article (« jouer Céleste la licorne »).
+    "Claire l'espionne": "Claire l'espionne",
+    "Conseillers du roi": "les Conseillers du roi",
+    "Bibliothécaire du palais": "la Bibliothécaire du palais",
+    "Oliver le dragon": "Oliver le dragon",
+    "Prince Vladric": "le Prince Vladric",
+    "Princesses Amira & Sadie": "les Princesses Amira & Sadie",
+    "Roi fantôme": "le Roi fantôme",
+    "Céleste la licorne": "Céleste la licorne",
+    "Ogre": "l'Ogre",
+}
+"""Every French card name with its definite article, as a sentence uses it: « jouer la Comtesse »."""
+
+THE_EN: dict[str, str] = {
+    **{name: f"the {name}" for name in NAMES_EN.values()},
+    "King's Advisors": "the King's Advisors",
+    "Palace Librarian": "the Palace Librarian",
+    "Ghost King": "the Ghost King",
+    "Ogre": "the Ogre",
+    # A character's own name takes no article.
+    "Claire the Spy": "Claire the Spy",
+    "Oliver the Dragon": "Oliver the Dragon",
+    "Prince Vladric": "Prince Vladric",
+    "Princesses Amira & Sadie": "Princesses Amira & Sadie",
+    "Celeste the Unicorn": "Celeste the Unicorn",
+}
+"""Every English card name with its article where it takes one: "play the Countess", "play Celeste the Unicorn"."""
+
+PLURAL_NAMES = frozenset({"Conseillers du roi", "King's Advisors", "Princesses Amira & Sadie"})
+"""Card names that are plural: their verb agrees (« les Princesses Amira & Sadie ne ciblent personne »)."""

@@ -18,7 +18,8 @@ from loveletter.core.card_effects import play, return_cards
 from loveletter.core.cards import Card
 from loveletter.core.catalogue import FirstPlayerRule, GameStarted, RoundStarted, SeedContributed, SeedRevealed
 from loveletter.core.commands import Command, ContributeSeed, DealRound, PlayCard, ReturnCards, RevealSeed, StartGame
-from loveletter.core.move_checks import refuse_if_over, who
+from loveletter.core.lang import BilingualError, Text, plural_en, plural_fr
+from loveletter.core.move_checks import card_name, refuse_if_over, who
 from loveletter.core.round_end import Events, turn_started
 from loveletter.core.rules import RuleViolation
 from loveletter.core.rulesets import RULESETS, Options, get_ruleset
@@ -41,7 +42,7 @@ def decide(state: GameState, command: Command) -> Events:
     if kind is RevealSeed:
         return _reveal(state, command)  # type: ignore[arg-type]
     raise RuleViolation(
-        "invalid_command", "turn.order", f"unknown command {command!r}", f"commande inconnue {command!r}"
+        "invalid_command", "turn.order", f"unknown command {command!r}", f"commande inconnue : « {command!r} »"
     )
 
 
@@ -51,7 +52,7 @@ def decide(state: GameState, command: Command) -> Events:
 def _start(state: GameState, cmd: StartGame) -> Events:
     if state.phase != PHASE_NEW:
         raise RuleViolation(
-            "game_exists", "setup.ruleset", "this game has already been created", "cette partie existe déjà"
+            "game_exists", "setup.ruleset", "this game has already been created", "cette partie a déjà été créée"
         )
     if cmd.ruleset not in RULESETS:
         known = ", ".join(RULESETS)
@@ -59,7 +60,7 @@ def _start(state: GameState, cmd: StartGame) -> Events:
             "unknown_ruleset",
             "setup.ruleset",
             f"unknown ruleset {cmd.ruleset!r}; known rulesets: {known}",
-            f"jeu de règles inconnu {cmd.ruleset!r} ; jeux connus : {known}",
+            f"jeu de règles inconnu : « {cmd.ruleset} » ; jeux de règles connus : {known}",
         )
     rs = get_ruleset(cmd.ruleset)
     n = len(cmd.players)
@@ -68,7 +69,7 @@ def _start(state: GameState, cmd: StartGame) -> Events:
             "player_count",
             "setup.players",
             f"{rs.id} is played by {rs.min_players} to {rs.max_players} players, not {n}",
-            f"{rs.id} se joue de {rs.min_players} à {rs.max_players} joueurs, pas {n}",
+            f"le jeu de règles « {rs.id} » se joue entre {rs.min_players} et {rs.max_players} joueurs, pas à {n}",
         )
     names = [name.strip() if isinstance(name, str) else "" for name in cmd.players]
     if any(not name for name in names) or len(set(names)) != n:
@@ -81,8 +82,9 @@ def _start(state: GameState, cmd: StartGame) -> Events:
     try:
         options = Options.from_dict(cmd.options)
     except ValueError as exc:
+        why = exc.text if isinstance(exc, BilingualError) else Text(str(exc), f"« {exc} »")
         raise RuleViolation(
-            "invalid_option", "setup.options", f"invalid rule option: {exc}", f"option de règle invalide : {exc}"
+            "invalid_option", "setup.options", f"invalid rule option: {why.en}", f"option de règle invalide : {why.fr}"
         ) from None
     if cmd.seed_commitment is not None and not _is_seed(cmd.seed_commitment):
         raise RuleViolation(
@@ -96,7 +98,7 @@ def _start(state: GameState, cmd: StartGame) -> Events:
             "unknown_player",
             "setup.first-player",
             f"the first player must be a seat from 0 to {n - 1}",
-            f"le premier joueur doit être un siège de 0 à {n - 1}",
+            f"le premier joueur doit occuper l'un des sièges 0 à {n - 1}",
         )
     return (
         GameStarted(
@@ -117,7 +119,9 @@ def _is_seed(text: object) -> bool:
 
 def _contribute(state: GameState, cmd: ContributeSeed) -> Events:
     if state.phase == PHASE_NEW:
-        raise RuleViolation("no_game", "setup.ruleset", "no game has been created yet", "aucune partie n'existe")
+        raise RuleViolation(
+            "no_game", "setup.ruleset", "no game has been created yet", "aucune partie n'a encore été créée"
+        )
     refuse_if_over(state)
     if not 0 <= cmd.player < len(state.players):
         raise RuleViolation(
@@ -131,14 +135,14 @@ def _contribute(state: GameState, cmd: ContributeSeed) -> Events:
             "invalid_seed",
             "shuffle.seat-seed",
             "a seed is 256 bits written as 64 lowercase hex digits",
-            "une graine fait 256 bits, écrits en 64 chiffres hexadécimaux minuscules",
+            "une graine compte 256 bits, écrits sous la forme de 64 chiffres hexadécimaux minuscules",
         )
     if state.seat_seeds[cmd.player] is not None:
         raise RuleViolation(
             "seed_already_given",
             "shuffle.seat-seed",
             f"{who(state, cmd.player)} has already contributed a seed",
-            f"{who(state, cmd.player)} a déjà fourni une graine",
+            f"{who(state, cmd.player, 'fr')} a déjà fourni une graine",
         )
     return (SeedContributed(cmd.player, cmd.seed),)
 
@@ -156,7 +160,7 @@ def _reveal(state: GameState, cmd: RevealSeed) -> Events:
             "nothing_to_reveal",
             "shuffle.commitment",
             "this game has no seed commitment left to open",
-            "cette partie n'a pas d'engagement de graine à ouvrir",
+            "cette partie n'a plus d'engagement de graine à ouvrir",
         )
     if not _is_seed(cmd.seed) or hashlib.sha256(bytes.fromhex(cmd.seed)).hexdigest() != state.seed_commitment:
         raise RuleViolation(
@@ -201,6 +205,26 @@ def _sorted_deck(deck: tuple[Card, ...]) -> list[Card]:
     return found
 
 
+_WHY: dict[FirstPlayerRule, Text] = {
+    "named": Text("named", "premier joueur désigné"),
+    "previous-winner": Text("previous-winner", "vainqueur de la manche précédente"),
+    "random-among-winners": Text("random-among-winners", "tirage au sort parmi les vainqueurs"),
+    "random": Text("random", "tirage au sort parmi tous les joueurs"),
+}
+"""Who may start a round, by the clause of RULINGS §2 that says so: the English shows the clause's id."""
+
+
+def _counted(state: GameState, cards: Counter[Card], lang: str) -> str:
+    """Cards and how many of each: "Guard × 2, Spy × 1"; "none" for none."""
+    if not cards:
+        return "aucune" if lang == "fr" else "none"
+    parts = []
+    for card, count in cards.items():
+        name = card_name(state, card, lang) if isinstance(card, Card) else f"« {card} »" if lang == "fr" else repr(card)
+        parts.append(f"{name} × {count}")
+    return ", ".join(parts)
+
+
 def _deal(state: GameState, cmd: DealRound) -> Events:
     if state.phase == PHASE_NEW:
         raise RuleViolation(
@@ -212,7 +236,7 @@ def _deal(state: GameState, cmd: DealRound) -> Events:
             "round_in_progress",
             "setup.deal",
             "a round is in progress: the next deal comes when it ends",
-            "une manche est en cours : la distribution suivante vient à sa fin",
+            "une manche est en cours : la prochaine distribution aura lieu à sa fin",
         )
     rs = state.ruleset
     assert rs is not None
@@ -220,12 +244,19 @@ def _deal(state: GameState, cmd: DealRound) -> Events:
     face_up_count = 3 if n == 2 else 0
     problems = []
     if len(cmd.hands) != n:
-        problems.append((f"{len(cmd.hands)} hands for {n} players", f"{len(cmd.hands)} mains pour {n} joueurs"))
+        problems.append(
+            Text(
+                f"{plural_en(len(cmd.hands), 'hand', 'hands')} for {n} players",
+                f"{plural_fr(len(cmd.hands), 'main', 'mains')} pour {n} joueurs",
+            )
+        )
     if len(cmd.face_up) != face_up_count:
         problems.append(
-            (
-                f"{len(cmd.face_up)} face-up cards where {face_up_count} are set aside face up",
-                f"{len(cmd.face_up)} cartes face visible au lieu de {face_up_count}",
+            Text(
+                f"{plural_en(len(cmd.face_up), 'face-up card', 'face-up cards')} where {face_up_count} are set "
+                "aside face up",
+                f"{plural_fr(len(cmd.face_up), 'carte', 'cartes')} face visible, alors que la mise en place en "
+                f"prévoit {face_up_count}",
             )
         )
     cards = (cmd.set_aside, *cmd.face_up, *cmd.hands, *cmd.deck)
@@ -234,18 +265,19 @@ def _deal(state: GameState, cmd: DealRound) -> Events:
         extra = dealt - Counter(rs.deck)
         missing = Counter(rs.deck) - dealt
         problems.append(
-            (
-                f"the deal is not the {rs.id} deck (extra: {dict(extra) or '-'}, missing: {dict(missing) or '-'})",
-                f"la distribution n'est pas le paquet {rs.id} (en trop : {dict(extra) or '-'}, "
-                f"manquant : {dict(missing) or '-'})",
+            Text(
+                f"the deal is not the {rs.id} deck (extra: {_counted(state, extra, 'en')}, "
+                f"missing: {_counted(state, missing, 'en')})",
+                f"la distribution ne correspond pas au paquet du jeu de règles « {rs.id} » (cartes en trop : "
+                f"{_counted(state, extra, 'fr')} ; cartes manquantes : {_counted(state, missing, 'fr')})",
             )
         )
     if problems:
         raise RuleViolation(
             "invalid_deal",
             "setup.deal",
-            "; ".join(en for en, _ in problems),
-            " ; ".join(fr for _, fr in problems),
+            "; ".join(problem.en for problem in problems),
+            " ; ".join(problem.fr for problem in problems),
         )
     candidates, why = first_player_candidates(state)
     if cmd.first_player not in candidates:
@@ -254,7 +286,7 @@ def _deal(state: GameState, cmd: DealRound) -> Events:
             "wrong_first_player",
             "setup.first-player",
             f"{who(state, cmd.first_player)} may not start this round ({why}: {names})",
-            f"{who(state, cmd.first_player)} ne peut pas commencer cette manche ({why} : {names})",
+            f"{who(state, cmd.first_player, 'fr')} ne peut pas commencer cette manche ({_WHY[why].fr} : {names})",
         )
     return (
         RoundStarted(

@@ -11,6 +11,7 @@ from collections import Counter
 
 from loveletter.core.cards import TARGETS_OTHER, Card
 from loveletter.core.commands import PlayCard, ReturnCards
+from loveletter.core.lang import de, que
 from loveletter.core.rules import RuleViolation
 from loveletter.core.rulesets import RULESETS, GuardUnknown
 from loveletter.core.state import PHASE_CHANCELLOR, PHASE_DEAL, PHASE_NEW, PHASE_OVER, PHASE_PLAY, GameState
@@ -21,8 +22,30 @@ def card_name(state: GameState, card: Card, lang: str) -> str:
     return rs.name(card, "fr" if lang == "fr" else "en")
 
 
-def who(state: GameState, seat: int) -> str:
-    return state.players[seat] if 0 <= seat < len(state.players) else f"seat {seat}"
+def the_card(state: GameState, card: Card, lang: str) -> str:
+    """The card's name with its article in the game's ruleset: "the Handmaid", « la Servante », « Oliver le dragon »."""
+    rs = state.ruleset or RULESETS["2019"]
+    return rs.the(card, "fr" if lang == "fr" else "en")
+
+
+def _agree(state: GameState, card: Card, lang: str, one: str, many: str) -> str:
+    """The verb `one` or, after a plural card name (« les Conseillers du roi »), `many`."""
+    rs = state.ruleset or RULESETS["2019"]
+    return many if rs.plural(card, "fr" if lang == "fr" else "en") else one
+
+
+def who(state: GameState, seat: int, lang: str = "en") -> str:
+    """The player's name, or the seat's number when no player sits there ("seat 7", « le siège 7 »)."""
+    if 0 <= seat < len(state.players):
+        return state.players[seat]
+    return f"le siège {seat}" if lang == "fr" else f"seat {seat}"
+
+
+def of_who(state: GameState, seat: int) -> str:
+    """French « de » and the player: « d'Alice », « de Bob », « du siège 7 »."""
+    if 0 <= seat < len(state.players):
+        return de(state.players[seat])
+    return f"du siège {seat}"
 
 
 def refuse_if_over(state: GameState) -> None:
@@ -34,7 +57,9 @@ def _check_turn(state: GameState, player: int, phase: str) -> None:
     if state.phase != phase:
         refuse_if_over(state)
         if state.phase == PHASE_NEW:
-            raise RuleViolation("no_game", "setup.ruleset", "no game has been created yet", "aucune partie n'existe")
+            raise RuleViolation(
+                "no_game", "setup.ruleset", "no game has been created yet", "aucune partie n'a encore été créée"
+            )
         if state.phase == PHASE_DEAL:
             raise RuleViolation(
                 "round_not_started",
@@ -46,14 +71,16 @@ def _check_turn(state: GameState, player: int, phase: str) -> None:
             raise RuleViolation(
                 "chancellor_pending",
                 "chancellor.pending",
-                f"{who(state, state.active)} must first choose which card to keep after the Chancellor",
-                f"{who(state, state.active)} doit d'abord choisir la carte gardée après le Chancelier",
+                f"{who(state, state.active)} must first choose which card to keep after "
+                f"{the_card(state, Card.CHANCELLOR, 'en')}",
+                f"{who(state, state.active, 'fr')} doit d'abord choisir quelle carte garder après avoir joué "
+                f"{the_card(state, Card.CHANCELLOR, 'fr')}",
             )
         raise RuleViolation(
             "no_chancellor_pending",
             "chancellor.return",
-            "no Chancellor decision is pending",
-            "aucune décision de Chancelier n'est en attente",
+            f"no {card_name(state, Card.CHANCELLOR, 'en')} decision is pending",
+            f"aucune décision n'est attendue après {the_card(state, Card.CHANCELLOR, 'fr')}",
         )
     if not 0 <= player < len(state.players):
         raise RuleViolation(
@@ -67,7 +94,7 @@ def _check_turn(state: GameState, player: int, phase: str) -> None:
             "not_your_turn",
             "turn.order",
             f"it is {who(state, state.active)}'s turn, not {who(state, player)}'s",
-            f"c'est au tour de {who(state, state.active)}, pas de {who(state, player)}",
+            f"c'est au tour {of_who(state, state.active)}, pas {of_who(state, player)}",
         )
 
 
@@ -80,16 +107,18 @@ def check_play(state: GameState, cmd: PlayCard) -> None:
         raise RuleViolation(
             "card_not_in_hand",
             "turn.play-from-hand",
-            f"{who(state, p)} does not hold the {card_name(state, card, 'en')}",
-            f"{who(state, p)} n'a pas la carte {card_name(state, card, 'fr')} en main",
+            f"{who(state, p)} does not hold {the_card(state, card, 'en')}",
+            f"{who(state, p, 'fr')} n'a pas {the_card(state, card, 'fr')} en main",
         )
     if card is not Card.COUNTESS and Card.COUNTESS in hand and (Card.KING in hand or Card.PRINCE in hand):
         other = Card.KING if Card.KING in hand else Card.PRINCE
         raise RuleViolation(
             "countess_required",
             "countess.forced",
-            f"holding the Countess with the {card_name(state, other, 'en')}, you must play the Countess",
-            f"avec la Comtesse et la carte {card_name(state, other, 'fr')} en main, vous devez jouer la Comtesse",
+            f"holding {the_card(state, Card.COUNTESS, 'en')} with {the_card(state, other, 'en')}, "
+            f"you must play {the_card(state, Card.COUNTESS, 'en')}",
+            f"avec {the_card(state, Card.COUNTESS, 'fr')} et {the_card(state, other, 'fr')} en main, "
+            f"vous devez jouer {the_card(state, Card.COUNTESS, 'fr')}",
         )
     if card in TARGETS_OTHER or card is Card.PRINCE:
         _check_target(state, p, card, target)
@@ -97,8 +126,8 @@ def check_play(state: GameState, cmd: PlayCard) -> None:
         raise RuleViolation(
             "unexpected_target",
             "target.unexpected",
-            f"the {card_name(state, card, 'en')} chooses nobody",
-            f"la carte {card_name(state, card, 'fr')} ne cible personne",
+            f"{the_card(state, card, 'en')} {_agree(state, card, 'en', 'chooses', 'choose')} nobody",
+            f"{the_card(state, card, 'fr')} {_agree(state, card, 'fr', 'ne cible', 'ne ciblent')} personne",
         )
     if card is Card.GUARD and target is not None:
         _check_guess(state, guess)
@@ -107,19 +136,20 @@ def check_play(state: GameState, cmd: PlayCard) -> None:
             "unexpected_guess",
             "target.unexpected",
             "only a Guard with a target names a card",
-            "seul un Garde qui cible un joueur nomme une carte",
+            f"on ne nomme une carte qu'en jouant {the_card(state, Card.GUARD, 'fr')} sur un joueur",
         )
 
 
 def _check_target(state: GameState, p: int, card: Card, target: int | None) -> None:
-    name_en, name_fr = card_name(state, card, "en"), card_name(state, card, "fr")
+    the_en, the_fr = the_card(state, card, "en"), the_card(state, card, "fr")
+    must_fr = _agree(state, card, "fr", "doit", "doivent")
     if target is None:
         if card is Card.PRINCE or valid_targets(state, p, card):
             raise RuleViolation(
                 "target_required",
                 "target.required" if card is not Card.PRINCE else "target.none",
-                f"the {name_en} must choose a player: a legal target exists",
-                f"la carte {name_fr} doit cibler un joueur : une cible valide existe",
+                f"{the_en} must choose a player: a legal target exists",
+                f"{the_fr} {must_fr} cibler un joueur : il existe une cible valide",
             )
         return
     if not 0 <= target < len(state.players):
@@ -133,32 +163,34 @@ def _check_target(state: GameState, p: int, card: Card, target: int | None) -> N
         raise RuleViolation(
             "self_target",
             "target.other",
-            f"the {name_en} must choose another player",
-            f"la carte {name_fr} doit cibler un autre joueur",
+            f"{the_en} must choose another player",
+            f"{the_fr} {must_fr} cibler un autre joueur que vous",
         )
     if state.out[target]:
         raise RuleViolation(
             "target_eliminated",
             "target.eliminated",
             f"{who(state, target)} is out of the round and cannot be chosen",
-            f"{who(state, target)} a quitté la manche et ne peut pas être ciblé",
+            f"{who(state, target, 'fr')} a quitté la manche et ne peut plus être la cible d'aucune carte",
         )
     if target != p and state.protected[target]:
         raise RuleViolation(
             "target_protected",
             "target.protected",
-            f"{who(state, target)} is protected by the Handmaid and cannot be chosen",
-            f"{who(state, target)} est protégé par la Servante et ne peut pas être ciblé",
+            f"{who(state, target)} is protected by {the_card(state, Card.HANDMAID, 'en')} and cannot be chosen",
+            f"{the_card(state, Card.HANDMAID, 'fr')} protège {who(state, target, 'fr')}, qui ne peut pas être la cible "
+            "d'un autre joueur",
         )
 
 
 def _check_guess(state: GameState, guess: Card | None) -> None:
     if guess is None or guess is Card.GUARD:
+        guard_en, guard_fr = the_card(state, Card.GUARD, "en"), the_card(state, Card.GUARD, "fr")
         raise RuleViolation(
             "invalid_guess",
             "guard.guess",
-            "the Guard must name a card other than the Guard",
-            "le Garde doit nommer une carte autre que le Garde",
+            f"{guard_en} must name a card other than {guard_en}",
+            f"{guard_fr} doit nommer une carte autre {que(guard_fr)}",
         )
     rs = state.ruleset
     assert rs is not None
@@ -167,7 +199,7 @@ def _check_guess(state: GameState, guess: Card | None) -> None:
             "guess_not_in_ruleset",
             "guard.guess-in-ruleset",
             f"the {guess.value} is not a card of the {rs.id} ruleset",
-            f"la carte {guess.value} n'existe pas dans le jeu de règles {rs.id}",
+            f"{the_card(state, guess, 'fr')} n'est pas une carte du jeu de règles « {rs.id} »",
         )
 
 
@@ -186,11 +218,12 @@ def check_return(state: GameState, cmd: ReturnCards) -> None:
     _check_turn(state, p, PHASE_CHANCELLOR)
     hand = state.hands[p]
     if Counter((cmd.keep, *cmd.bottom)) != Counter(hand) or len(cmd.bottom) != len(hand) - 1:
+        others_fr = "l'autre" if len(hand) == 2 else f"les {len(hand) - 1} autres"
         raise RuleViolation(
             "invalid_return",
             "chancellor.return",
             f"keep one card and return the other {len(hand) - 1} of your hand "
             f"({', '.join(card_name(state, c, 'en') for c in hand)})",
-            f"gardez une carte et replacez les {len(hand) - 1} autres de votre main "
+            f"gardez une carte de votre main et replacez {others_fr} "
             f"({', '.join(card_name(state, c, 'fr') for c in hand)})",
         )

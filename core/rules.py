@@ -40,28 +40,30 @@ RULES: Mapping[str, Rule] = _rules(
         "setup.ruleset",
         "A game is played under one of the rulesets 2019 (the default), 2019-classic, 2012 or princess-princess, "
         "and is created once, by the first event of its log.",
-        "Une partie se joue avec l'un des jeux de règles 2019 (par défaut), 2019-classic, 2012 ou "
-        "princess-princess, et n'est créée qu'une fois, par le premier événement de son journal.",
+        "Une partie se joue selon l'un des jeux de règles « 2019 » (par défaut), « 2019-classic », « 2012 » ou "
+        "« princess-princess » ; elle n'est créée qu'une fois, par le premier événement de son journal.",
         ("RULINGS §1",),
     ),
     Rule(
         "setup.players",
         "A game has between the ruleset's minimum and maximum number of players, each with a distinct name.",
-        "Une partie réunit entre le minimum et le maximum de joueurs du jeu de règles, chacun avec un nom distinct.",
+        "Une partie réunit entre le nombre minimal et le nombre maximal de joueurs de son jeu de règles, chacun sous "
+        "un nom distinct.",
         ("RULINGS §1", S2019_EN, S2012),
     ),
     Rule(
         "setup.options",
         "Rule options are chosen when the game is created and cannot change afterwards.",
-        "Les options de règle sont choisies à la création de la partie et ne changent plus ensuite.",
+        "Les options de règle se choisissent à la création de la partie et ne changent plus ensuite.",
         ("RULINGS §11",),
     ),
     Rule(
         "setup.deal",
         "Each round uses the whole shuffled deck: one card set aside face down, three more face up with two "
         "players, one card dealt to each player, the rest is the draw pile.",
-        "Chaque manche utilise tout le paquet mélangé : une carte mise de côté face cachée, trois de plus face "
-        "visible à deux joueurs, une carte distribuée à chaque joueur, le reste forme la pioche.",
+        "Chaque manche utilise tout le paquet, mélangé : une carte mise de côté face cachée, trois autres mises de "
+        "côté face visible dans une partie à deux joueurs, une carte distribuée à chaque joueur ; le reste forme la "
+        "pioche.",
         ("RULINGS §2", S2019_FR, S2019_EN),
     ),
     Rule(
@@ -69,23 +71,23 @@ RULES: Mapping[str, Rule] = _rules(
         "The first round's first player is the one named at creation, or drawn at random. Later rounds start "
         "with the previous round's winner; among several winners, or when nobody won, the first player is drawn "
         "at random (among the winners, or among all players).",
-        "Le premier joueur de la première manche est celui désigné à la création, ou tiré au hasard. Les manches "
-        "suivantes commencent par le vainqueur de la précédente ; s'il y en a plusieurs, ou aucun, le premier "
-        "joueur est tiré au hasard (parmi les vainqueurs, ou parmi tous les joueurs).",
+        "Le premier joueur de la première manche est celui qui a été désigné à la création de la partie ; à défaut, "
+        "il est tiré au sort. Chaque manche suivante commence par le vainqueur de la précédente ; s'il y en a "
+        "plusieurs, ou aucun, le premier joueur est tiré au sort (parmi les vainqueurs, ou parmi tous les joueurs).",
         ("RULINGS §2", S2019_FR, S2019_EN),
     ),
     Rule(
         "round.not-started",
         "Between rounds nobody plays until the next round has been dealt.",
-        "Entre deux manches, personne ne joue avant la distribution de la manche suivante.",
+        "Entre deux manches, personne ne joue avant que la manche suivante ait été distribuée.",
         ("RULINGS §2",),
     ),
     Rule(
         "turn.order",
         "Players take turns clockwise (in seat order); only the active player may act, and eliminated players "
         "are skipped.",
-        "Les joueurs jouent à tour de rôle dans le sens horaire (ordre des sièges) ; seul le joueur actif agit, "
-        "et les joueurs éliminés passent leur tour.",
+        "Les joueurs jouent à tour de rôle dans le sens horaire (l'ordre des sièges) ; seul le joueur actif peut "
+        "agir, et les joueurs éliminés passent leur tour.",
         ("RULINGS §3", S2019_FR, S2019_EN),
     ),
     Rule(
@@ -105,7 +107,7 @@ RULES: Mapping[str, Rule] = _rules(
     Rule(
         "target.other",
         "The Guard, Priest, Baron and King choose another player, never yourself.",
-        "Le Garde, le Prêtre, le Baron et le Roi désignent un autre joueur, jamais vous-même.",
+        "Le Garde, le Prêtre, le Baron et le Roi ciblent un autre joueur, jamais vous-même.",
         ("RULINGS §5", S2019_FR, S2019_EN),
     ),
     Rule(
@@ -118,8 +120,8 @@ RULES: Mapping[str, Rule] = _rules(
         "target.protected",
         "A player protected by the Handmaid cannot be chosen by other players' effects; choosing them is refused, "
         "not played without effect.",
-        "Un joueur protégé par la Servante ne peut pas être ciblé par les effets des autres joueurs ; le choisir "
-        "est refusé, et non joué sans effet.",
+        "Un joueur protégé par la Servante ne peut pas être ciblé par les effets des autres joueurs ; un coup qui le "
+        "cible est refusé, et non joué sans effet.",
         ("RULINGS §5", S2019_FR, S2019_EN, S2019_WEB),
     ),
     Rule(
@@ -127,7 +129,7 @@ RULES: Mapping[str, Rule] = _rules(
         "If every other player still in the round is protected, a Guard, Priest, Baron or King is played with no "
         "effect, and a Prince must choose the player themself.",
         "Si tous les autres joueurs encore en lice sont protégés, un Garde, un Prêtre, un Baron ou un Roi est joué "
-        "sans effet, et un Prince doit cibler le joueur lui-même.",
+        "sans effet, et le joueur qui joue un Prince doit se cibler lui-même.",
         ("RULINGS §5", S2019_FR, S2019_EN, S2019_WEB),
     ),
     Rule(
@@ -141,86 +143,90 @@ RULES: Mapping[str, Rule] = _rules(
         "guard.effect",
         "Guard: choose another player and name a card other than the Guard; if that player holds it, they are out "
         "of the round.",
-        "Garde : choisissez un autre joueur et nommez une carte autre que le Garde ; s'il la détient, il quitte la "
-        "manche.",
+        "Garde : choisissez un autre joueur et nommez une carte autre que le Garde ; si ce joueur a cette carte en "
+        "main, il quitte la manche.",
         ("RULINGS §5", S2019_FR, S2019_EN),
     ),
     Rule(
         "guard.guess",
         "The Guard must name a card, and it may not name the Guard.",
-        "Le Garde doit nommer une carte, et il ne peut pas nommer le Garde.",
+        "Le Garde doit nommer une carte, et jamais le Garde lui-même.",
         ("RULINGS §5", S2019_FR, S2019_EN),
     ),
     Rule(
         "guard.guess-in-ruleset",
         "The Guard must name a card of the ruleset being played (option guard_unknown=refuse, the default); with "
         "guard_unknown=miss such a guess is legal and always misses.",
-        "Le Garde doit nommer une carte du jeu de règles en cours (option guard_unknown=refuse, par défaut) ; avec "
-        "guard_unknown=miss, un tel nom est permis et échoue toujours.",
+        "Le Garde doit nommer une carte du jeu de règles de la partie (option guard_unknown=refuse, par défaut) ; "
+        "avec guard_unknown=miss, nommer une autre carte est permis, mais "
+        "n'élimine jamais personne.",
         ("RULINGS §5", "RULINGS §11"),
     ),
     Rule(
         "priest.effect",
         "Priest: choose another player and look at their hand; only you learn the card.",
-        "Prêtre : choisissez un autre joueur et regardez sa main ; vous seul apprenez la carte.",
+        "Prêtre : choisissez un autre joueur et regardez discrètement sa main ; vous seul découvrez sa carte.",
         ("RULINGS §5", S2019_FR, S2019_EN),
     ),
     Rule(
         "baron.effect",
         "Baron: choose another player and compare hands secretly; the lower value is out of the round. A tie does "
         "nothing; both players learn the other's card.",
-        "Baron : choisissez un autre joueur et comparez discrètement vos mains ; la valeur la plus faible quitte la "
-        "manche. En cas d'égalité rien ne se passe ; chacun apprend la carte de l'autre.",
+        "Baron : choisissez un autre joueur et comparez discrètement vos mains ; celui qui a la carte de plus faible "
+        "valeur quitte la manche. En cas d'égalité, personne ne la quitte ; chacun des deux découvre la carte de "
+        "l'autre.",
         ("RULINGS §5", S2019_FR, S2019_EN),
     ),
     Rule(
         "handmaid.effect",
         "Handmaid: until the start of your next turn (or the end of the round), other players' effects cannot "
         "choose you.",
-        "Servante : jusqu'au début de votre prochain tour (ou la fin de la manche), les effets des autres joueurs "
-        "ne peuvent pas vous cibler.",
+        "Servante : jusqu'au début de votre prochain tour (ou jusqu'à la fin de la manche), les effets des autres "
+        "joueurs ne peuvent pas vous cibler.",
         ("RULINGS §5", S2019_FR, S2019_EN),
     ),
     Rule(
         "prince.effect",
         "Prince: choose any player, yourself included; they discard their hand face up without its effect and "
         "draw a new card, the face-down set-aside card if the deck is empty.",
-        "Prince : choisissez n'importe quel joueur, vous compris ; il défausse sa main face visible sans effet et "
-        "pioche une nouvelle carte, la carte mise de côté face cachée si la pioche est vide.",
+        "Prince : choisissez n'importe quel joueur, y compris vous-même ; il défausse sa main face visible sans en "
+        "résoudre l'effet et pioche une nouvelle carte (la carte mise de côté face cachée si la pioche est vide).",
         ("RULINGS §5", S2019_FR, S2019_EN),
     ),
     Rule(
         "prince.princess",
         "A Princess discarded because of a Prince eliminates its holder, who draws nothing.",
-        "Une Princesse défaussée à cause d'un Prince élimine celui qui la tenait, qui ne pioche rien.",
+        "Défausser la Princesse à cause d'un Prince élimine le joueur qui la détenait ; il ne pioche pas de nouvelle "
+        "carte.",
         ("RULINGS §5", S2019_FR, S2019_EN),
     ),
     Rule(
         "chancellor.effect",
         "Chancellor: draw min(2, cards in deck) cards, keep one card of your hand and put the others on the "
         "bottom of the deck in the order you choose; with an empty deck it has no effect.",
-        "Chancelier : piochez min(2, cartes de la pioche) cartes, gardez une carte de votre main et placez les "
-        "autres sous la pioche dans l'ordre de votre choix ; si la pioche est vide, il n'a pas d'effet.",
+        "Chancelier : piochez 2 cartes (1 seule s'il n'en reste qu'une), gardez une des cartes de votre main et "
+        "placez les autres sous la pioche dans l'ordre de votre choix ; si la pioche est vide, il n'a pas d'effet.",
         ("RULINGS §5", S2019_FR, S2019_EN, S2019_WEB),
     ),
     Rule(
         "chancellor.return",
         "The Chancellor's second decision keeps exactly one card of the hand and returns all the others, in order.",
-        "La seconde décision du Chancelier garde exactement une carte de la main et replace toutes les autres, "
-        "dans l'ordre.",
+        "Lors de la seconde décision du Chancelier, le joueur garde exactement une carte de sa main et replace "
+        "toutes les autres sous la pioche, dans l'ordre qu'il indique.",
         ("RULINGS §5",),
     ),
     Rule(
         "chancellor.pending",
         "After a Chancellor draws, its player must decide what to keep and return before anything else happens.",
-        "Après la pioche du Chancelier, son joueur doit choisir la carte gardée et les cartes replacées avant "
-        "toute autre action.",
+        "Une fois les cartes du Chancelier piochées, le joueur qui l'a joué doit choisir la carte qu'il garde et "
+        "celles qu'il replace avant toute autre action.",
         ("RULINGS §5", "RULINGS §6"),
     ),
     Rule(
         "king.effect",
         "King: choose another player and trade hands with them; both learn the card they receive.",
-        "Roi : choisissez un autre joueur et échangez vos mains ; chacun apprend la carte qu'il reçoit.",
+        "Roi : choisissez un autre joueur et échangez votre main contre la sienne ; chacun découvre la carte qu'il "
+        "reçoit.",
         ("RULINGS §5", S2019_FR, S2019_EN),
     ),
     Rule(
@@ -234,8 +240,8 @@ RULES: Mapping[str, Rule] = _rules(
     Rule(
         "princess.eliminated",
         "Whoever plays or discards the Princess, for any reason, is out of the round. Playing it is legal.",
-        "Quiconque joue ou défausse la Princesse, pour quelque raison que ce soit, quitte la manche. La jouer est "
-        "permis.",
+        "Quiconque joue ou défausse la Princesse, pour quelque raison que ce soit, quitte la manche. Il est permis "
+        "de la jouer.",
         ("RULINGS §5", S2019_FR, S2019_EN),
     ),
     Rule(
@@ -248,8 +254,8 @@ RULES: Mapping[str, Rule] = _rules(
         "out.discard",
         "A player who is out of the round discards their hand face up without resolving it and is skipped until "
         "the round ends.",
-        "Un joueur qui quitte la manche défausse sa main face visible sans la résoudre et passe son tour jusqu'à "
-        "la fin de la manche.",
+        "Un joueur qui quitte la manche défausse sa main face visible sans en résoudre l'effet et passe son tour "
+        "jusqu'à la fin de la manche.",
         ("RULINGS §4", S2019_FR, S2019_EN),
     ),
     Rule(
@@ -263,7 +269,7 @@ RULES: Mapping[str, Rule] = _rules(
         "After a turn (including its Chancellor decision) that leaves the deck empty, the players still in the "
         "round reveal their hands and the highest value wins.",
         "Après un tour (décision du Chancelier comprise) qui vide la pioche, les joueurs encore en lice révèlent "
-        "leur main et la plus forte valeur l'emporte.",
+        "leur main et celui qui détient la carte de plus forte valeur l'emporte.",
         ("RULINGS §6", S2019_FR, S2019_EN),
     ),
     Rule(
@@ -271,9 +277,10 @@ RULES: Mapping[str, Rule] = _rules(
         "A showdown tie: in 2019, 2019-classic and princess-princess every tied player wins; in 2012 the tied "
         "player with the highest total of cards in front of them wins, and a tie that remains is settled by the "
         "tie_2012 option (nobody wins, or all win).",
-        "Égalité à la révélation : en 2019, 2019-classic et princess-princess, tous les ex aequo gagnent ; en 2012, "
-        "l'ex aequo dont les cartes posées devant lui totalisent le plus gagne, et une égalité persistante suit "
-        "l'option tie_2012 (personne ne gagne, ou tous gagnent).",
+        "Égalité lors de la révélation des mains : en « 2019 », « 2019-classic » et « princess-princess », tous les "
+        "joueurs à égalité remportent la manche ; en « 2012 », celui d'entre eux dont les cartes posées devant lui "
+        "ont la plus forte valeur totale l'emporte, et une égalité qui persiste se règle selon l'option tie_2012 "
+        "(personne ne gagne, ou tous gagnent).",
         ("RULINGS §1", "RULINGS §11", S2012, S2019_EN),
     ),
     Rule(
@@ -287,8 +294,8 @@ RULES: Mapping[str, Rule] = _rules(
         "If exactly one player still in the round played or discarded a Spy this round, they gain one favor, once, "
         "in addition to any round win. Players out of the round neither gain nor block it.",
         "Si un seul joueur encore en lice a joué ou défaussé une Espionne pendant la manche, il gagne un pion "
-        "Faveur, une seule fois, en plus d'une éventuelle victoire. Les joueurs éliminés ne le gagnent ni ne le "
-        "bloquent.",
+        "Faveur, une seule fois, en plus de celui d'une éventuelle victoire de la manche. Les joueurs éliminés ne le "
+        "gagnent pas et n'empêchent personne de le gagner.",
         ("RULINGS §7", S2019_FR, S2019_EN, S2019_WEB),
     ),
     Rule(
@@ -303,8 +310,8 @@ RULES: Mapping[str, Rule] = _rules(
         "game.end",
         "After a round's favors are given, every player at or above the ruleset's threshold wins the game; several "
         "can win at once.",
-        "Une fois les faveurs de la manche données, tout joueur qui atteint le seuil du jeu de règles gagne la "
-        "partie ; plusieurs peuvent gagner ensemble.",
+        "Une fois les pions Faveur de la manche attribués, tout joueur qui en a au moins autant que le demande le "
+        "jeu de règles remporte la partie ; plusieurs joueurs peuvent la remporter simultanément.",
         ("RULINGS §9", S2019_FR, S2019_EN, S2012),
     ),
     Rule(
@@ -317,7 +324,7 @@ RULES: Mapping[str, Rule] = _rules(
         "log.sequence",
         "A game's events are numbered 1, 2, 3… in order, without gaps or repeats, and a log starts with the game's "
         "creation.",
-        "Les événements d'une partie sont numérotés 1, 2, 3… dans l'ordre, sans trou ni répétition, et un journal "
+        "Les événements d'une partie sont numérotés 1, 2, 3… dans l'ordre, sans lacune ni doublon, et un journal "
         "commence par la création de la partie.",
         ("events/log.py",),
     ),
@@ -335,33 +342,35 @@ RULES: Mapping[str, Rule] = _rules(
         "shuffle.commitment",
         "When the referee shuffles, it commits at creation to the SHA-256 of a secret 256-bit server seed and "
         "reveals that seed only once the game is over; the revealed seed must match the commitment.",
-        "Quand l'arbitre mélange, il s'engage à la création sur le SHA-256 d'une graine secrète de 256 bits et ne "
-        "la révèle qu'à la fin de la partie ; la graine révélée doit correspondre à l'engagement.",
+        "Quand l'arbitre mélange lui-même, il s'engage dès la création de la partie en publiant le SHA-256 d'une "
+        "graine secrète de 256 bits, la graine du serveur, et ne révèle cette graine qu'une fois la partie terminée ; "
+        "la graine révélée doit correspondre à cet engagement.",
         ("docs/shuffle.md", "our ruling"),
     ),
     Rule(
         "shuffle.seat-seed",
         "Each seat may add one 256-bit seed of its own (64 hex digits) before the game ends; it is mixed into "
         "every round dealt after it.",
-        "Chaque siège peut ajouter une graine de 256 bits (64 chiffres hexadécimaux) avant la fin de la partie ; "
-        "elle entre dans chaque manche distribuée ensuite.",
+        "Chaque siège peut ajouter sa propre graine de 256 bits (64 chiffres hexadécimaux) avant la fin de la "
+        "partie ; elle entre dans le mélange de chaque manche distribuée ensuite.",
         ("docs/shuffle.md", "our ruling"),
     ),
     Rule(
         "shuffle.derivation",
         "Each round's deck order and random first player are derived from the server seed and the seat seeds "
         "given before the round (HMAC-SHA256 in counter mode driving an unbiased Fisher–Yates).",
-        "L'ordre du paquet et le premier joueur tiré au hasard de chaque manche découlent de la graine du serveur "
-        "et des graines des sièges fournies avant la manche (HMAC-SHA256 en mode compteur et Fisher–Yates sans "
-        "biais).",
+        "L'ordre du paquet et le premier joueur tiré au sort de chaque manche découlent de la graine du serveur et "
+        "des graines des sièges fournies avant la manche (HMAC-SHA256 en mode compteur, qui alimente un mélange de "
+        "Fisher–Yates sans biais).",
         ("docs/shuffle.md", "RULINGS §2"),
     ),
     Rule(
         "log.chain",
         "Every event line carries the SHA-256 of the line before it (the header, for the first event), computed "
         "over its canonical JSON: a changed, removed, added or moved line breaks the chain.",
-        "Chaque ligne d'événement porte le SHA-256 de la ligne précédente (l'en-tête pour le premier événement), "
-        "calculé sur son JSON canonique : une ligne modifiée, supprimée, ajoutée ou déplacée rompt la chaîne.",
+        "Chaque ligne d'événement porte le SHA-256 de la ligne précédente (l'en-tête, pour le premier événement), "
+        "calculé sur le JSON canonique de cette ligne : une ligne modifiée, supprimée, ajoutée ou déplacée rompt la "
+        "chaîne.",
         ("docs/log-format.md",),
     ),
     Rule(
@@ -374,8 +383,9 @@ RULES: Mapping[str, Rule] = _rules(
         "info.views",
         "Each player sees public information, their own hand and what their own cards showed them; the deck order "
         "and the face-down card are known to nobody until the round ends.",
-        "Chaque joueur voit l'information publique, sa propre main et ce que ses cartes lui ont montré ; l'ordre de "
-        "la pioche et la carte face cachée ne sont connus de personne avant la fin de la manche.",
+        "Chaque joueur voit les informations publiques, sa propre main et ce que ses propres cartes lui ont montré ; "
+        "l'ordre de la pioche et la carte mise de côté face cachée ne sont connus de personne avant la fin de la "
+        "manche.",
         ("RULINGS §10",),
     ),
 )

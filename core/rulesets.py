@@ -13,9 +13,12 @@ from loveletter.core.cards import (
     NAMES_FR,
     NAMES_FR_2012,
     NAMES_FR_PRINCESS_PRINCESS,
+    PLURAL_NAMES,
+    THE_EN,
+    THE_FR,
     Card,
 )
-from loveletter.core.lang import Lang
+from loveletter.core.lang import BilingualError, Lang, Text
 
 
 class TieRule(StrEnum):
@@ -54,11 +57,36 @@ class Options:
         data = data or {}
         unknown = set(data) - {"tie_2012", "guard_unknown"}
         if unknown:
-            raise ValueError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
+            names = ", ".join(sorted(unknown))
+            quoted = ", ".join(f"« {name} »" for name in sorted(unknown))
+            raise BilingualError(
+                Text(
+                    f"unknown rule option(s): {names}",
+                    f"l'option {quoted} n'existe pas" if len(unknown) == 1 else f"les options {quoted} n'existent pas",
+                )
+            )
         return cls(
-            tie_2012=Tie2012(data.get("tie_2012", Tie2012.NOBODY.value)),
-            guard_unknown=GuardUnknown(data.get("guard_unknown", GuardUnknown.REFUSE.value)),
+            tie_2012=_option(Tie2012, "tie_2012", data.get("tie_2012", Tie2012.NOBODY.value)),
+            guard_unknown=_option(GuardUnknown, "guard_unknown", data.get("guard_unknown", GuardUnknown.REFUSE.value)),
         )
+
+
+E = TypeVar("E", Tie2012, GuardUnknown)
+
+
+def _option(kind: type[E], key: str, value: str) -> E:
+    """`kind(value)`; a value the option does not take is an error naming the ones it does, in both languages."""
+    try:
+        return kind(value)
+    except ValueError:
+        allowed_en = ", ".join(member.value for member in kind)
+        allowed_fr = " ou ".join(f"« {member.value} »" for member in kind)
+        raise BilingualError(
+            Text(
+                f"{key} must be one of {allowed_en}, not {value!r}",
+                f"l'option {key} doit valoir {allowed_fr}, et non « {value} »",
+            )
+        ) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +95,7 @@ class Ruleset:
 
     id: str
     title: str
+    title_fr: str
     values: Mapping[Card, int]
     copies: Mapping[Card, int]
     min_players: int
@@ -92,6 +121,19 @@ class Ruleset:
 
     def name(self, card: Card, lang: Lang = "en") -> str:
         return (self.names_fr if lang == "fr" else self.names_en)[card]
+
+    def title_in(self, lang: Lang = "en") -> str:
+        return self.title_fr if lang == "fr" else self.title
+
+    def the(self, card: Card, lang: Lang = "en") -> str:
+        """The card's name with its article, as a sentence uses it: "the Countess", « la Comtesse », « l'Ogre »,
+        « Céleste la licorne »."""
+        name = self.name(card, lang)
+        return (THE_FR if lang == "fr" else THE_EN).get(name, name)
+
+    def plural(self, card: Card, lang: Lang = "en") -> bool:
+        """Whether the card's name is plural (« les Conseillers du roi »): its verb agrees."""
+        return self.name(card, lang) in PLURAL_NAMES
 
 
 K = TypeVar("K")
@@ -124,6 +166,7 @@ RULESETS: Mapping[str, Ruleset] = MappingProxyType(
         "2019": Ruleset(
             id="2019",
             title="Love Letter (2019, 21 cards)",
+            title_fr="Love Letter (2019, 21 cartes)",
             values=_frozen(_VALUES_2019),
             copies=_frozen(_COPIES_2019),
             min_players=2,
@@ -138,6 +181,7 @@ RULESETS: Mapping[str, Ruleset] = MappingProxyType(
         "2019-classic": Ruleset(
             id="2019-classic",
             title="Love Letter (2019, classic variant, 16 cards)",
+            title_fr="Love Letter (2019, version classique, 16 cartes)",
             values=_frozen(_VALUES_2019),
             copies=_frozen({**_COPIES_2019, Card.GUARD: 5, Card.CHANCELLOR: 0, Card.SPY: 0}),
             min_players=2,
@@ -152,6 +196,7 @@ RULESETS: Mapping[str, Ruleset] = MappingProxyType(
         "2012": Ruleset(
             id="2012",
             title="Love Letter (original edition, 16 cards)",
+            title_fr="Love Letter (édition originale, 16 cartes)",
             values=_frozen(_VALUES_2012),
             copies=_frozen(_COPIES_2012),
             min_players=2,
@@ -166,6 +211,7 @@ RULESETS: Mapping[str, Ruleset] = MappingProxyType(
         "princess-princess": Ruleset(
             id="princess-princess",
             title="Love Letter: Princess Princess (themed 2019 edition)",
+            title_fr="Love Letter : Princesse Princesse (édition thématique de 2019)",
             values=_frozen(_VALUES_2019),
             copies=_frozen(_COPIES_2019),
             min_players=2,

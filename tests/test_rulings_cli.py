@@ -23,7 +23,8 @@ def test_explain_illegal_prince_on_the_protected_player_in_french_exits_1() -> N
     assert result.returncode == 1, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == (
-        "ILLÉGAL — Claire, après l'événement 5 : Thibault est protégé par la Servante et ne peut pas être ciblé"
+        "ILLÉGAL — Claire, après l'événement 5 : la Servante protège Thibault, qui ne peut pas être la cible "
+        "d'un autre joueur"
     )
     assert lines[1].startswith("  [target.protected] Un joueur protégé par la Servante")
     assert "001_d78694f395ea141b.txt" in lines[2]

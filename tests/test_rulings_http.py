@@ -69,7 +69,7 @@ def test_ruling_in_french_on_the_reader_question__prince_on_the_protected_player
     assert body["legal"] is False and body["mover"] == "Claire" and body["at"] == 5
     assert body["rule_id"] == "target.protected"
     assert body["rule"].startswith("Un joueur protégé par la Servante")
-    assert body["message"] == "Thibault est protégé par la Servante et ne peut pas être ciblé"
+    assert body["message"] == "la Servante protège Thibault, qui ne peut pas être la cible d'un autre joueur"
     assert "001_d78694f395ea141b.txt" in body["sources"] and "RULINGS §5" in body["sources"]
     assert body["events"] == []
     moves = [(m["card"], m.get("target_name")) for m in body["legal_moves"]]

@@ -28,8 +28,10 @@ BOB = hashlib.sha256(b"loveletter docs: Bob's seed").hexdigest()
 
 def test_quick_uniformity_of_positions_and_first_player_draws() -> None:
     results = bench.run(20_000, 1)
-    assert set(results) == {"card kind by position", *(f"first player among {m}" for m in range(2, 7))}
+    pairs = {"ordered pair on top", "ordered pair at bottom"}
+    assert set(results) == {"card kind by position", *pairs, *(f"first player among {m}" for m in range(2, 7))}
     assert results["card kind by position"][1] == 180
+    assert all(results[name][1] == 419 for name in pairs)
     for name, (_, df, p) in results.items():
         assert p > 1e-6, (name, df, p)
 
@@ -48,6 +50,20 @@ def test_a_biased_shuffle_is_caught() -> None:
             counts[position][bench.KIND_OF[index]] += 1
     statistic, df = bench.chi_square_positions(counts, 5_000)
     assert bench.p_value(statistic, df) < 1e-6
+
+
+def test_an_ordering_bias_is_caught_where_positions_see_nothing() -> None:
+    """A fixed order rotated by a random amount lands every kind at every position equally often, so the position
+    test passes it; the ordered-pair test must not."""
+
+    def rotated(stream: SeedStream, indices: list[int]) -> list[int]:
+        k = stream.below(len(indices))
+        return indices[k:] + indices[:k]
+
+    counts, _, top, bottom = bench.count(20_000, rotated)
+    assert bench.p_value(*bench.chi_square_positions(counts, 20_000)) > 1e-6
+    assert bench.p_value(*bench.chi_square_pairs(top)) < 1e-12
+    assert bench.p_value(*bench.chi_square_pairs(bottom)) < 1e-12
 
 
 @pytest.mark.parametrize(

@@ -101,7 +101,7 @@ def test_cli_replay_reports_the_violation_in_french_and_exits_1(tmp_path: Path) 
     path.write_text(json.dumps(doc))
     proc = run_cli("replay", str(path), "--lang", "fr")
     assert proc.returncode == 1
-    assert "target.protected" in proc.stdout and "protégé par la Servante" in proc.stdout
+    assert "target.protected" in proc.stdout and "la Servante protège Thibault" in proc.stdout
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,83 @@
+"""Benchmark: the referee and its SQLite store alone, in one process, without HTTP.
+
+    .venv/bin/python bench/referee_inprocess.py [--games 300] [--concurrency 32] [--durability full]
+
+Drives `api.referee.Referee.move` — the very function the HTTP move route calls: judging the move, the automatic
+continuation, the seat's answer, the durable group commit — with `--concurrency` two-seat games at a time on a
+fresh SQLite file, each seat playing the legal move its view lists first. It prints moves/s and the process's CPU
+time per move (every thread: the event loop and the store's writer). What it leaves out: HTTP parsing, uvicorn,
+the request middleware with its log lines, and the network, which `bench/api_load.py` adds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from loveletter.api.logs import configure
+from loveletter.api.referee import Referee
+from loveletter.api.schemas import CodeIn, CreateGameIn
+from loveletter.events.sqlite_store import SqliteStore
+
+
+async def play(referee: Referee, index: int) -> int:
+    created = await referee.create(CreateGameIn(players=[{"name": "Ann"}, {"name": "Bob"}], first_player=0))
+    game_id = created["game_id"]
+    tokens = [seat["token"] for seat in created["seats"]]
+    moves = 0
+    while True:
+        table = await referee.table(game_id)
+        state = table.state
+        if state.over:
+            return moves
+        seat = state.active
+        code = referee.game_json(table, seat)["legal_moves"][0]["action_code"]
+        body = CodeIn(type="code", action_code=code)
+        status, _, _ = await referee.move(
+            game_id, tokens[seat], body, raw_body=b"", if_match=None, idempotency_key=None, lang="en"
+        )
+        assert status == 200, status
+        moves += 1
+
+
+async def run(games: int, concurrency: int, path: str, durability: str) -> tuple[int, float, float]:
+    store = SqliteStore(path, durability)
+    referee = Referee(store, cache_games=10_000, admin_token=None, signing_key=None)
+    referee.bind_loop()
+    queue = list(range(games))
+    total = 0
+
+    async def worker() -> None:
+        nonlocal total
+        while queue:
+            moves = await play(referee, queue.pop())
+            total += moves
+
+    wall, cpu = time.perf_counter(), time.process_time()
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    store.close()
+    return total, wall, cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--concurrency", type=int, default=32)
+    parser.add_argument("--durability", choices=("full", "normal"), default="full")
+    args = parser.parse_args()
+    configure("json", "warning")  # the referee's work only: no log lines
+    with tempfile.TemporaryDirectory() as tmp:
+        moves, wall, cpu = asyncio.run(run(args.games, args.concurrency, f"{tmp}/bench.db", args.durability))
+    print(f"{args.games} two-seat games, {args.concurrency} at a time, SQLite synchronous={args.durability.upper()}")
+    print(f"moves: {moves:,}  moves/s: {moves / wall:,.0f}  CPU per move (all threads): {cpu / moves * 1e6:,.0f} µs")
+
+
+if __name__ == "__main__":
+    main()

@@ -25,6 +25,7 @@ from loveletter.api.schemas import CreateGameIn, SeedIn
 from loveletter.api.settings import Settings
 from loveletter.api.tokens import bearer
 from loveletter.core.cards import CARD_ORDER
+from loveletter.core.lang import Text
 from loveletter.core.rules import RuleViolation
 from loveletter.core.rulesets import RULESETS, Ruleset
 from loveletter.events.signing import SigningKey
@@ -132,7 +133,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     async def post_seed(game_id: str, request: Request) -> Response:
         """Add the seat's own 256-bit seed to the shuffles of the rounds dealt after it (once per seat)."""
         raw = await request.body()
-        parsed = parse_body(SEED, raw, "Invalid seed")
+        parsed = parse_body(SEED, raw)
         status, body, version = await referee.move(
             game_id,
             bearer(request.headers.get("authorization")),
@@ -140,7 +141,6 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
             raw_body=raw,
             if_match=None,
             idempotency_key=None,
-            lang=lang_of(request),
         )
         return Response(body, status_code=status, media_type=JSON, headers={"ETag": f'"{version}"'})
 
@@ -151,15 +151,23 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     @app.get("/rulesets/{ruleset_id}", tags=["rulesets"], responses=answers("ruleset", 404))
     async def one_ruleset(ruleset_id: str) -> Response:
         if ruleset_id not in RULESETS:
-            raise Problem(404, "ruleset_not_found", "No such ruleset", f"known rulesets: {', '.join(RULESETS)}")
+            raise Problem(
+                404,
+                "ruleset_not_found",
+                Text(
+                    f"known rulesets: {', '.join(RULESETS)}",
+                    f"il n'y a pas de jeu de règles « {ruleset_id} » ; jeux connus : "
+                    + ", ".join(f"« {known} »" for known in RULESETS),
+                ),
+            )
         return _json(ruleset_json(RULESETS[ruleset_id]))
 
     @app.post("/games", status_code=201, tags=["games"], responses=answers("create", 422, status=201))
-    async def create_game(request: Request, body: CreateGameIn) -> Response:
+    async def create_game(body: CreateGameIn) -> Response:
         try:
             created = await referee.create(body)
         except RuleViolation as v:
-            raise problems.violation(v, lang_of(request)) from None
+            raise problems.violation(v) from None
         return _json(created, 201, {"Location": f"/games/{created['game_id']}"})
 
     @app.get("/games/{game_id}", tags=["games"], responses=answers("game", 403, 404))
@@ -198,7 +206,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         try:  # refusals are answered here: common enough that unwinding through every middleware shows
             status, body, extra = await answer(referee, game_id, await request.body(), request.headers.get)
         except Problem as problem:
-            return problems.problem_response(problem, request.url.path)
+            return problems.problem_response(problem, lang_of(request), request.url.path)
         return Response(body, status_code=status, media_type=JSON, headers=extra)
 
     @app.get("/games/{game_id}/events", tags=["games"], responses=answers("events", 403, 404))
@@ -245,7 +253,14 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         table = await referee.table(game_id)
         token = bearer(authorization)
         if not table.state.over and not referee.is_admin(token):
-            raise Problem(403, "game_not_over", "Game in progress", "the full log is published when the game is over")
+            raise Problem(
+                403,
+                "game_not_over",
+                Text(
+                    "the full log is published when the game is over",
+                    "le journal complet est publié quand la partie est terminée",
+                ),
+            )
         return Response(referee.log_bytes(table), media_type="application/x-ndjson")
 
     audit_routes.install(app, referee)

@@ -9,9 +9,11 @@ from fastapi import FastAPI, Query, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
-from loveletter.api.problems import Problem, lang_of
+from loveletter.api.problems import Problem, bilingual, lang_of
 from loveletter.api.referee import Referee
-from loveletter.replays.audit import Options, audit_bytes, normalise_key
+from loveletter.core.lang import Text
+from loveletter.events.log import LogFormatError
+from loveletter.replays.audit import FileAudit, Options, audit_lines, normalise_key
 
 AUDIT_PATH = "/audits"
 MAX_AUDIT_BYTES = 8 * 1024 * 1024
@@ -54,28 +56,42 @@ def install(app: FastAPI, referee: Referee) -> None:
             raise Problem(
                 415,
                 "unsupported_media_type",
-                "Unsupported media type",
-                "send the log as application/x-ndjson (or text/plain)",
+                Text(
+                    "send the log as application/x-ndjson (or text/plain)",
+                    "envoyez le journal en application/x-ndjson (ou en text/plain)",
+                ),
             )
         pinned = None
         if key is not None:
             try:
                 pinned = normalise_key(key)
             except ValueError as exc:
-                raise Problem(422, "invalid_request", "Invalid key", f"key: {exc}") from None
+                reason = bilingual(exc, "une clé publique s'écrit en 64 chiffres hexadécimaux (32 octets)")
+                raise Problem(422, "invalid_request", Text(f"key: {reason.en}", f"« key » : {reason.fr}")) from None
         data = await request.body()  # at most MAX_AUDIT_BYTES: `RequestContext` refuses more (body_limits)
         options = Options(lenient=lenient, key=pinned, require_signature=require_signature)
-        report = await run_in_threadpool(audit_bytes, data, "upload", options)
-        if report.error is not None:
-            fr = language == "fr"
-            raise Problem(
-                422,
-                "unreadable_log",
-                "Journal illisible" if fr else "Unreadable log",
-                report.error,
-                line=report.error_line,
-            )
+        report = await run_in_threadpool(audit_upload, data, options)
         return Response(orjson.dumps(report.as_dict(language)), media_type="application/json")
+
+
+def audit_upload(data: bytes, options: Options) -> FileAudit:
+    """`audit_bytes` of an upload, in one piece; an unreadable log is a 422 `Problem` saying why in both languages
+    (the reader's `LogFormatError` is bilingual; the report keeps only its English)."""
+    try:
+        games = audit_lines(data.splitlines(), options)
+    except LogFormatError as exc:
+        raise Problem(422, "unreadable_log", exc.text, line=exc.line) from None
+    if not games:
+        raise Problem(
+            422,
+            "unreadable_log",
+            Text(
+                "line 1: no game in this log (it has no header line)",
+                "ligne 1 : ce journal ne contient aucune partie (il n'a pas de ligne d'en-tête)",
+            ),
+            line=1,
+        )
+    return FileAudit("upload", games)
 
 
 _GAME_EXAMPLE = {

@@ -15,6 +15,9 @@ import orjson
 import structlog
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from loveletter.api.problems import Problem, fr_int, language
+from loveletter.core.lang import Text
+
 log = structlog.get_logger()
 _ids = random.Random()  # seeded from the OS once; uuid4 would read os.urandom, releasing the GIL, per request
 
@@ -142,7 +145,7 @@ class RequestContext:
         length = headers.get(b"content-length")
         max_body = self.limit_for(scope)
         if length is not None and (not length.isdigit() or int(length) > max_body):
-            await _too_large(send, max_body, request_id)
+            await _too_large(send, max_body, request_id, headers)
             return
         start = time.perf_counter()
         status = 500
@@ -161,7 +164,7 @@ class RequestContext:
                 size += len(chunks[-1])
                 more = message.get("more_body", False)
                 if size > max_body:
-                    await _too_large(send, max_body, request_id)
+                    await _too_large(send, max_body, request_id, headers)
                     return
             buffered: list[Message] = [{"type": "http.request", "body": b"".join(chunks), "more_body": False}]
 
@@ -191,14 +194,13 @@ class RequestContext:
         )
 
 
-async def _too_large(send: Send, limit: int, request_id: str) -> None:
-    body: dict[str, Any] = {
-        "type": "https://loveletter-referee.example/problems/too_large",
-        "title": "Request too large",
-        "status": 413,
-        "detail": f"bodies are limited to {limit} bytes",
-        "code": "too_large",
-    }
+async def _too_large(send: Send, limit: int, request_id: str, headers: dict[bytes, bytes]) -> None:
+    problem = Problem(
+        413,
+        "too_large",
+        Text(f"bodies are limited to {limit} bytes", f"le corps d'une requête est limité à {fr_int(limit)} octets"),
+    )
+    body = problem.encode(language(headers.get(b"accept-language", b"").decode("latin-1")))
     await send(
         {
             "type": "http.response.start",
@@ -206,4 +208,4 @@ async def _too_large(send: Send, limit: int, request_id: str) -> None:
             "headers": [(b"content-type", b"application/problem+json"), (b"x-request-id", request_id.encode())],
         }
     )
-    await send({"type": "http.response.body", "body": orjson.dumps(body)})
+    await send({"type": "http.response.body", "body": body})

@@ -19,10 +19,11 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.datastructures import URL
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from loveletter.api.problems import PROBLEM_JSON, Problem, internal_error, language
+from loveletter.api.problems import PROBLEM_JSON, Problem, internal_error, invalid_request, language
 from loveletter.api.referee import Referee
 from loveletter.api.schemas import MoveIn
 from loveletter.api.tokens import bearer
+from loveletter.core.lang import Text
 
 MOVE: TypeAdapter[Any] = TypeAdapter(MoveIn)
 JSON = "application/json"
@@ -33,15 +34,12 @@ Header = Callable[[str], str | None]
 """A request header by its lower-case name (its first value), or None."""
 
 
-def parse_body(adapter: TypeAdapter[Any], raw: bytes, title: str) -> Any:
+def parse_body(adapter: TypeAdapter[Any], raw: bytes) -> Any:
     """A request body validated by pydantic; 400 for malformed JSON, 422 naming each field otherwise."""
     try:
         return adapter.validate_json(raw)
     except ValidationError as exc:
-        errors = [{"field": ".".join(str(p) for p in e["loc"]), "message": e["msg"]} for e in exc.errors()]
-        bad_json = any(e["type"] == "json_invalid" for e in exc.errors())
-        detail = "; ".join(f"{e['field'] or 'body'}: {e['message']}" for e in errors[:5])
-        raise Problem(400 if bad_json else 422, "invalid_request", title, detail, errors=errors) from None
+        raise invalid_request(exc.errors()) from None
 
 
 def version_header(value: str | None, name: str) -> int | None:
@@ -49,16 +47,27 @@ def version_header(value: str | None, name: str) -> int | None:
         return None
     text = value.strip().removeprefix("W/").strip('"')
     if not text.isdigit():
-        raise Problem(400, "invalid_header", f"Invalid {name}", f'{name} must be a game version such as "12"')
+        raise Problem(
+            400,
+            "invalid_header",
+            Text(
+                f'{name} must be a game version such as "12"',
+                f"l'en-tête {name} doit donner une version de la partie, par exemple « 12 »",
+            ),
+        )
     return int(text)
 
 
 async def answer(referee: Referee, game_id: str, raw: bytes, header: Header) -> tuple[int, bytes, dict[str, str]]:
     """Judge one move request: (status, JSON body, extra headers), or a `Problem` saying why not."""
-    parsed = parse_body(MOVE, raw, "Invalid move")
+    parsed = parse_body(MOVE, raw)
     key = header("idempotency-key")
     if key is not None and not 0 < len(key) <= 200:
-        raise Problem(400, "invalid_header", "Invalid Idempotency-Key", "an Idempotency-Key has 1-200 characters")
+        raise Problem(
+            400,
+            "invalid_header",
+            Text("an Idempotency-Key has 1-200 characters", "un en-tête Idempotency-Key compte de 1 à 200 caractères"),
+        )
     status, body, version = await referee.move(
         game_id,
         bearer(header("authorization")),
@@ -66,7 +75,6 @@ async def answer(referee: Referee, game_id: str, raw: bytes, header: Header) -> 
         raw_body=raw,
         if_match=version_header(header("if-match"), "If-Match"),
         idempotency_key=key,
-        lang=language(header("accept-language") or ""),
     )
     extra = {"ETag": f'"{version}"'} if version >= 0 else {"Idempotent-Replayed": "true"}
     return status, body, extra
@@ -109,18 +117,19 @@ def move_handler(referee: Referee) -> ASGIApp:
         raw = await read_body(receive)
         if raw is None:
             return
+        header = first_headers(scope["headers"])
         try:
-            status, body, extra = await answer(
-                referee, scope["path_params"]["game_id"], raw, first_headers(scope["headers"])
-            )
+            status, body, extra = await answer(referee, scope["path_params"]["game_id"], raw, header)
             media = JSON
         except Problem as problem:
-            status, body, extra, media = problem.status, problem.encode(URL(scope=scope).path), {}, PROBLEM_JSON
+            lang = language(header("accept-language") or "")
+            status, body, extra, media = problem.status, problem.encode(lang, URL(scope=scope).path), {}, PROBLEM_JSON
         except Exception:
             # What FastAPI's error middleware does: log, answer 500 as problem+json, and let the server see it.
             path = URL(scope=scope).path
             structlog.get_logger().exception("unhandled error", path=path)
-            await _respond(send, 500, internal_error().encode(path), {}, PROBLEM_JSON)
+            lang = language(header("accept-language") or "")
+            await _respond(send, 500, internal_error().encode(lang, path), {}, PROBLEM_JSON)
             raise
         await _respond(send, status, body, extra, media)
 

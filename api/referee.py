@@ -18,7 +18,7 @@ from typing import Any
 
 import structlog
 
-from loveletter.api.problems import Problem, violation
+from loveletter.api.problems import Problem, bilingual, violation
 from loveletter.api.schemas import CodeIn, CreateGameIn, PlayIn, ReturnIn, SeedIn
 from loveletter.api.tokens import digest, matches, new_token
 from loveletter.core.bots import get_bot
@@ -36,6 +36,7 @@ from loveletter.core.commands import (
 )
 from loveletter.core.decide import decide
 from loveletter.core.evolve import fold
+from loveletter.core.lang import Text
 from loveletter.core.legal import from_action_code, legal_moves, legal_moves_as_dicts
 from loveletter.core.rules import RuleViolation
 from loveletter.core.state import INITIAL, PHASE_DEAL, GameState
@@ -80,7 +81,14 @@ def seat_of(state: GameState, ref: int | str | None, what: str) -> int | None:
         return ref
     if isinstance(ref, str) and ref in state.players:
         return state.players.index(ref)
-    raise Problem(422, "unknown_player", "Unknown player", f"{what}: {ref!r} is not a player of this game")
+    raise Problem(
+        422,
+        "unknown_player",
+        Text(
+            f"{what}: {ref!r} is not a player of this game",
+            f"« {what} » : « {ref} » ne désigne aucun joueur de cette partie",
+        ),
+    )
 
 
 def events_json(events: list[Event], first_seq: int, seat: int | None) -> list[dict[str, Any]]:
@@ -121,7 +129,11 @@ class Referee:
             return table
         meta = await asyncio.to_thread(self.store.meta, game_id)
         if meta is None:
-            raise Problem(404, "game_not_found", "No such game", f"there is no game {game_id!r}")
+            raise Problem(
+                404,
+                "game_not_found",
+                Text(f"there is no game {game_id!r}", f"il n'y a pas de partie « {game_id} »"),
+            )
         rows = await asyncio.to_thread(self.store.load, game_id)
         events = [e for _, e in rows]
         table = self._tables.get(game_id)  # another request may have loaded it meanwhile
@@ -175,14 +187,28 @@ class Referee:
     def seat_for(self, table: Table, token: str | None, *, required: bool) -> int | None:
         if token is None:
             if required:
-                raise Problem(401, "token_required", "Seat token required", "send Authorization: Bearer <seat token>")
+                raise Problem(
+                    401,
+                    "token_required",
+                    Text(
+                        "send Authorization: Bearer <seat token>",
+                        "envoyez l'en-tête « Authorization: Bearer <jeton de votre siège> »",
+                    ),
+                )
             return None
         for seat, info in enumerate(table.meta["seats"]):
             stored = info.get("token_digest")
             if stored and matches(token, stored):
                 structlog.contextvars.bind_contextvars(game_id=table.game_id, seat=seat)
                 return seat
-        raise Problem(403, "token_rejected", "Wrong token", "this token is not a seat token of this game")
+        raise Problem(
+            403,
+            "token_rejected",
+            Text(
+                "this token is not a seat token of this game",
+                "ce jeton n'est celui d'aucun siège de cette partie",
+            ),
+        )
 
     def is_admin(self, token: str | None) -> bool:
         return bool(self.admin_token and token and secrets.compare_digest(token, self.admin_token))
@@ -282,7 +308,11 @@ class Referee:
         try:
             return from_action_code(body.action_code, seat)
         except ValueError as exc:
-            raise Problem(422, "unknown_action_code", "Unknown action code", str(exc)) from None
+            raise Problem(
+                422,
+                "unknown_action_code",
+                bilingual(exc, f"aucun coup n'a le code d'action {body.action_code}"),
+            ) from None
 
     async def move(
         self,
@@ -293,7 +323,6 @@ class Referee:
         raw_body: bytes,
         if_match: int | None,
         idempotency_key: str | None,
-        lang: str,
     ) -> tuple[int, bytes, int]:
         """Judge and record a move; (status, JSON body, version)."""
         table = await self.table(game_id)
@@ -317,8 +346,10 @@ class Referee:
                     raise Problem(
                         412,
                         "stale_version",
-                        "Version mismatch",
-                        f"If-Match expected version {if_match}, the game is at version {state.seq}",
+                        Text(
+                            f"If-Match expected version {if_match}, the game is at version {state.seq}",
+                            f"If-Match attendait la version {if_match}, la partie en est à la version {state.seq}",
+                        ),
                         version=state.seq,
                     )
                 command = self.command(state, seat, body)
@@ -331,7 +362,7 @@ class Referee:
                         if table.version != state.seq:
                             continue
                     legal = legal_moves_as_dicts(state, seat)
-                    raise violation(v, lang, legal) from None
+                    raise violation(v, legal) from None
                 deals = [_deal_of(d) for d in table.meta.get("scenario_deals", [])]
                 automatic, final = self._automatic(fold(mine, state), table.meta, deals)
                 events = [*mine, *automatic]
@@ -343,13 +374,21 @@ class Referee:
                     await self.refresh(table)
                     if if_match is not None:
                         raise Problem(
-                            409, "conflict", "Conflict", "another move was recorded first", version=table.version
+                            409,
+                            "conflict",
+                            Text("another move was recorded first", "un autre coup a été enregistré avant celui-ci"),
+                            version=table.version,
                         ) from None
                     continue
                 table.extend(events, final)
                 structlog.contextvars.bind_contextvars(seq=version)
                 return 200, answer, version
-        raise Problem(409, "conflict", "Conflict", "the game kept changing; try again", version=table.version)
+        raise Problem(
+            409,
+            "conflict",
+            Text("the game kept changing; try again", "la partie n'a pas cessé de changer ; réessayez"),
+            version=table.version,
+        )
 
     async def _replayed(self, game_id: str, key: str, request_hash: str) -> tuple[int, bytes, int] | None:
         stored = await asyncio.to_thread(self.store.idempotency, game_id, key)
@@ -359,8 +398,10 @@ class Referee:
             raise Problem(
                 422,
                 "idempotency_key_reused",
-                "Idempotency key reused",
-                "this Idempotency-Key was already used with a different request body",
+                Text(
+                    "this Idempotency-Key was already used with a different request body",
+                    "cette valeur d'Idempotency-Key a déjà servi pour une requête au corps différent",
+                ),
             )
         return stored.status, stored.response, -1
 

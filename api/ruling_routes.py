@@ -14,11 +14,12 @@ from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import Response
 
 from loveletter.api.openapi import answers
-from loveletter.api.problems import PROBLEM_JSON, Problem, lang_of
+from loveletter.api.problems import PROBLEM_JSON, Problem, field_fr, lang_of
 from loveletter.api.referee import Referee
 from loveletter.api.tokens import bearer
 from loveletter.core.catalogue import Event
 from loveletter.core.evolve import fold
+from loveletter.core.lang import BilingualError, Text, plural_fr
 from loveletter.events.log import LogFormatError, read_games
 from loveletter.replays.rulings import MoveFormatError, explain, seat_view_at
 from loveletter.replays.transcript import TranscriptFormatError, expand, is_transcript, transcript_in
@@ -52,12 +53,12 @@ RULING_REQUEST: dict[str, Any] = {
 }
 INVALID_EXAMPLE: dict[str, Any] = {
     "type": "https://loveletter-referee.example/problems/invalid_request",
-    "title": "Invalid ruling request",
+    "title": "Invalid request",
     "status": 422,
     "detail": "at: a seq from 1 to 10, not 50",
     "code": "invalid_request",
     "instance": "/rulings",
-    "errors": [{"field": "at", "message": "a seq from 1 to 10, not 50"}],
+    "errors": [{"field": "at", "type": "less_than_equal", "message": "a seq from 1 to 10, not 50"}],
 }
 STATE_EXAMPLE: dict[str, Any] = {
     "game_id": "g_wNtUyS0d1xG9mtPe",
@@ -86,7 +87,7 @@ OUT_OF_RANGE_EXAMPLE: dict[str, Any] = {
     "status": 422,
     "detail": "at: a seq from 1 to 6, not 99",
     "code": "at_out_of_range",
-    "errors": [{"field": "at", "message": "a seq from 1 to 6"}],
+    "errors": [{"field": "at", "type": "less_than_equal", "message": "a seq from 1 to 6"}],
 }
 
 
@@ -94,14 +95,13 @@ def _problem_example(status: int, description: str, example: dict[str, Any]) -> 
     return {status: {"description": description, "content": {PROBLEM_JSON: {"example": example}}}}
 
 
-def _invalid(field: str, message: str, status: int = 422) -> Problem:
-    """A malformed ruling request: problem+json naming the field."""
+def _invalid(field: str, message: Text, kind: str = "value_error", status: int = 422) -> Problem:
+    """A malformed ruling request: problem+json naming the field (`kind`: the pydantic error type it amounts to)."""
     return Problem(
         status,
         "invalid_request",
-        "Invalid ruling request",
-        f"{field}: {message}",
-        errors=[{"field": field, "message": message}],
+        Text(f"{field}: {message.en}", f"{field_fr(field)} : {message.fr}"),
+        errors=[{"field": field, "type": kind, "message": message}],
     )
 
 
@@ -112,57 +112,102 @@ def _events_of(log: Any) -> list[Any]:
         try:
             doc = transcript_in(log)
         except orjson.JSONDecodeError as exc:
-            raise _invalid("log", f"the transcript is not JSON: {exc}") from None
+            raise _invalid(
+                "log",
+                Text(
+                    f"the transcript is not JSON: {exc}",
+                    f"la transcription n'est pas du JSON valide (ligne {exc.lineno}, colonne {exc.colno})",
+                ),
+                "json_invalid",
+            ) from None
     if is_transcript(doc):
         try:
             expansion = expand(doc)
         except TranscriptFormatError as exc:
-            raise _invalid("log", f"transcript {exc}") from None
+            reason = exc.text
+            raise _invalid("log", Text(f"transcript {reason.en}", f"transcription {reason.fr}")) from None
         events: list[Any] = list(expansion.events)
         if not events:
-            raise _invalid("log", "the transcript holds no event")
+            raise _invalid("log", Text("the transcript holds no event", "la transcription ne contient aucun événement"))
         return events
     if not isinstance(log, str):
-        raise _invalid("log", "a JSONL log as text, or a transcript object")
+        raise _invalid(
+            "log",
+            Text(
+                "a JSONL log as text, or a transcript object",
+                "un journal JSONL sous forme de texte, ou un objet de transcription",
+            ),
+            "string_type",
+        )
     try:
         games = list(read_games(log.splitlines()))
     except LogFormatError as exc:
-        raise _invalid("log", str(exc)) from None
+        raise _invalid("log", exc.text) from None
     if len(games) != 1:
-        raise _invalid("log", f"the log holds {len(games)} games; a ruling reads a log of one game")
+        raise _invalid(
+            "log",
+            Text(
+                f"the log holds {len(games)} games; a ruling reads a log of one game",
+                f"le journal contient {plural_fr(len(games), 'partie', 'parties')} ; "
+                "une décision ne porte que sur le journal d'une seule partie",
+            ),
+        )
     entries = list(games[0].entries)
     if not entries:
-        raise _invalid("log", "the game has no event")
+        raise _invalid("log", Text("the game has no event", "la partie ne contient aucun événement"))
     return entries
+
+
+def _range(at: int, last: int) -> Text:
+    return Text(f"a seq from 1 to {last}, not {at}", f"un numéro d'événement de 1 à {last}, et non {at}")
 
 
 def ruling(body: Any, header_lang: str) -> dict[str, Any]:
     """The ruling a request body asks for (raises `Problem` 422 naming the field for any malformed part)."""
     if not isinstance(body, dict):
-        raise _invalid("body", "a JSON object with log, at and move")
+        raise _invalid(
+            "body",
+            Text("a JSON object with log, at and move", "un objet JSON avec « log », « at » et « move »"),
+            "dict_type",
+        )
     unknown = sorted(set(body) - set(RULING_FIELDS))
     if unknown:
-        raise _invalid(unknown[0], f"unknown field (known: {', '.join(RULING_FIELDS)})")
+        raise _invalid(
+            unknown[0],
+            Text(
+                f"unknown field (known: {', '.join(RULING_FIELDS)})",
+                f"champ inconnu (champs connus : {', '.join(f'« {f} »' for f in RULING_FIELDS)})",
+            ),
+            "extra_forbidden",
+        )
     for name in ("log", "at", "move"):
         if name not in body:
-            raise _invalid(name, "required")
+            raise _invalid(name, Text("required", "champ obligatoire manquant"), "missing")
     lang = body.get("lang", header_lang)
     if lang not in ("en", "fr"):
-        raise _invalid("lang", f"en or fr, not {lang!r}")
+        raise _invalid("lang", Text(f"en or fr, not {lang!r}", f"« en » ou « fr », et non « {lang} »"), "literal_error")
     at = body["at"]
     if not isinstance(at, int) or isinstance(at, bool):
-        raise _invalid("at", "a seq (an integer)")
+        raise _invalid("at", Text("a seq (an integer)", "un numéro d'événement (un nombre entier)"), "int_type")
     if not isinstance(body["move"], dict):
-        raise _invalid("move", "a JSON object, e.g. {'player': 'Bob', 'card': 'guard', 'target': 'Ann', ...}")
+        example = "{'player': 'Bob', 'card': 'guard', 'target': 'Ann', ...}"
+        raise _invalid(
+            "move",
+            Text(f"a JSON object, e.g. {example}", f"un objet JSON, par exemple {example}"),
+            "dict_type",
+        )
     events = _events_of(body["log"])
     if not 0 < at <= len(events):
-        raise _invalid("at", f"a seq from 1 to {len(events)}, not {at}")
+        raise _invalid("at", _range(at, len(events)), "greater_than_equal" if at < 1 else "less_than_equal")
     try:
         answer = explain(events, at, body["move"], lang)
     except MoveFormatError as exc:
-        raise _invalid("move", str(exc)) from None
+        raise _invalid("move", exc.text) from None
     except (ValueError, KeyError, IndexError, TypeError) as exc:  # a move the rules cannot even state here
-        raise _invalid("move", f"cannot be judged after seq {at}: {exc}") from None
+        said = f"ce coup ne peut pas être jugé après l'événement {at}"
+        if isinstance(exc, BilingualError):
+            said += f" : {exc.message('fr')}"
+        raise _invalid("move", Text(f"cannot be judged after seq {at}: {exc}", said)) from None
     out = answer.as_dict()
     out["lang"] = lang
     return out
@@ -209,7 +254,15 @@ def install(app: FastAPI, referee: Referee) -> None:
         try:
             body = orjson.loads(raw)
         except orjson.JSONDecodeError as exc:
-            raise _invalid("body", f"not JSON: {exc}", status=400) from None
+            raise _invalid(
+                "body",
+                Text(
+                    f"not JSON: {exc}",
+                    f"ce n'est pas du JSON valide (ligne {exc.lineno}, colonne {exc.colno})",
+                ),
+                "json_invalid",
+                status=400,
+            ) from None
         answer = await asyncio.to_thread(ruling, body, lang_of(request))
         return Response(orjson.dumps(answer), media_type=JSON)
 
@@ -236,12 +289,19 @@ def install(app: FastAPI, referee: Referee) -> None:
         events: list[Event] = list(table.events)
         point = len(events) if at is None else at
         if not 0 < point <= len(events):
+            within = Text(f"a seq from 1 to {len(events)}", f"un numéro d'événement de 1 à {len(events)}")
+            said = _range(point, len(events))
             raise Problem(
                 422,
                 "at_out_of_range",
-                "No such point",
-                f"at: a seq from 1 to {len(events)}, not {point}",
-                errors=[{"field": "at", "message": f"a seq from 1 to {len(events)}"}],
+                Text(f"at: {said.en}", f"« at » : {said.fr}"),
+                errors=[
+                    {
+                        "field": "at",
+                        "type": "greater_than_equal" if point < 1 else "less_than_equal",
+                        "message": within,
+                    }
+                ],
             )
         seat = None if admin else referee.seat_for(table, token, required=False)
         if full or admin:
@@ -249,8 +309,11 @@ def install(app: FastAPI, referee: Referee) -> None:
                 raise Problem(
                     403,
                     "game_not_over",
-                    "Game in progress",
-                    "the full state is shown once the game is over, or to the admin",
+                    Text(
+                        "the full state is shown once the game is over, or to the admin",
+                        "l'état complet n'est montré qu'une fois la partie terminée, "
+                        "ou sur présentation du jeton d'administration",
+                    ),
                 )
             state = await asyncio.to_thread(fold, events[:point])
             return Response(

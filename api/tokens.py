@@ -7,6 +7,7 @@ import hmac
 import secrets
 
 from loveletter.api.problems import Problem
+from loveletter.core.lang import Text
 
 
 def new_token() -> str:
@@ -27,5 +28,9 @@ def bearer(authorization: str | None) -> str | None:
         return None
     scheme, _, token = authorization.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Problem(401, "token_required", "Bearer token required", "use Authorization: Bearer <token>")
+        raise Problem(
+            401,
+            "token_required",
+            Text("use Authorization: Bearer <token>", "l'en-tête s'écrit « Authorization: Bearer <jeton> »"),
+        )
     return token.strip()

@@ -53,6 +53,7 @@ GLOSSARY = {
     "journal",
     "journaux",
     "rejouer",
+    "réessayez",
     "rejoué",
     "rejouée",
     "audit",

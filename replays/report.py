@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import errno
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
 from loveletter.core.catalogue import Event
-from loveletter.core.lang import BilingualError, Text, number
+from loveletter.core.lang import BilingualError, Text, number, os_error
 from loveletter.events.codec import json_reason, quoted_fr
 from loveletter.events.log import LogFormatError, game_lines, read_games
 from loveletter.replays.replay import Problem, check
@@ -87,28 +86,11 @@ class Unreadable(BilingualError):
     """A file that is neither a readable log nor a transcript (the message is one line)."""
 
 
-# Why a file cannot be read, in French, by errno (the English is the system's own `strerror`).
-_OS_REASONS_FR = {
-    errno.ENOENT: "fichier ou dossier introuvable",
-    errno.EACCES: "permission refusée",
-    errno.EPERM: "opération non permise",
-    errno.EISDIR: "c'est un dossier, pas un fichier",
-    errno.ENOTDIR: "un élément du chemin n'est pas un dossier",
-    errno.ENAMETOOLONG: "nom de fichier trop long",
-    errno.ELOOP: "trop de liens symboliques",
-    errno.EIO: "erreur d'entrée-sortie",
-    errno.ENOMEM: "mémoire insuffisante",
-    errno.EMFILE: "trop de fichiers ouverts",
-}
-
-
 def cannot_read(path: str, exc: OSError) -> Text:
-    """« impossible de lire x.jsonl : fichier ou dossier introuvable » / "cannot read x.jsonl: No such file…"."""
-    code = exc.errno
-    reason_fr = _OS_REASONS_FR.get(code) if code is not None else None
-    if reason_fr is None:
-        reason_fr = f"erreur système « {errno.errorcode.get(code, code)} »" if code is not None else "erreur système"
-    return Text(f"cannot read {path}: {exc.strerror or exc}", f"impossible de lire {path} : {reason_fr}")
+    """Why a file cannot be read: "cannot read x.jsonl: No such file or directory", « impossible de lire x.jsonl :
+    fichier ou dossier introuvable »."""
+    reason = os_error(exc)
+    return Text(f"cannot read {path}: {reason.en}", f"impossible de lire {path} : {reason.fr}")
 
 
 def read_input(path: str) -> tuple[bytes, Any]:

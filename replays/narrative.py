@@ -36,19 +36,6 @@ from loveletter.core.lang import de, plural_fr
 from loveletter.core.rulesets import RULESETS, Ruleset
 from loveletter.events.codec import quoted_fr
 
-_ARTICLE_FR = {  # "le Garde", "la Comtesse", "l'Espionne"
-    Card.SPY: "l'",
-    Card.GUARD: "le ",
-    Card.PRIEST: "le ",
-    Card.BARON: "le ",
-    Card.HANDMAID: "la ",
-    Card.PRINCE: "le ",
-    Card.CHANCELLOR: "le ",
-    Card.KING: "le ",
-    Card.COUNTESS: "la ",
-    Card.PRINCESS: "la ",
-}
-
 
 def _and_fr(items: Sequence[str]) -> str:
     """« Ann », « Ann et Bob », « Ann, Bob et Cleo »."""
@@ -69,11 +56,8 @@ class Narrator:
         self.pending: CardPlayed | None = None
 
     def card(self, card: Card) -> str:
-        name = self.rs.name(card, "fr" if self.fr else "en")
-        if self.fr:
-            article = _ARTICLE_FR[card] if self.rs.id != "princess-princess" else ""
-            return f"{article}{name}"
-        return f"the {name}"
+        """The card's name in this edition, with its article: "the Guard", « la Garde Odette », « l'Ogre »."""
+        return self.rs.the(card, "fr" if self.fr else "en")
 
     def who(self, seat: int) -> str:
         return self.players[seat] if 0 <= seat < len(self.players) else f"#{seat}"

@@ -315,7 +315,10 @@ def explain(file: Path, at: int, move: str, as_json: bool, lang: Lang) -> None:
     try:
         ruling = judge(events, at, orjson.loads(move), lang)
     except orjson.JSONDecodeError as exc:
-        fail(f"--move is not JSON: {exc}", f"--move n'est pas du JSON valide ({exc.msg}, position {exc.pos})")
+        from loveletter.events.codec import json_reason
+
+        reason = json_reason(exc)
+        fail(f"--move is not JSON: {exc}", f"--move n'est pas du JSON valide ({reason.fr}, position {exc.pos})")
     except MoveFormatError as exc:
         fail(f"--move: {exc.message('en')}", f"--move : {exc.message('fr')}")
     if as_json:
@@ -468,7 +471,8 @@ def audit(
             print(render_text(report, lang))
     for report in reports:
         if report.error is not None and not as_json:
-            print(Text("error", "erreur")(lang) + f": {report.path}: {report.error}", file=sys.stderr)
+            said = Text(f"error: {report.path}: ", f"erreur : {report.path} : ")(lang)
+            print(said + report.error_message(lang), file=sys.stderr)
     sys.exit(max(r.exit_code for r in reports))
 
 
@@ -518,8 +522,6 @@ def serve(host: str | None, port: int | None, workers: int | None, database_url:
         fail(f"{where}: {first['msg']}", f"réglage {where} invalide (voir loveletter serve --help)")
     except ServeError as exc:
         fail_with(exc)
-    except ValueError as exc:
-        fail(str(exc), f"réglage invalide : {exc}")
 
 
 def main() -> None:

@@ -17,6 +17,14 @@ class ServeError(BilingualError):
 
 def serve(settings: Settings, lang: str = "en") -> None:
     """Start uvicorn with `settings`; worker processes read the same settings from the environment."""
+    if not settings.is_sqlite and not settings.database_url.startswith(("postgresql://", "postgres://")):
+        raise ServeError(
+            Text(
+                f"unsupported database URL {settings.database_url!r} (sqlite:///… or postgresql://…)",
+                f"adresse de base de données non prise en charge « {settings.database_url} » "
+                "(sqlite:///… ou postgresql://…)",
+            )
+        )
     if settings.workers > 1 and settings.is_sqlite:
         raise ServeError(
             Text(

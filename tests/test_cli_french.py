@@ -31,6 +31,8 @@ def two_games(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def error_cases(tmp: Path, two_games: Path) -> list[tuple[str, ...]]:
     bad_key = tmp / "key.txt"
     bad_key.write_text("not a key\n")
+    bad_transcript = tmp / "bad.json"
+    bad_transcript.write_text('{"format": "loveletter-transcript", "version": 1, "players": "Ann"}')
     return [
         ("simulate", "--bots", "heuristic,random"),
         ("simulate", "--ruleset", "2020"),
@@ -62,6 +64,9 @@ def error_cases(tmp: Path, two_games: Path) -> list[tuple[str, ...]]:
         ("audit",),
         ("serve", "--workers", "2", "--database-url", f"sqlite:///{tmp / 'x.db'}"),
         ("serve", "--port", "0"),
+        ("serve", "--port", "70000"),
+        ("serve", "--database-url", "mysql://localhost/x"),
+        ("show", str(bad_transcript)),
         ("frobnicate",),
     ]
 
@@ -87,6 +92,10 @@ def test_every_cli_error_is_french_and_every_one_is_reached(tmp_path: Path, two_
     for args in error_cases(tmp_path, two_games):
         result = loveletter(*args, "--lang", "fr")
         assert result.returncode == 2, (args, result.stdout, result.stderr)
+        if args[0] == "replay" and not result.stderr:  # an unreadable file is the replay report's own verdict
+            assert " : illisible — " in result.stdout, (args, result.stdout)
+            printed.append(result.stdout.strip())
+            continue
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("erreur : "), (args, result.stderr)
         assert "Traceback" not in result.stderr

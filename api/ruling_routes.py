@@ -33,14 +33,14 @@ RULING_EXAMPLE: dict[str, Any] = {
     "mover": "Claire",
     "legal": False,
     "rule_id": "target.protected",
-    "rule": "Un joueur protégé par la Servante ne peut pas être ciblé par les effets des autres joueurs ; le choisir "
-    "est refusé, et non joué sans effet.",
+    "rule": "Un joueur protégé par la Servante ne peut pas être ciblé par les effets des autres joueurs ; un coup qui "
+    "le cible est refusé, et non joué sans effet.",
     "sources": ["RULINGS §5", "000_91a7d2231e64ad36.txt", "003_0fc648c025107d8d.txt", "001_d78694f395ea141b.txt"],
-    "message": "Thibault est protégé par la Servante et ne peut pas être ciblé",
+    "message": "la Servante protège Thibault, qui ne peut pas être la cible d'un autre joueur",
     "events": [],
     "legal_moves": [
         {"type": "play", "card": "princess", "action_code": 792},
-        {"type": "play", "card": "prince", "target": "Claire", "action_code": 451},
+        {"type": "play", "card": "prince", "target": 0, "target_name": "Claire", "action_code": 451},
     ],
     "prefix_problem": None,
     "lang": "fr",

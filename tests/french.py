@@ -128,6 +128,12 @@ _WORD = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿŒœÆæ]+(?:['’-][A-Za-zÀ-ÖØ-ö
 # Quoted values: « … », "…", `…`, […], and '…' where the quote is not an apostrophe inside a word (d'Alice).
 _QUOTED = re.compile(r"«[^»]*»|\"[^\"]*\"|`[^`]*`|\[[^\]]*\]|(?<![\w’'])'[^'\n]*'(?![\w’])")
 _ID_LIKE = re.compile(r"\S*[_./:=<>{}0-9@#]\S*")
+# HTTP header names and the auth scheme are names, not prose: « l'en-tête If-Match ».
+_HEADER = re.compile(
+    r"(?:\b[dlnDLN]['’])?\b(?:If-Match|If-None-Match|Content-Type|Content-Length|Last-Event-ID|Idempotency-Key|Idempotent-Replayed|"
+    r"Accept-Language|Retry-After|Authorization|Bearer|ETag|X-Request-ID)\b",
+    re.IGNORECASE,
+)
 _OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")  # command-line options: --players, -h
 _ELIDED = re.compile(r"^(?:[dlnmstjc]|qu|jusqu|lorsqu|puisqu)['’]", re.IGNORECASE)
 
@@ -140,6 +146,7 @@ def _french() -> SpellChecker:
 def words(text: str) -> list[str]:
     """The words of `text` once quoted values and ids (anything with digits, underscores, dots…) are set aside."""
     text = _QUOTED.sub(" ", text)
+    text = _HEADER.sub(" ", text)
     text = _OPTION.sub(" ", text)
     text = _ID_LIKE.sub(" ", text)
     out = []

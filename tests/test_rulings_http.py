@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from loveletter.api.ruling_routes import RULING_EXAMPLE
 from loveletter.core.evolve import fold
 from tests.servers import (
     ADMIN,
@@ -75,6 +76,7 @@ def test_ruling_in_french_on_the_reader_question__prince_on_the_protected_player
     moves = [(m["card"], m.get("target_name")) for m in body["legal_moves"]]
     assert moves == [("princess", None), ("prince", "Claire")]
     assert body["prefix_problem"] is None and body["lang"] == "fr"
+    assert body == RULING_EXAMPLE, "the OpenAPI example of POST /rulings (and docs/audit.md) is this very answer"
 
 
 @pytest.mark.parametrize(

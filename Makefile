@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint docs docs-check docs-serve bench bench-api fuzz-api property-long clean
+.PHONY: run test lint docs docs-check docs-serve bench bench-api fuzz-api property-long mutation clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -58,5 +58,12 @@ fuzz-api: $(STAMP)
 property-long: $(STAMP)
 	HYPOTHESIS_PROFILE=long $(BIN)/python -m pytest -p no:cacheprovider property_tests
 
+## make mutation: mutmut plants one bug at a time in core/ and runs the tests that reach it (docs/testing.md)
+mutation: $(STAMP)
+	$(BIN)/pip install --quiet 'mutmut>=3.8,<4'
+	rm -rf mutants
+	HYPOTHESIS_PROFILE=mutation $(BIN)/mutmut run --max-children 2
+	$(BIN)/mutmut results
+
 clean:
-	rm -rf $(VENV) site .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) site .mypy_cache .ruff_cache .hypothesis mutants

@@ -180,7 +180,7 @@ def main(errors_only: bool = False) -> None:
         log_path = Path(tmp) / "game.jsonl"
         log_path.write_text(log_text)
         verdict = subprocess.run(
-            [sys.executable, "-c", "from api.cli import main; main()", "replay", str(log_path)],
+            [sys.executable, "-m", "loveletter.api.cli", "replay", str(log_path)],
             cwd=ROOT,
             capture_output=True,
             text=True,

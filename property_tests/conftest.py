@@ -2,6 +2,7 @@
 
 - `quick` (default): keeps the whole property suite around a minute on 2 cores with `-n 2`.
 - `long` (`HYPOTHESIS_PROFILE=long`, used by `make property-long`): >= 10,000 examples per state machine.
+- `mutation` (`make mutation`): 30 derandomized examples, so that each planted bug meets the same games.
 """
 
 from __future__ import annotations
@@ -25,4 +26,14 @@ settings.register_profile(
     **_COMMON,
 )
 settings.register_profile("long", max_examples=10_000, stateful_step_count=200, **_COMMON)
+# `make mutation` runs the machines once per planted bug: fewer runs, the same ones every time (derandomized).
+settings.register_profile(
+    "mutation",
+    max_examples=30,
+    stateful_step_count=150,
+    derandomize=True,
+    database=None,
+    phases=[Phase.explicit, Phase.generate],
+    **_COMMON,
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))

@@ -9,6 +9,7 @@ fails here.
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 import zipfile
@@ -56,7 +57,9 @@ def imported_modules(path: Path) -> list[tuple[int, str]]:
 
 
 def project_files() -> list[Path]:
-    return sorted(p for p in ROOT.rglob("*.py") if not {".venv", "site", "loveletter", "build"} & set(p.parts))
+    return sorted(
+        p for p in ROOT.rglob("*.py") if not {".venv", "site", "loveletter", "build", "mutants"} & set(p.parts)
+    )
 
 
 @pytest.mark.parametrize("layer", LAYERS)
@@ -88,6 +91,20 @@ def test_no_code_imports_a_folder_by_its_bare_name() -> None:
         if name.split(".")[0] in LAYERS
     ]
     assert bare == []
+
+
+LAYER = r"(?:core|events|replays|api)"
+BARE_IN_TEXT = re.compile(rf"\bfrom\s+{LAYER}(?:\.\w+)*\s+import\b|\bimport\s+{LAYER}\b|-m\s+{LAYER}\b")
+
+
+def test_no_command_line_or_string_imports_a_folder_by_its_bare_name() -> None:
+    """A command that imports `api.cli` by its bare name works only from the checkout's root: never in a test."""
+    found = []
+    for path in project_files():
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and BARE_IN_TEXT.search(node.value):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.value[:60]!r}")
+    assert found == []
 
 
 def test_the_checker_sees_a_wrong_import(tmp_path: Path) -> None:

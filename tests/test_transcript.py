@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from loveletter.core.catalogue import HandDiscarded, PlayerEliminated, RoundEnde
 from loveletter.events.log import read_games
 from loveletter.replays.replay import check
 from loveletter.replays.transcript import TranscriptFormatError, expand, parse_card
+from tests.cli import loveletter
 
 ROOT = Path(__file__).resolve().parents[1]
 READER_QUESTION = json.loads((ROOT / "examples" / "reader-question.json").read_text())
@@ -79,13 +79,7 @@ def test_setup_deal__a_deal_that_is_not_the_deck_is_refused() -> None:
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", "from api.cli import main; main()", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
+    return loveletter(*args)
 
 
 def test_cli_replay_of_the_transcript_says_verified_and_exits_0() -> None:

@@ -40,7 +40,7 @@ async def play(referee: Referee, index: int) -> int:
         code = referee.game_json(table, seat)["legal_moves"][0]["action_code"]
         body = CodeIn(type="code", action_code=code)
         status, _, _ = await referee.move(
-            game_id, tokens[seat], body, raw_body=b"", if_match=None, idempotency_key=None, lang="en"
+            game_id, tokens[seat], body, raw_body=b"", if_match=None, idempotency_key=None
         )
         assert status == 200, status
         moves += 1

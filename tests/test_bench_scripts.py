@@ -1,0 +1,45 @@
+"""Every benchmark still runs (on a tiny workload) and prints its figure: a script that rots is caught here, not
+on the day someone needs the figure. The figures themselves are measured by `make bench`, never timed in tests."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SMALL = {
+    "fold.py": (["--games", "20", "--repeat", "1"], "events/s"),
+    "games.py": (["--games", "10", "--repeat", "1"], "games/s"),
+    "replay.py": (["--games", "10"], "events/s"),
+    "referee_inprocess.py": (["--games", "4", "--concurrency", "2"], "moves/s"),
+    "sqlite_commit.py": (["--commits", "10"], "median"),
+    "audit.py": (["--games", "20", "--jobs", "1"], "games"),
+    "audit_parts.py": (["--games", "10"], "ms/game"),
+    "determinism.py": (["--games", "20"], "identical"),
+    "shuffle_uniformity.py": (["--decks", "2000", "--jobs", "1"], "ordered pair on top"),
+}
+
+
+def test_every_benchmark_script_is_listed() -> None:
+    scripts = {p.name for p in (ROOT / "bench").glob("*.py") if p.name != "__init__.py"}
+    not_run_here = {"api_load.py", "fuzz_api.py", "bare_app.py", "http_client.py"}  # servers: make bench-api / fuzz-api
+    assert scripts - not_run_here == set(SMALL)
+
+
+@pytest.mark.parametrize("script", sorted(SMALL))
+def test_a_benchmark_runs_and_prints_its_figure(script: str) -> None:
+    args, figure = SMALL[script]
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / script), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert figure in result.stdout, result.stdout

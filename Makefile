@@ -41,8 +41,11 @@ docs-serve: $(STAMP)
 ## make bench: the benchmarks of bench/, each prints its figures (see docs/performance.md)
 bench: $(STAMP)
 	$(BIN)/python bench/fold.py
+	$(BIN)/python bench/replay.py
 	$(BIN)/python bench/games.py
 	$(BIN)/python bench/determinism.py
+	$(BIN)/python bench/referee_inprocess.py
+	$(BIN)/python bench/sqlite_commit.py
 
 ## make bench-api: the HTTP load test on SQLite (durable) and on PostgreSQL with two workers
 bench-api: $(STAMP)

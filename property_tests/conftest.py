@@ -2,7 +2,7 @@
 
 - `quick` (default): keeps the whole property suite around a minute on 2 cores with `-n 2`.
 - `long` (`HYPOTHESIS_PROFILE=long`, used by `make property-long`): >= 10,000 examples per state machine.
-- `mutation` (`make mutation`): 30 derandomized examples, so that each planted bug meets the same games.
+- `mutation` (`make mutation`): 12 derandomized examples, so that each planted bug meets the same games.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ settings.register_profile("long", max_examples=10_000, stateful_step_count=200, 
 # `make mutation` runs the machines once per planted bug: fewer runs, the same ones every time (derandomized).
 settings.register_profile(
     "mutation",
-    max_examples=30,
+    max_examples=12,
     stateful_step_count=150,
     derandomize=True,
     database=None,

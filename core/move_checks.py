@@ -198,7 +198,7 @@ def _check_guess(state: GameState, guess: Card | None) -> None:
         raise RuleViolation(
             "guess_not_in_ruleset",
             "guard.guess-in-ruleset",
-            f"the {guess.value} is not a card of the {rs.id} ruleset",
+            f"{the_card(state, guess, 'en')} is not a card of the {rs.id} ruleset",
             f"{the_card(state, guess, 'fr')} n'est pas une carte du jeu de règles « {rs.id} »",
         )
 

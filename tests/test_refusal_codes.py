@@ -1,0 +1,192 @@
+"""Every refusal of the rules, by its stable machine code and rule id: the contract clients program against.
+
+Each row is a situation built by hand and a command the rulebook refuses there, with the `code` and `rule_id`
+the refusal must carry, and a word its English and French messages must contain. A source scan checks that every
+refusal `core/` can raise has a row, so a new refusal without one fails here.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+import pytest
+from spellchecker import SpellChecker
+
+import loveletter.core
+from loveletter.core.chance import commitment
+from loveletter.core.commands import Command, ContributeSeed, DealRound, PlayCard, ReturnCards, RevealSeed, StartGame
+from loveletter.core.decide import decide
+from loveletter.core.evolve import fold
+from loveletter.core.legal import legal_moves
+from loveletter.core.rules import RuleViolation
+from loveletter.core.state import INITIAL, GameState
+from tests.french import not_french
+from tests.helpers import CO, PR, B, C, G, H, K, P, explicit_deal, start
+
+SEED = "ab" * 32
+CORE = Path(loveletter.core.__file__).parent
+
+
+def finished(with_commitment: bool) -> tuple[GameState, bytes]:
+    """A whole game played to its end with random legal moves (seeded), its server seed committed or not."""
+    rng = random.Random(5)
+    server = bytes(range(32))
+    state = fold(
+        decide(
+            INITIAL, StartGame("2019", ("Ann", "Bob"), seed_commitment=commitment(server) if with_commitment else None)
+        )
+    )
+    while not state.over:
+        if state.phase == "deal":
+            deck = list(state.ruleset.deck)  # type: ignore[union-attr]
+            rng.shuffle(deck)
+            winners = state.round_winners or (0,)
+            command: Command = DealRound(deck[0], tuple(deck[1:4]), (deck[4], deck[5]), tuple(deck[6:]), winners[0])
+        else:
+            command = rng.choice(legal_moves(state, state.active))
+        state = fold(decide(state, command), state)
+    return state, server
+
+
+@cache
+def over() -> GameState:
+    return finished(True)[0]
+
+
+def two_players(hands: tuple, top: tuple = (), **kw: object) -> GameState:
+    game = start("2019", 2)
+    game.deal(hands, top, **kw)  # type: ignore[arg-type]
+    return game.state
+
+
+def three_players_one_out() -> GameState:
+    """Ann guesses Bob's Priest right: Bob is out; Ann's turn is over, Cid is to play."""
+    game = start("2019", 3)
+    game.deal((G, PR, B), (H, K))
+    game.play(0, G, 1, PR)
+    return game.state
+
+
+def bob_protected() -> GameState:
+    game = start("2019", 2)
+    game.deal((H, G), (G, PR))
+    game.play(0, H)
+    return game.state
+
+
+def in_chancellor() -> GameState:
+    game = start("2019", 2)
+    game.deal((G, PR), (C, H, B))
+    game.play(0, C)
+    return game.state
+
+
+def guard_hits_and_ends_round() -> GameState:
+    game = start("2019", 2)
+    game.deal((G, PR), (H,))
+    game.play(0, G, 1, PR)
+    return game.state
+
+
+ROWS: list[tuple[str, Callable[[], GameState], Callable[[GameState], Command], str, str, tuple[str, str]]] = [
+    # (name, situation, command, code, rule_id, (a word of the English, a word of the French))
+    ("not a command", lambda: INITIAL, lambda s: "deal me in", "invalid_command", "turn.order", ("command", "commande")),  # type: ignore[arg-type,return-value]
+    ("a game created twice", lambda: start().state, lambda s: StartGame("2019", ("A", "B")), "game_exists", "setup.ruleset", ("already", "déjà")),
+    ("an unknown ruleset", lambda: INITIAL, lambda s: StartGame("1999", ("A", "B")), "unknown_ruleset", "setup.ruleset", ("1999", "1999")),
+    ("five players in 2012", lambda: INITIAL, lambda s: StartGame("2012", tuple("ABCDE")), "player_count", "setup.players", ("5", "5")),
+    ("two players named alike", lambda: INITIAL, lambda s: StartGame("2019", ("Ann", "Ann")), "player_names", "setup.players", ("distinct", "distinct")),
+    ("a commitment that is no digest", lambda: INITIAL, lambda s: StartGame("2019", ("A", "B"), seed_commitment="xyz"), "invalid_commitment", "shuffle.commitment", ("SHA-256", "SHA-256")),
+    ("a first player nobody is", lambda: INITIAL, lambda s: StartGame("2019", ("A", "B"), first_player=7), "unknown_player", "setup.first-player", ("seat", "siège")),
+    ("a rule option off the list", lambda: INITIAL, lambda s: StartGame("2012", ("A", "B"), {"tie_2012": "maybe"}), "invalid_option", "setup.options", ("maybe", "maybe")),
+    ("a seed before any game", lambda: INITIAL, lambda s: ContributeSeed(0, SEED), "no_game", "setup.ruleset", ("game", "partie")),
+    ("a seed from no seat", lambda: start().state, lambda s: ContributeSeed(9, SEED), "unknown_player", "shuffle.seat-seed", ("9", "9")),
+    ("a seed that is not 64 hex digits", lambda: start().state, lambda s: ContributeSeed(0, "xyz"), "invalid_seed", "shuffle.seat-seed", ("64", "64")),
+    ("a second seed from one seat", lambda: fold(decide(start().state, ContributeSeed(1, SEED)), start().state), lambda s: ContributeSeed(1, SEED), "seed_already_given", "shuffle.seat-seed", ("Bob", "Bob")),
+    ("the server seed before the end", lambda: start().state, lambda s: RevealSeed(SEED), "game_not_over", "shuffle.commitment", ("over", "fin")),
+    ("a seed nobody committed to", lambda: finished(False)[0], lambda s: RevealSeed(SEED), "nothing_to_reveal", "shuffle.commitment", ("commit", "engag")),
+    ("the wrong server seed", over, lambda s: RevealSeed(SEED), "seed_mismatch", "shuffle.commitment", ("commitment", "engagement")),
+    ("a deal before any game", lambda: INITIAL, lambda s: DealRound(G, (), (G, G), (), 0), "no_game", "setup.ruleset", ("game", "partie")),
+    ("a deal in the middle of a round", lambda: two_players((G, PR)), lambda s: DealRound(G, (), (G, G), (), 0), "round_in_progress", "setup.deal", ("round", "manche")),
+    ("a deal that is not the deck", lambda: start().state, lambda s: DealRound(G, (G, G, G), (G, G), (G,) * 12, 0), "invalid_deal", "setup.deal", ("deck", "paquet")),
+    ("a first player other than the named one", lambda: start().state, lambda s: explicit_deal(s, (G, PR), first_player=1), "wrong_first_player", "setup.first-player", ("Ann", "Ann")),
+    ("a move after the game's end", over, lambda s: PlayCard(0, G, 1, PR), "game_over", "game.over", ("over", "termin")),
+    ("a Chancellor's return with none pending", lambda: two_players((G, PR)), lambda s: ReturnCards(0, G, ()), "no_chancellor_pending", "chancellor.return", ("Chancellor", "Chancelier")),
+    ("a move from no seat", lambda: two_players((G, PR)), lambda s: PlayCard(9, G, 0, PR), "unknown_player", "turn.order", ("9", "9")),
+    ("Bob on Ann's turn", lambda: two_players((G, PR)), lambda s: PlayCard(1, PR, 0), "not_your_turn", "turn.order", ("Ann", "Ann")),
+    ("a card not in hand", lambda: two_players((G, PR), (H,)), lambda s: PlayCard(0, K, 1), "card_not_in_hand", "turn.play-from-hand", ("King", "Roi")),
+    ("the King beside the Countess", lambda: two_players((CO, PR), (K,)), lambda s: PlayCard(0, K, 1), "countess_required", "countess.forced", ("Countess", "Comtesse")),
+    ("a target nobody is", lambda: two_players((G, PR), (H,)), lambda s: PlayCard(0, G, 9, PR), "unknown_player", "target.required", ("9", "9")),
+    ("a Guard on oneself", lambda: two_players((G, PR), (H,)), lambda s: PlayCard(0, G, 0, PR), "self_target", "target.other", ("Guard", "Garde")),
+    ("a player already out", three_players_one_out, lambda s: PlayCard(2, H if H in s.hands[2] else s.hands[2][0], 1), "target_eliminated", "target.eliminated", ("Bob", "Bob")),
+    ("a protected player", bob_protected, lambda s: PlayCard(1, G, 0, PR), "target_protected", "target.protected", ("Ann", "Ann")),
+    ("a Guard naming the Guard", lambda: two_players((G, PR), (H,)), lambda s: PlayCard(0, G, 1, G), "invalid_guess", "guard.guess", ("Guard", "Garde")),
+    ("a 2012 Guard naming the Chancellor", lambda: _2012_guard(), lambda s: PlayCard(0, G, 1, C), "guess_not_in_ruleset", "guard.guess-in-ruleset", ("Chancellor", "Chancelier")),
+    ("a return that is not the hand", in_chancellor, lambda s: ReturnCards(0, K, (G, G)), "invalid_return", "chancellor.return", ("keep", "gard")),
+    ("a move before any game", lambda: INITIAL, lambda s: PlayCard(0, G, 1, PR), "no_game", "setup.ruleset", ("game", "partie")),
+    ("a move between rounds", guard_hits_and_ends_round, lambda s: PlayCard(0, G, 1, PR), "round_not_started", "round.not-started", ("round", "manche")),
+    ("a card during the Chancellor's decision", in_chancellor, lambda s: PlayCard(0, G, 1, PR), "chancellor_pending", "chancellor.pending", ("Chancellor", "Chancelier")),
+    ("a Handmaid with a target", lambda: two_players((H, PR), (G,)), lambda s: PlayCard(0, H, 1), "unexpected_target", "target.unexpected", ("Handmaid", "Servante")),
+    ("a Priest with a guess", lambda: two_players((PR, H), (G,)), lambda s: PlayCard(0, PR, 1, G), "unexpected_guess", "target.unexpected", ("Guard", "Garde")),
+    ("a Guard with no target while one exists", lambda: two_players((G, PR), (H,)), lambda s: PlayCard(0, G), "target_required", "target.required", ("Guard", "Garde")),
+    ("a Prince with no target", lambda: two_players((P, PR), (H,)), lambda s: PlayCard(0, P), "target_required", "target.none", ("Prince", "Prince")),
+]  # fmt: skip
+
+
+def _2012_guard() -> GameState:
+    game = start("2012", 2)
+    game.deal((G, PR), (H,))
+    return game.state
+
+
+@cache
+def _english() -> SpellChecker:
+    return SpellChecker(language="en")
+
+
+def english_words_missing(text: str) -> list[str]:
+    """Words of an English message that are no English words (a mutated "XXmessage", say); names and ids aside."""
+    import re
+
+    words = re.findall(r"[A-Za-z]+", re.sub(r"'[^']*'|\S*[0-9_]\S*", " ", text))
+    allowed = {"ann", "bob", "cid", "sha", "hex", "seq", "ruleset", "rulesets", "princess", "classic"}
+    return sorted(_english().unknown(w.lower() for w in words if w.lower() not in allowed))
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda r: r[0])
+def test_a_refusal_carries_its_code_and_rule(row: tuple) -> None:
+    _, situation, make, code, rule_id, (en_word, fr_word) = row
+    state = situation()
+    before = state.as_dict() if state is not INITIAL else None
+    with pytest.raises(RuleViolation) as info:
+        decide(state, make(state))
+    v = info.value
+    assert (v.code, v.rule_id) == (code, rule_id), v
+    assert en_word in v.en and fr_word in v.fr, (v.en, v.fr)
+    assert not_french(v.fr, allowed=["Ann", "Bob", "Cid", "princess", "classic"]) == [], v.fr
+    assert english_words_missing(v.en) == [], v.en
+    if before is not None:
+        assert state.as_dict() == before
+
+
+def _raised() -> set[tuple[str, str]]:
+    found = set()
+    for path in CORE.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "RuleViolation":
+                code, rule = node.args[0], node.args[1]
+                rules = (
+                    [rule.value]
+                    if isinstance(rule, ast.Constant)
+                    else [c.value for c in ast.walk(rule) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+                )
+                found |= {(code.value, r) for r in rules if isinstance(code, ast.Constant)}  # type: ignore[misc]
+    return found
+
+
+@pytest.mark.skipif("__mutmut_" in (CORE / "decide.py").read_text(), reason="the source is mutmut's rewritten copy")
+def test_every_refusal_core_can_raise_has_a_row() -> None:
+    assert _raised() == {(row[3], row[4]) for row in ROWS}

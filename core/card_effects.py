@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, TypeVar
 
+from loveletter.core import memo
 from loveletter.core.cards import TARGETS_OTHER, Card
 from loveletter.core.catalogue import (
     CardDrawn,
@@ -32,8 +33,8 @@ _KING, _COUNTESS, _PRINCESS, _CHANCELLOR = Card.KING, Card.COUNTESS, Card.PRINCE
 _MISS = GuardUnknown.MISS
 
 
-_CARD_PLAYED: dict[tuple[int, Card, int | None, Card | None], CardPlayed] = {}
-_SHARED: dict[tuple[Any, ...], Any] = {}
+_CARD_PLAYED: dict[tuple[int, Card, int | None, Card | None], CardPlayed] = memo.table()
+_SHARED: dict[tuple[Any, ...], Any] = memo.table()
 E = TypeVar("E")
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 
+from loveletter.core import memo
 from loveletter.core.card_effects import play, return_cards
 from loveletter.core.cards import Card
 from loveletter.core.catalogue import FirstPlayerRule, GameStarted, RoundStarted, SeedContributed, SeedRevealed
@@ -195,7 +196,7 @@ def _same_cards(cards: tuple[Card, ...], deck: tuple[Card, ...]) -> bool:
         return False
 
 
-_SORTED_DECKS: dict[tuple[Card, ...], list[Card]] = {}
+_SORTED_DECKS: dict[tuple[Card, ...], list[Card]] = memo.table()
 
 
 def _sorted_deck(deck: tuple[Card, ...]) -> list[Card]:

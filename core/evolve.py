@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, TypeVar
 
+from loveletter.core import memo
 from loveletter.core.cards import Card
 from loveletter.core.catalogue import (
     CardDrawn,
@@ -55,7 +56,7 @@ _HANDMAID = Card.HANDMAID
 
 
 Knows = tuple[tuple[Card | None, ...], ...]
-_NOBODY_KNOWS: dict[int, Knows] = {}
+_NOBODY_KNOWS: dict[int, Knows] = memo.table()
 
 
 def _nobody_knows(n: int) -> Knows:

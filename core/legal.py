@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from itertools import permutations
 
+from loveletter.core import memo
 from loveletter.core.cards import CARD_INDEX, CARD_ORDER, TARGETS_OTHER, Card
 from loveletter.core.commands import PlayCard, PlayerCommand, ReturnCards
 from loveletter.core.move_checks import valid_targets
@@ -83,7 +84,7 @@ def action_code(command: PlayerCommand) -> int:
     return RETURN_BASE + CARD_INDEX[command.keep] * 121 + (b[0] + 1) * 11 + (b[1] + 1)
 
 
-_COMMANDS: dict[tuple[int, int], PlayerCommand] = {}
+_COMMANDS: dict[tuple[int, int], PlayerCommand] = memo.table()
 
 
 def from_action_code(code: int, player: int) -> PlayerCommand:
@@ -118,7 +119,7 @@ def _decode(code: int, player: int) -> PlayerCommand:
     )
 
 
-_GUESS_SLOTS: dict[tuple[str, GuardUnknown], tuple[int, ...]] = {}
+_GUESS_SLOTS: dict[tuple[str, GuardUnknown], tuple[int, ...]] = memo.table()
 
 
 def _guess_slots(state: GameState) -> tuple[int, ...]:
@@ -192,8 +193,8 @@ def _remember(
     return found
 
 
-_CODES: dict[tuple[object, ...], tuple[tuple[int, ...], tuple[PlayerCommand, ...]]] = {}
-_RETURN_CODES: dict[tuple[object, ...], tuple[tuple[int, ...], tuple[PlayerCommand, ...]]] = {}
+_CODES: dict[tuple[object, ...], tuple[tuple[int, ...], tuple[PlayerCommand, ...]]] = memo.table()
+_RETURN_CODES: dict[tuple[object, ...], tuple[tuple[int, ...], tuple[PlayerCommand, ...]]] = memo.table()
 _CODES_MAX = 1 << 16
 
 

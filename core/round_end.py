@@ -5,6 +5,7 @@ Split from `core.decide`, which (with `core.card_effects`) comes here once a mov
 
 from __future__ import annotations
 
+from loveletter.core import memo
 from loveletter.core.cards import Card
 from loveletter.core.catalogue import Event, FavorGained, FavorReason, GameEnded, RoundEnded, TurnStarted
 from loveletter.core.evolve import fold
@@ -46,7 +47,7 @@ def turn_started(seat: int, card: Card) -> TurnStarted:
     return turn
 
 
-_TURN_STARTED: dict[tuple[int, Card], TurnStarted] = {}
+_TURN_STARTED: dict[tuple[int, Card], TurnStarted] = memo.table()
 
 
 def showdown_winners(state: GameState) -> tuple[int, ...]:
@@ -76,7 +77,7 @@ def _favor(seat: int, reason: FavorReason) -> FavorGained:
     return event
 
 
-_FAVORS: dict[tuple[int, str], FavorGained] = {}
+_FAVORS: dict[tuple[int, str], FavorGained] = memo.table()
 _SPY, _CHANCELLOR = Card.SPY, Card.CHANCELLOR
 
 

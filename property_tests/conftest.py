@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, Phase, settings
+
+from loveletter.core.memo import forget_all
 
 _COMMON = {
     "deadline": None,
@@ -37,3 +40,9 @@ settings.register_profile(
     **_COMMON,
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
+
+
+@pytest.fixture(autouse=True)
+def _fresh_memos() -> None:
+    """Each machine judges afresh: the rules core's memo tables are emptied first (see `loveletter.core.memo`)."""
+    forget_all()

@@ -11,19 +11,18 @@ from typing import Annotated, Any
 
 import orjson
 import structlog
-from fastapi import FastAPI, Header, Query, Request
+from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from pydantic import TypeAdapter
 
-from loveletter.api import audit_routes, problems, ruling_routes
+from loveletter.api import audit_routes, parse, problems, ruling_routes
 from loveletter.api.logs import RequestContext, configure
-from loveletter.api.moves import MOVE, RefereeApp, answer, move_handler, parse_body
+from loveletter.api.moves import MOVE, RefereeApp, answer, media_of, move_handler, parse_body
 from loveletter.api.openapi import answers
 from loveletter.api.problems import Problem, lang_of
 from loveletter.api.referee import Referee, Table, events_json
 from loveletter.api.schemas import CreateGameIn, SeedIn
 from loveletter.api.settings import Settings
-from loveletter.api.tokens import bearer
 from loveletter.core.cards import CARD_ORDER
 from loveletter.core.lang import Text
 from loveletter.core.rules import RuleViolation
@@ -126,17 +125,19 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
 
     @app.post(
         "/games/{game_id}/seed",
+        dependencies=[Depends(parse.json_body)],
         tags=["games"],
         responses=answers("seed", 401, 403, 404, 422),
         openapi_extra={"requestBody": {"required": True, "content": {"application/json": {"schema": _schema(SEED)}}}},
     )
     async def post_seed(game_id: str, request: Request) -> Response:
         """Add the seat's own 256-bit seed to the shuffles of the rounds dealt after it (once per seat)."""
+        game = parse.game_id(game_id)
         raw = await request.body()
         parsed = parse_body(SEED, raw)
         status, body, version = await referee.move(
-            game_id,
-            bearer(request.headers.get("authorization")),
+            game,
+            parse.bearer(request.headers.get("authorization")),
             parsed,
             raw_body=raw,
             if_match=None,
@@ -150,19 +151,15 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
 
     @app.get("/rulesets/{ruleset_id}", tags=["rulesets"], responses=answers("ruleset", 404))
     async def one_ruleset(ruleset_id: str) -> Response:
-        if ruleset_id not in RULESETS:
-            raise Problem(
-                404,
-                "ruleset_not_found",
-                Text(
-                    f"known rulesets: {', '.join(RULESETS)}",
-                    f"il n'y a pas de jeu de règles « {ruleset_id} » ; jeux connus : "
-                    + ", ".join(f"« {known} »" for known in RULESETS),
-                ),
-            )
-        return _json(ruleset_json(RULESETS[ruleset_id]))
+        return _json(ruleset_json(RULESETS[parse.ruleset_id(ruleset_id)]))
 
-    @app.post("/games", status_code=201, tags=["games"], responses=answers("create", 422, status=201))
+    @app.post(
+        "/games",
+        status_code=201,
+        dependencies=[Depends(parse.json_body)],
+        tags=["games"],
+        responses=answers("create", 422, status=201),
+    )
     async def create_game(body: CreateGameIn) -> Response:
         try:
             created = await referee.create(body)
@@ -176,10 +173,11 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         authorization: Annotated[str | None, Header()] = None,
         if_none_match: Annotated[str | None, Header()] = None,
     ) -> Response:
-        table = await referee.table(game_id)
-        seat = referee.seat_for(table, bearer(authorization), required=False)
+        table = await referee.table(parse.game_id(game_id))
+        seat = referee.seat_for(table, parse.bearer(authorization), required=False)
+        seen = parse.versions(if_none_match, "If-None-Match")
         etag = f'"{table.version}"'
-        if if_none_match is not None and if_none_match.strip() == etag:
+        if seen is not None and (seen == "*" or table.version in seen):
             return Response(status_code=304, headers={"ETag": etag})
         return _json(referee.game_json(table, seat), headers={"ETag": etag})
 
@@ -204,10 +202,11 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         the new view and the seat's legal moves."""
         # Declared here for the OpenAPI document; `RefereeApp` answers it on a shorter path (api/moves.py).
         try:  # refusals are answered here: common enough that unwinding through every middleware shows
-            status, body, extra = await answer(referee, game_id, await request.body(), request.headers.get)
+            path = request.url.path
+            status, body, extra = await answer(referee, game_id, await request.body(), request.headers.get, path)
         except Problem as problem:
             return problems.problem_response(problem, lang_of(request), request.url.path)
-        return Response(body, status_code=status, media_type=JSON, headers=extra)
+        return Response(body, status_code=status, media_type=media_of(status), headers=extra)
 
     @app.get("/games/{game_id}/events", tags=["games"], responses=answers("events", 403, 404))
     async def get_events(
@@ -215,8 +214,8 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         after: Annotated[int, Query(ge=0)] = 0,
         authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
-        table = await referee.table(game_id)
-        seat = referee.seat_for(table, bearer(authorization), required=False)
+        table = await referee.table(parse.game_id(game_id))
+        seat = referee.seat_for(table, parse.bearer(authorization), required=False)
         return _json({"version": table.version, "events": events_json(table.events[after:], after + 1, seat)})
 
     @app.get(
@@ -230,11 +229,10 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         authorization: Annotated[str | None, Header()] = None,
         last_event_id: Annotated[str | None, Header()] = None,
     ) -> StreamingResponse:
-        table = await referee.table(game_id)
-        seat = referee.seat_for(table, bearer(authorization) or token, required=False)
-        cursor = after or 0
-        if last_event_id is not None and last_event_id.strip().isdigit():
-            cursor = int(last_event_id.strip())
+        table = await referee.table(parse.game_id(game_id))
+        seat = referee.seat_for(table, parse.bearer(authorization) or parse.token(token), required=False)
+        resumed = parse.version(last_event_id, "Last-Event-ID")
+        cursor = resumed if resumed is not None else after or 0
         return StreamingResponse(
             _sse(table, seat, cursor, request),
             media_type="text/event-stream",
@@ -250,8 +248,8 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         },
     )
     async def get_log(game_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
-        table = await referee.table(game_id)
-        token = bearer(authorization)
+        table = await referee.table(parse.game_id(game_id))
+        token = parse.bearer(authorization)
         if not table.state.over and not referee.is_admin(token):
             raise Problem(
                 403,

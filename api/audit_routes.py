@@ -9,6 +9,7 @@ from fastapi import FastAPI, Query, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
+from loveletter.api import parse
 from loveletter.api.problems import Problem, bilingual, lang_of
 from loveletter.api.referee import Referee
 from loveletter.core.lang import Text
@@ -51,8 +52,8 @@ def install(app: FastAPI, referee: Referee) -> None:
         """Audit an uploaded log (up to 8 MiB): sequence, hash chain, signature, seed commitment, every deck's
         derivation and every move. 200 with the report (its `verdict` says valid or invalid); 422 if unreadable."""
         language = lang or lang_of(request)
-        content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if content_type not in ACCEPTED_TYPES:
+        content_type = parse.media_type(request.headers.get("content-type"))
+        if content_type is None or content_type[0] not in ACCEPTED_TYPES:
             raise Problem(
                 415,
                 "unsupported_media_type",

@@ -15,7 +15,8 @@ import orjson
 import structlog
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from loveletter.api.problems import Problem, fr_int, language
+from loveletter.api import parse
+from loveletter.api.problems import Problem, fr_int
 from loveletter.core.lang import Text
 
 log = structlog.get_logger()
@@ -139,12 +140,16 @@ class RequestContext:
             await self.app(scope, receive, send)
             return
         headers = dict(scope["headers"])
-        request_id = headers.get(b"x-request-id", b"").decode("latin-1")[:64] or new_request_id()
+        request_id = parse.request_id(headers.get(b"x-request-id")) or new_request_id()
         structlog.contextvars.clear_contextvars()
         structlog.contextvars.bind_contextvars(request_id=request_id)
-        length = headers.get(b"content-length")
         max_body = self.limit_for(scope)
-        if length is not None and (not length.isdigit() or int(length) > max_body):
+        try:
+            length = parse.content_length(headers.get(b"content-length"))
+        except Problem as problem:  # when the server's own parser let it through (uvicorn's refuses it first)
+            await _refuse(send, problem, request_id, headers)
+            return
+        if length is not None and length > max_body:
             await _too_large(send, max_body, request_id, headers)
             return
         start = time.perf_counter()
@@ -200,12 +205,21 @@ async def _too_large(send: Send, limit: int, request_id: str, headers: dict[byte
         "too_large",
         Text(f"bodies are limited to {limit} bytes", f"le corps d'une requête est limité à {fr_int(limit)} octets"),
     )
-    body = problem.encode(language(headers.get(b"accept-language", b"").decode("latin-1")))
+    await _refuse(send, problem, request_id, headers)
+
+
+async def _refuse(send: Send, problem: Problem, request_id: str, headers: dict[bytes, bytes]) -> None:
+    """Answer `problem` before the application sees the request (in the request's language)."""
+    body = problem.encode(parse.accept_language(headers.get(b"accept-language", b"").decode("latin-1")))
     await send(
         {
             "type": "http.response.start",
-            "status": 413,
-            "headers": [(b"content-type", b"application/problem+json"), (b"x-request-id", request_id.encode())],
+            "status": problem.status,
+            "headers": [
+                (b"content-type", b"application/problem+json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"x-request-id", request_id.encode()),
+            ],
         }
     )
     await send({"type": "http.response.body", "body": body})

@@ -19,11 +19,10 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.datastructures import URL
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from loveletter.api.problems import PROBLEM_JSON, Problem, internal_error, invalid_request, language
+from loveletter.api import parse
+from loveletter.api.problems import PROBLEM_JSON, Problem, internal_error, invalid_request
 from loveletter.api.referee import Referee
 from loveletter.api.schemas import MoveIn
-from loveletter.api.tokens import bearer
-from loveletter.core.lang import Text
 
 MOVE: TypeAdapter[Any] = TypeAdapter(MoveIn)
 JSON = "application/json"
@@ -42,45 +41,36 @@ def parse_body(adapter: TypeAdapter[Any], raw: bytes) -> Any:
         raise invalid_request(exc.errors()) from None
 
 
-def version_header(value: str | None, name: str) -> int | None:
-    if value is None:
-        return None
-    text = value.strip().removeprefix("W/").strip('"')
-    if not text.isdigit():
-        raise Problem(
-            400,
-            "invalid_header",
-            Text(
-                f'{name} must be a game version such as "12"',
-                f"l'en-tête {name} doit donner une version de la partie, par exemple « 12 »",
-            ),
-        )
-    return int(text)
-
-
-async def answer(referee: Referee, game_id: str, raw: bytes, header: Header) -> tuple[int, bytes, dict[str, str]]:
-    """Judge one move request: (status, JSON body, extra headers), or a `Problem` saying why not."""
+async def answer(
+    referee: Referee, game_id: str, raw: bytes, header: Header, instance: str
+) -> tuple[int, bytes, dict[str, str]]:
+    """Judge one move request: (status, JSON body, extra headers), or a `Problem` saying why not. Every header and
+    the game id are read by `api.parse` first; a replayed answer (`Idempotent-Replayed`) may be a refusal, whose
+    status is 4xx and whose body is problem+json (see `media_of`)."""
+    game = parse.game_id(game_id)
+    parse.json_content_type(header("content-type"))
     parsed = parse_body(MOVE, raw)
-    key = header("idempotency-key")
-    if key is not None and not 0 < len(key) <= 200:
-        raise Problem(
-            400,
-            "invalid_header",
-            Text("an Idempotency-Key has 1-200 characters", "un en-tête Idempotency-Key compte de 1 à 200 caractères"),
-        )
+    key = parse.idempotency_key(header("idempotency-key"))
     status, body, version = await referee.move(
-        game_id,
-        bearer(header("authorization")),
+        game,
+        parse.bearer(header("authorization")),
         parsed,
         raw_body=raw,
-        if_match=version_header(header("if-match"), "If-Match"),
+        if_match=parse.version(header("if-match"), "If-Match"),
         idempotency_key=key,
+        lang=parse.accept_language(header("accept-language")),
+        instance=instance,
     )
     extra = {"ETag": f'"{version}"'} if version >= 0 else {"Idempotent-Replayed": "true"}
     return status, body, extra
 
 
-_WANTED = frozenset((b"authorization", b"idempotency-key", b"if-match", b"accept-language"))
+def media_of(status: int) -> str:
+    """The media type of a move's answer: JSON, or problem+json for a refusal (replayed from its first answer)."""
+    return PROBLEM_JSON if status >= 400 else JSON
+
+
+_WANTED = frozenset((b"authorization", b"idempotency-key", b"if-match", b"accept-language", b"content-type"))
 
 
 def first_headers(raw: Iterable[tuple[bytes, bytes]]) -> Header:
@@ -119,16 +109,16 @@ def move_handler(referee: Referee) -> ASGIApp:
             return
         header = first_headers(scope["headers"])
         try:
-            status, body, extra = await answer(referee, scope["path_params"]["game_id"], raw, header)
-            media = JSON
+            status, body, extra = await answer(referee, scope["path_params"]["game_id"], raw, header, scope["path"])
+            media = media_of(status)
         except Problem as problem:
-            lang = language(header("accept-language") or "")
+            lang = parse.accept_language(header("accept-language"))
             status, body, extra, media = problem.status, problem.encode(lang, URL(scope=scope).path), {}, PROBLEM_JSON
         except Exception:
             # What FastAPI's error middleware does: log, answer 500 as problem+json, and let the server see it.
             path = URL(scope=scope).path
             structlog.get_logger().exception("unhandled error", path=path)
-            lang = language(header("accept-language") or "")
+            lang = parse.accept_language(header("accept-language"))
             await _respond(send, 500, internal_error().encode(lang, path), {}, PROBLEM_JSON)
             raise
         await _respond(send, status, body, extra, media)

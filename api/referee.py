@@ -323,8 +323,16 @@ class Referee:
         raw_body: bytes,
         if_match: int | None,
         idempotency_key: str | None,
+        lang: str = "en",
+        instance: str | None = None,
     ) -> tuple[int, bytes, int]:
-        """Judge and record a move; (status, JSON body, version)."""
+        """Judge and record a move; (status, JSON body, version), the version -1 for an answer replayed by its
+        Idempotency-Key (which may be a refusal: 409 or 422 problem+json).
+
+        With a key, an answer that judged the move is kept with it, a rules refusal as well as a recorded move (the
+        refusal rendered in `lang`, with `instance`): a retry with the key gets that answer again, even once the move
+        would be judged otherwise. A request refused before it was judged (unknown game, token, If-Match, a lost
+        race) keeps nothing, and its retry is judged afresh."""
         table = await self.table(game_id)
         seat = self.seat_for(table, token, required=True)
         assert seat is not None
@@ -352,17 +360,26 @@ class Referee:
                         ),
                         version=state.seq,
                     )
-                command = self.command(state, seat, body)
+                refusal: Problem | None = None
                 try:
-                    mine = decide(state, command)
+                    mine = decide(state, self.command(state, seat, body))
                 except RuleViolation as v:
                     if not fresh:
                         fresh = True
                         await self.refresh(table)
                         if table.version != state.seq:
                             continue
-                    legal = legal_moves_as_dicts(state, seat)
-                    raise violation(v, legal) from None
+                    refusal = violation(v, legal_moves_as_dicts(state, seat))
+                except Problem as problem:  # a player or an action code this game does not have
+                    refusal = problem
+                if refusal is not None:
+                    if idempotency_key is None or await self._keep_refusal(
+                        table,
+                        state.seq,
+                        Idempotency(idempotency_key, request_hash, refusal.status, refusal.encode(lang, instance)),
+                    ):
+                        raise refusal
+                    continue
                 deals = [_deal_of(d) for d in table.meta.get("scenario_deals", [])]
                 automatic, final = self._automatic(fold(mine, state), table.meta, deals)
                 events = [*mine, *automatic]
@@ -389,6 +406,16 @@ class Referee:
             Text("the game kept changing; try again", "la partie n'a pas cessé de changer ; réessayez"),
             version=table.version,
         )
+
+    async def _keep_refusal(self, table: Table, version: int, kept: Idempotency) -> bool:
+        """Record a refusal with its Idempotency-Key, at the version it was judged at (no event, the answer alone);
+        False if the game moved meanwhile, to be judged again."""
+        try:
+            await self.store.commit(Append(table.game_id, version, [], kept))
+        except ConflictError:
+            await self.refresh(table)
+            return False
+        return True
 
     async def _replayed(self, game_id: str, key: str, request_hash: str) -> tuple[int, bytes, int] | None:
         stored = await asyncio.to_thread(self.store.idempotency, game_id, key)

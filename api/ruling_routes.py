@@ -10,13 +10,13 @@ import asyncio
 from typing import Annotated, Any
 
 import orjson
-from fastapi import FastAPI, Header, Query, Request
+from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.responses import Response
 
+from loveletter.api import parse
 from loveletter.api.openapi import answers
 from loveletter.api.problems import PROBLEM_JSON, Problem, field_fr, lang_of
 from loveletter.api.referee import Referee
-from loveletter.api.tokens import bearer
 from loveletter.core.catalogue import Event
 from loveletter.core.evolve import fold
 from loveletter.core.lang import BilingualError, Text, plural_fr
@@ -218,6 +218,7 @@ def install(app: FastAPI, referee: Referee) -> None:
 
     @app.post(
         "/rulings",
+        dependencies=[Depends(parse.json_body)],
         tags=["rulings"],
         responses={
             200: {"content": {JSON: {"example": RULING_EXAMPLE}}},
@@ -283,8 +284,8 @@ def install(app: FastAPI, referee: Referee) -> None:
     ) -> Response:
         """What the caller's seat (spectator without a token) could see after seq `at`; `full=true`, or the admin
         token, gives the whole state (every hand, the deck) — only once the game is over or for the admin."""
-        table = await referee.table(game_id)
-        token = bearer(authorization)
+        table = await referee.table(parse.game_id(game_id))
+        token = parse.bearer(authorization)
         admin = referee.is_admin(token)
         events: list[Event] = list(table.events)
         point = len(events) if at is None else at

@@ -1,14 +1,19 @@
-"""Request bodies of the HTTP API (pydantic), with the examples the OpenAPI document shows."""
+"""Request bodies of the HTTP API (pydantic), with the examples the OpenAPI document shows.
+
+Every number is a strict integer (`StrictInt`): pydantic's lax mode would take `true` as 1, `1.0` as 1 and `"1"` as
+1, and a seat or an action code written that way is a client's mistake to be named, not guessed. A seat reference
+is a strict integer or a strict string, never a boolean.
+"""
 
 from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from loveletter.core.cards import Card
 
-SeatRef = Annotated[Union[int, str], Field(description="a seat number (0-based) or a player's name")]
+SeatRef = Annotated[Union[StrictInt, StrictStr], Field(description="a seat number (0-based) or a player's name")]
 
 
 class _Strict(BaseModel):
@@ -82,7 +87,7 @@ class ReturnIn(_Strict):
 class CodeIn(_Strict):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"type": "code", "action_code": 95}]})
     type: Literal["code"]
-    action_code: int = Field(ge=0, le=10_000, description="a stable action code (docs/bots.md)")
+    action_code: StrictInt = Field(ge=0, le=10_000, description="a stable action code (docs/bots.md)")
 
 
 MoveIn = Annotated[Union[PlayIn, ReturnIn, CodeIn], Field(discriminator="type")]

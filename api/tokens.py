@@ -1,13 +1,13 @@
-"""Seat tokens: 192 random bits, stored only as SHA-256 digests, compared in constant time."""
+"""Seat tokens: 192 random bits, stored only as SHA-256 digests, compared in constant time.
+
+A token reaches these functions already read by `api.parse` (visible ASCII); they compare bytes all the same, so
+no text can make a comparison raise (`hmac.compare_digest` refuses `str` with non-ASCII characters)."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 import secrets
-
-from loveletter.api.problems import Problem
-from loveletter.core.lang import Text
 
 
 def new_token() -> str:
@@ -19,18 +19,4 @@ def digest(token: str) -> str:
 
 
 def matches(token: str, stored_digest: str) -> bool:
-    return hmac.compare_digest(digest(token), stored_digest)
-
-
-def bearer(authorization: str | None) -> str | None:
-    """The token of an `Authorization: Bearer <token>` header (None without one; 401 if it is malformed)."""
-    if authorization is None:
-        return None
-    scheme, _, token = authorization.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise Problem(
-            401,
-            "token_required",
-            Text("use Authorization: Bearer <token>", "l'en-tête s'écrit « Authorization: Bearer <jeton> »"),
-        )
-    return token.strip()
+    return hmac.compare_digest(digest(token).encode(), stored_digest.encode())

@@ -324,6 +324,24 @@ CASES: list[Case] = [
         move("alice", {"type": "play", "card": "countess"}, Idempotency_Key="k" * 201),
     ),
     Case("game: not UTF-8", 400, "http_error", plain("POST", "/games", content=b'"\xe9"', headers=JSON)),
+    Case(
+        "move: If-Match in Latin-1",
+        400,
+        "invalid_header",
+        move("alice", {"type": "play", "card": "countess"}, If_Match=b'"\xb2"'),
+    ),
+    Case(
+        "game: If-None-Match soon",
+        400,
+        "invalid_header",
+        plain("GET", "/games/{game}", headers={"If-None-Match": "soon"}),
+    ),
+    Case(
+        "stream: Last-Event-ID in Latin-1",
+        400,
+        "invalid_header",
+        plain("GET", "/games/{game}/stream", headers={"Last-Event-ID": b"\xb2"}),
+    ),
     # 401, 403
     Case("move: no token", 401, "token_required", raw_move(None, b'{"type": "play", "card": "countess"}')),
     Case(
@@ -331,6 +349,12 @@ CASES: list[Case] = [
         401,
         "token_required",
         plain("GET", "/games/{game}/log", headers={"Authorization": "Basic dXNlcjpwdw=="}),
+    ),
+    Case(
+        "log: a token in Latin-1",
+        401,
+        "token_required",
+        plain("GET", "/games/{game}/log", headers={"Authorization": b"Bearer caf\xe9"}),
     ),
     Case(
         "move: a wrong token",
@@ -352,6 +376,7 @@ CASES: list[Case] = [
     Case("state: full mid-game", 403, "game_not_over", plain("GET", "/games/{game}/state", params={"full": "true"})),
     # 404, 405
     Case("game: unknown", 404, "game_not_found", plain("GET", "/games/g_nope")),
+    Case("game: a NUL for an id", 404, "game_not_found", plain("GET", "/games/%00/events")),
     Case(
         "move: unknown game",
         404,
@@ -383,6 +408,18 @@ CASES: list[Case] = [
         lambda ctx: ("POST", "/games", {"content": _chunks(), "headers": JSON}),
     ),
     Case("audit: JSON", 415, "unsupported_media_type", plain("POST", "/audits", content=b"{}", headers=JSON)),
+    Case(
+        "move: text/plain",
+        415,
+        "unsupported_media_type",
+        raw_move("alice", b'{"type": "play", "card": "countess"}', Content_Type="text/plain"),
+    ),
+    Case(
+        "game: XML",
+        415,
+        "unsupported_media_type",
+        plain("POST", "/games", content=b"<players/>", headers={"Content-Type": "application/xml"}),
+    ),
     # 422 by the referee
     Case(
         "move: unknown target",
@@ -560,7 +597,8 @@ def test_each_problem_in_french(server: Server, ctx: Ctx, case: Case) -> None:
 
 
 class FaultyStore(SqliteStore):
-    """A SQLite store whose appends to `conflicting` games always lose the race, and which cannot read g_explode."""
+    """A SQLite store whose appends to `conflicting` games always lose the race, and which cannot read
+    g_explode000000000 (an id of the form the referee issues, so that it reaches the store)."""
 
     conflicting: set[str]
 
@@ -570,7 +608,7 @@ class FaultyStore(SqliteStore):
         return await super().commit(request)
 
     def meta(self, game_id: str) -> dict[str, Any] | None:
-        if game_id == "g_explode":
+        if game_id == "g_explode000000000":
             raise RuntimeError("the disk caught fire")
         return super().meta(game_id)
 
@@ -595,12 +633,12 @@ FAULTS: list[Case] = [
         lambda ctx: move("alice", {"type": "play", "card": "countess"}, If_Match=f'"{ctx.version}"')(ctx),
     ),
     Case("conflict without If-Match", 409, "conflict", move("alice", {"type": "play", "card": "countess"})),
-    Case("internal error", 500, "internal_error", plain("GET", "/games/g_explode")),
+    Case("internal error", 500, "internal_error", plain("GET", "/games/g_explode000000000")),
     Case(
         "internal error on a move",
         500,
         "internal_error",
-        plain("POST", "/games/g_explode/moves", json={"type": "code", "action_code": 95}, headers=auth("x")),
+        plain("POST", "/games/g_explode000000000/moves", json={"type": "code", "action_code": 95}, headers=auth("x")),
     ),
 ]
 
@@ -616,7 +654,7 @@ def test_conflicts_and_internal_errors_in_french() -> None:
         for case in FAULTS:
             request = case.request(ctx)
             en, fr = send(url, request, "en"), send(url, request, "fr")
-            check_pair(en, fr, case, {*NAMES, gid, "g_explode"})
+            check_pair(en, fr, case, {*NAMES, gid, "g_explode000000000"})
             assert store.load(gid) == before, case.name
 
 

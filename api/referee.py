@@ -13,11 +13,14 @@ import hashlib
 import random
 import secrets
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import structlog
 
+from loveletter.api.credentials import AdminTokens
 from loveletter.api.problems import Problem, bilingual, violation
 from loveletter.api.schemas import CodeIn, CreateGameIn, PlayIn, ReturnIn, SeedIn
 from loveletter.api.tokens import digest, matches, new_token
@@ -60,7 +63,6 @@ class Table:
     events: list[Event]
     state: GameState
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    changed: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
     def version(self) -> int:
@@ -70,8 +72,23 @@ class Table:
         """Append `events`; `state`, when the caller already folded them onto the current state, saves a fold."""
         self.events.extend(events)
         self.state = fold(events, self.state) if state is None else state
-        self.changed.set()
-        self.changed = asyncio.Event()
+
+
+@dataclass(slots=True)
+class Watch:
+    """The open streams of one game, kept by game id apart from the cache of `Table`s: a game may be evicted,
+    reloaded from the store or refreshed while it is streamed, and every append still wakes its streams."""
+
+    version: int = 0
+    """The latest version announced (by this worker's appends, or another worker's notifications)."""
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    streams: int = 0
+
+    def announce(self, version: int) -> None:
+        if version > self.version:
+            self.version = version
+            self.changed.set()
+            self.changed = asyncio.Event()
 
 
 def seat_of(state: GameState, ref: int | str | None, what: str) -> int | None:
@@ -107,12 +124,14 @@ class Referee:
         *,
         cache_games: int = 10_000,
         admin_token: str | None = None,
+        admin_tokens: AdminTokens | None = None,
         signing_key: SigningKey | None = None,
     ) -> None:
         self.store = store
         self.signing_key = signing_key
-        self.admin_token = admin_token
+        self.admin_tokens = AdminTokens([admin_token] if admin_token else []) if admin_tokens is None else admin_tokens
         self._tables: OrderedDict[str, Table] = OrderedDict()
+        self._watches: dict[str, Watch] = {}  # by game id: open streams, whether or not their game is cached
         self._cache_games = cache_games
         self._rng = random.Random(secrets.randbits(128))
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -155,16 +174,57 @@ class Referee:
         rows = await asyncio.to_thread(self.store.load, table.game_id, table.version)
         if rows and rows[0][0] == table.version + 1:
             table.extend([e for seq, e in rows if seq > table.version])
+            self._extended(table)
+
+    def _extended(self, table: Table) -> None:
+        """`table` grew: wake the game's streams (by its id: they do not hold this `Table`, which the cache may
+        drop and rebuild at any time)."""
+        watch = self._watches.get(table.game_id)
+        if watch is not None:
+            watch.announce(table.version)
+
+    # -- streams ----------------------------------------------------------------------------------
+
+    @contextmanager
+    def watching(self, game_id: str) -> Iterator[Watch]:
+        """`with referee.watching(game_id) as watch:` wake on `watch.changed` at each append to the game.
+
+        A watch lives while a stream is open and costs a few bytes: streamed games are not pinned in the cache,
+        which stays bounded by `cache_games`; a stream reads its game through `current`, which reloads it when
+        it was evicted."""
+        watch = self._watches.get(game_id)
+        if watch is None:
+            watch = self._watches[game_id] = Watch()
+        watch.streams += 1
+        try:
+            yield watch
+        finally:
+            watch.streams -= 1
+            if watch.streams == 0 and self._watches.get(game_id) is watch:
+                del self._watches[game_id]
+
+    async def current(self, game_id: str, watch: Watch) -> Table:
+        """The game as cached (or reloaded from the store), caught up with every version `watch` heard of."""
+        table = await self.table(game_id)
+        if table.version < watch.version:
+            async with table.lock:
+                if table.version < watch.version:
+                    await self.refresh(table)
+        watch.announce(table.version)
+        return table
 
     def _on_append(self, appended: list[tuple[str, int]]) -> None:
         """Store callback (any thread): appends made durable, possibly by another worker."""
         loop = self._loop
-        cached = [(game_id, version) for game_id, version in appended if game_id in self._tables]
-        if loop is not None and cached:
-            loop.call_soon_threadsafe(self._schedule_refreshes, cached)
+        heard = [(g, version) for g, version in appended if g in self._tables or g in self._watches]
+        if loop is not None and heard:
+            loop.call_soon_threadsafe(self._schedule_refreshes, heard)
 
     def _schedule_refreshes(self, appended: list[tuple[str, int]]) -> None:
         for game_id, version in appended:
+            watch = self._watches.get(game_id)
+            if watch is not None:  # the game's streams catch up themselves, cached or not
+                watch.announce(version)
             self._schedule_refresh(game_id, version)
 
     def _schedule_refresh(self, game_id: str, version: int) -> None:
@@ -211,7 +271,8 @@ class Referee:
         )
 
     def is_admin(self, token: str | None) -> bool:
-        return bool(self.admin_token and token and secrets.compare_digest(token, self.admin_token))
+        """Whether `token` is one of the admin tokens now (several may be valid at once; see api/credentials.py)."""
+        return self.admin_tokens.matches(token)
 
     # -- automatic play ---------------------------------------------------------------------------
 
@@ -398,6 +459,7 @@ class Referee:
                         ) from None
                     continue
                 table.extend(events, final)
+                self._extended(table)
                 structlog.contextvars.bind_contextvars(seq=version)
                 return 200, answer, version
         raise Problem(

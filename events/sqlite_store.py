@@ -1,12 +1,17 @@
 """The embedded SQLite event store: WAL, durable commits (synchronous=FULL) unless told otherwise.
 
-One process writes a database file (several workers need PostgreSQL): the writer thread remembers each
-game's last seq, so checking the expected version costs no query. The (game_id, seq) key still refuses
-any duplicate, whatever the writer believes.
+One process serves a database file (several workers need PostgreSQL): the writer thread remembers each
+game's last seq, so checking the expected version costs no query, and the referee answers reads from the
+games it has cached. The (game_id, seq) key still refuses any duplicate, whatever the writer believes.
+A second store on the same file would serve stale states, so a store holds an exclusive lock on a file beside
+the database (`<database>.lock`, `flock`) for its lifetime, and another store on the file refuses to open
+(`DatabaseInUse`); the lock goes with the process, however it ends.
 """
 
 from __future__ import annotations
 
+import fcntl
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -60,6 +65,55 @@ SYNCHRONOUS = {"full": "FULL", "normal": "NORMAL"}
 SCHEMA_VERSION = 2
 
 
+class DatabaseInUse(StoreError):
+    """Another store (another process, as a rule) serves this SQLite file."""
+
+    def __init__(self, path: str, holder: str) -> None:
+        self.path = os.path.abspath(path)
+        self.holder = holder
+        by = f" by process {holder}" if holder else ""
+        super().__init__(
+            f"the SQLite database {self.path} is in use{by}: one SQLite file serves one referee process. "
+            "Stop the other one, or give this one its own file; for several workers, use PostgreSQL "
+            "(LOVELETTER_DATABASE_URL=postgresql://…)"
+        )
+
+
+def lock_path(path: str) -> str | None:
+    """The lock file of the database at `path` (None for a database in memory, which nobody else can open)."""
+    if path in ("", ":memory:") or path.startswith("file:"):
+        return None
+    return os.path.realpath(path) + ".lock"  # one lock file however the database is named
+
+
+def acquire(path: str) -> int | None:
+    """Lock the database at `path` for this store: the lock file's descriptor (None when nothing to lock), or
+    `DatabaseInUse` if another store holds it. The lock file keeps the holder's process id, for the message."""
+    where = lock_path(path)
+    if where is None:
+        return None
+    fd = os.open(where, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        os.close(fd)
+        raise DatabaseInUse(path, holder) from None
+    except BaseException:
+        os.close(fd)
+        raise
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
+
+
+def ensure_free(path: str) -> None:
+    """`DatabaseInUse` if a store serves the database at `path` now (for a clear message before starting)."""
+    fd = acquire(path)
+    if fd is not None:
+        os.close(fd)
+
+
 class SqliteStore(EventStore):
     def __init__(self, path: str, durability: str = "full") -> None:
         super().__init__()
@@ -68,6 +122,15 @@ class SqliteStore(EventStore):
         self.path = path
         self._sync = SYNCHRONOUS[durability]
         self._local = threading.local()
+        self._lock = acquire(path)  # before anything touches the file
+        try:
+            self._open()
+        except BaseException:
+            self._unlock()
+            raise
+
+    def _open(self) -> None:
+        path = self.path
         writer = self._connect()
         (version,) = writer.execute("PRAGMA user_version").fetchone()
         (tables,) = writer.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'events'").fetchone()
@@ -204,6 +267,12 @@ class SqliteStore(EventStore):
     def close(self) -> None:
         self._committer.close()
         self._writer.close()
+        self._unlock()
+
+    def _unlock(self) -> None:
+        fd, self._lock = self._lock, None
+        if fd is not None:
+            os.close(fd)  # releases the lock
 
 
 ROWS_PER_STATEMENT = 150

@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint docs docs-check docs-serve bench bench-api fuzz-api property-long mutation clean
+.PHONY: run test lint docs docs-check docs-serve bench bench-api bench-overload soak fuzz-api property-long mutation clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -51,6 +51,16 @@ bench: $(STAMP)
 bench-api: $(STAMP)
 	$(BIN)/python bench/api_load.py --store sqlite --games 400 --concurrency 32
 	$(BIN)/python bench/api_load.py --store postgres --workers 2 --games 400 --concurrency 32
+
+## make bench-overload: 256 clients against the referee's default limits, then idle and slowloris connections
+bench-overload: $(STAMP)
+	$(BIN)/python bench/overload.py --clients 256 --duration 20
+
+## make soak: mixed load with faults (SQLite SIGKILLs, PostgreSQL restarts, dropped clients), then checks that
+## every acknowledged move is in the log and every log replays clean. SOAK_SECONDS=600 for longer.
+SOAK_SECONDS ?= 180
+soak: $(STAMP)
+	$(BIN)/python bench/soak.py --duration $(SOAK_SECONDS)
 
 ## make fuzz-api: schemathesis against the referee's own OpenAPI document: no request may get a 5xx
 fuzz-api: $(STAMP)

@@ -20,9 +20,10 @@ from starlette.datastructures import URL
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from loveletter.api import parse
-from loveletter.api.problems import PROBLEM_JSON, Problem, internal_error, invalid_request
+from loveletter.api.problems import PROBLEM_JSON, Problem, internal_error, invalid_request, store_unavailable
 from loveletter.api.referee import Referee
 from loveletter.api.schemas import MoveIn
+from loveletter.events.store import StoreError
 
 MOVE: TypeAdapter[Any] = TypeAdapter(MoveIn)
 JSON = "application/json"
@@ -111,9 +112,11 @@ def move_handler(referee: Referee) -> ASGIApp:
         try:
             status, body, extra = await answer(referee, scope["path_params"]["game_id"], raw, header, scope["path"])
             media = media_of(status)
-        except Problem as problem:
+        except (Problem, StoreError) as exc:
+            problem = exc if isinstance(exc, Problem) else store_unavailable()
             lang = parse.accept_language(header("accept-language"))
-            status, body, extra, media = problem.status, problem.encode(lang, URL(scope=scope).path), {}, PROBLEM_JSON
+            path = URL(scope=scope).path
+            status, body, extra, media = problem.status, problem.encode(lang, path), problem.headers, PROBLEM_JSON
         except Exception:
             # What FastAPI's error middleware does: log, answer 500 as problem+json, and let the server see it.
             path = URL(scope=scope).path

@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from loveletter.core.lang import BilingualError, Text, number, plural_en, plural_fr
 from loveletter.core.rules import RULES, RuleViolation
+from loveletter.events.store import StoreError
 
 PROBLEM_JSON = "application/problem+json"
 TYPE_BASE = "https://loveletter-referee.example/problems/"
@@ -45,6 +46,10 @@ TITLES: Mapping[str, Text] = {
     "unreadable_log": Text("Unreadable log", "Journal illisible"),
     "at_out_of_range": Text("No such point", "Point hors du journal"),
     "internal_error": Text("Internal error", "Erreur interne"),
+    "rate_limited": Text("Too many requests", "Trop de requêtes"),
+    "overloaded": Text("Referee busy", "Arbitre surchargé"),
+    "too_many_streams": Text("Too many event streams", "Trop de flux d'événements"),
+    "store_unavailable": Text("Storage unavailable", "Stockage indisponible"),
 }
 """The title of every problem the referee answers by itself, by its `code`."""
 
@@ -61,12 +66,23 @@ class Problem(Exception):
     """An error answer: HTTP status, a stable code, a detail in both languages, and any extra members (whose
     `Text` values, at any depth, are rendered in the answer's language too)."""
 
-    def __init__(self, status: int, code: str, detail: Text, *, title: Text | None = None, **extra: Any) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        detail: Text,
+        *,
+        title: Text | None = None,
+        headers: Mapping[str, str] | None = None,
+        **extra: Any,
+    ) -> None:
         super().__init__(detail.en)
         self.status = status
         self.code = code
         self.title = title if title is not None else TITLES[code]
         self.detail = detail
+        self.headers = dict(headers) if headers else {}
+        """HTTP headers of the answer (such as Retry-After)."""
         self.extra = extra
 
     def body(self, lang: str = "en", instance: str | None = None) -> dict[str, Any]:
@@ -105,6 +121,27 @@ def internal_error() -> Problem:
             "the referee failed; the game's log is unchanged",
             "l'arbitre a rencontré une erreur ; le journal de la partie est inchangé",
         ),
+    )
+
+
+STORE_RETRY_AFTER = 1
+"""Seconds a client is asked to wait when the event store cannot be reached or written."""
+
+
+def store_unavailable() -> Problem:
+    """503: the event store failed (a full disk, the database down or restarting). The referee's cache keeps only
+    what the store acknowledged; a commit whose outcome is unknown (the connection lost during COMMIT) is found in
+    the store by the next request."""
+    return Problem(
+        503,
+        "store_unavailable",
+        Text(
+            "the referee cannot reach or write its event store right now; retry after the time in Retry-After "
+            "(a move retried with the same Idempotency-Key is recorded at most once)",
+            "l'arbitre ne peut pas joindre ou écrire son stockage d'événements pour l'instant ; réessayez après le "
+            "délai de Retry-After (un coup renvoyé avec la même Idempotency-Key n'est enregistré qu'une fois)",
+        ),
+        headers={"Retry-After": str(STORE_RETRY_AFTER)},
     )
 
 
@@ -342,11 +379,12 @@ def plural(count: int, one: Text, many: Text) -> Text:
 def problem_response(
     problem: Problem, lang: str, instance: str | None = None, headers: Mapping[str, str] | None = None
 ) -> Response:
+    merged = {**problem.headers, **headers} if headers else problem.headers
     return Response(
         problem.encode(lang, instance),
         status_code=problem.status,
         media_type=PROBLEM_JSON,
-        headers=dict(headers) if headers else None,
+        headers=merged or None,
     )
 
 
@@ -396,6 +434,10 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         return problem_response(_http_problem(exc, request), problem_lang(request), request.url.path, exc.headers)
+
+    @app.exception_handler(StoreError)
+    async def _store(request: Request, exc: StoreError) -> Response:
+        return problem_response(store_unavailable(), problem_lang(request), request.url.path)
 
     @app.exception_handler(Exception)
     async def _bug(request: Request, exc: Exception) -> Response:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 import uvicorn
 
 from loveletter.api.settings import Settings
 from loveletter.core.lang import BilingualError, Text
-from loveletter.events.sqlite_store import DatabaseInUse, ensure_free
 
 
 class ServeError(BilingualError):
@@ -35,11 +35,6 @@ def serve(settings: Settings, lang: str = "en") -> None:
                 "(SQLite ne sert qu'un processus)",
             )
         )
-    if settings.is_sqlite:
-        try:
-            ensure_free(settings.sqlite_path)
-        except DatabaseInUse as exc:
-            raise in_use(exc) from None
     for name, value in settings.model_dump().items():
         if value is not None:
             os.environ[f"LOVELETTER_{name.upper()}"] = str(value)
@@ -53,32 +48,28 @@ def serve(settings: Settings, lang: str = "en") -> None:
         "documentation de l'API sur /docs)",
     )
     print(said(lang), file=sys.stderr, flush=True)
-    try:
-        uvicorn.run(
-            "loveletter.api.app:create_app",
-            factory=True,
-            host=settings.host,
-            port=settings.port,
-            workers=settings.workers,
-            log_level="warning",
-            access_log=False,
-        )
-    except DatabaseInUse as exc:  # another process took the file since the check above
-        raise in_use(exc) from None
-
-
-def in_use(exc: DatabaseInUse) -> ServeError:
-    """A second referee on a SQLite file another one serves (it would answer from a stale cache): refused."""
-    en_by = f" (process {exc.holder})" if exc.holder else ""
-    fr_by = f" (processus {exc.holder})" if exc.holder else ""
-    return ServeError(
-        Text(
-            f"the SQLite database {exc.path} is in use by another referee{en_by}: one SQLite file serves one "
-            "process. Stop the other one, or give this one its own file (--database-url sqlite:///…); for several "
-            "workers, use PostgreSQL (--database-url postgresql://…, or LOVELETTER_DATABASE_URL)",
-            f"la base SQLite {exc.path} est déjà utilisée par un autre arbitre{fr_by} : un fichier SQLite ne sert "
-            "qu'un processus. Arrêtez l'autre, ou donnez à celui-ci son propre fichier (--database-url "
-            "sqlite:///…) ; pour plusieurs processus, utilisez PostgreSQL (--database-url postgresql://…, ou "
-            "LOVELETTER_DATABASE_URL)",
-        )
+    uvicorn.run(
+        "loveletter.api.app:create_app",
+        factory=True,
+        host=settings.host,
+        port=settings.port,
+        workers=settings.workers,
+        log_level="warning",
+        access_log=False,
+        **server_options(settings),
     )
+
+
+def server_options(settings: Settings, protocol: Any = None) -> dict[str, Any]:
+    """uvicorn's options for the referee's timeouts and limits (docs/reliability.md): its HTTP protocol with
+    deadlines for reading a request (`api.limits`; by name, for worker processes, unless `protocol` is given: a
+    class from `api.limits.protocol_class`, for a server in this process), the keep-alive timeout, h11's cap on a
+    request's head, and how long open requests and streams get when the server stops."""
+    from loveletter.api.limits import HTTP_PROTOCOL
+
+    return {
+        "http": protocol if protocol is not None else HTTP_PROTOCOL,
+        "timeout_keep_alive": settings.keep_alive_timeout,
+        "h11_max_incomplete_event_size": settings.max_header_bytes,
+        "timeout_graceful_shutdown": settings.shutdown_timeout,
+    }

@@ -30,17 +30,7 @@ class Settings(BaseSettings):
     request_log_level: str = Field(
         "info", description="level of the line logged for each answered request (5xx answers: always error)"
     )
-    admin_token: str | None = Field(
-        None, description="a bearer token that may read any game's full log and state (see admin_tokens)"
-    )
-    admin_tokens: str | None = Field(
-        None, description="more admin tokens, comma-separated: several are valid at once, to rotate them"
-    )
-    admin_tokens_file: str | None = Field(
-        None,
-        description="a file of admin tokens, one a line (# comments), read again whenever it changes: "
-        "add or remove a token without a restart",
-    )
+    admin_token: str | None = Field(None, description="bearer token that may read any game's full log")
     key_path: str = Field(
         default_factory=lambda: str(Path(user_data_dir("loveletter-referee", appauthor=False)) / "signing.key"),
         description="the referee's Ed25519 key (PKCS#8 PEM), created on first start; default: the user's data "
@@ -48,6 +38,28 @@ class Settings(BaseSettings):
     )
     max_body_bytes: int = Field(64 * 1024, description="largest request body accepted")
     cache_games: int = Field(10_000, description="games whose folded state is kept in memory")
+
+    # -- limits and timeouts (api/limits.py, docs/reliability.md) --
+    create_rate: float = Field(2.0, ge=0, description="games a client address may create per second (0: no limit)")
+    create_burst: int = Field(30, ge=1, description="games a client address may create at once")
+    move_rate: float = Field(20.0, ge=0, description="moves (and seeds) a seat token may send per second (0: no limit)")
+    move_burst: int = Field(40, ge=1, description="moves a seat token may send at once")
+    max_in_flight: int = Field(
+        32, ge=0, description="requests answered at once; beyond it 503 at once (health and streams apart; 0: none)"
+    )
+    max_streams: int = Field(1000, ge=0, description="event streams open at once in all (0: no limit)")
+    max_streams_per_client: int = Field(
+        8, ge=0, description="event streams open at once per token, or per address without one (0: no limit)"
+    )
+    keep_alive_timeout: float = Field(5.0, gt=0, description="seconds an idle kept-alive connection stays open")
+    header_timeout: float = Field(
+        10.0, ge=0, description="seconds to send a request's head, from connecting or its first byte (0: none)"
+    )
+    body_timeout: float = Field(30.0, ge=0, description="seconds to send a request's body after its head (0: none)")
+    max_header_bytes: int = Field(16 * 1024, ge=1024, description="largest request head (line and headers)")
+    shutdown_timeout: float = Field(
+        10.0, gt=0, description="seconds open requests and streams get to finish when the server stops"
+    )
 
     @field_validator("log_level", "request_log_level")
     @classmethod

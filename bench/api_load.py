@@ -216,6 +216,11 @@ def main() -> None:
             "LOVELETTER_DATABASE_URL": url,
             "LOVELETTER_DURABILITY": args.durability,
             "LOVELETTER_LOG_FORMAT": "json",
+            # The throughput measured here is the referee's capacity: all clients share one address and each seat
+            # moves some 45 times a second, above the per-address and per-seat rate limits (bench/overload.py
+            # measures the referee with its limits on).
+            "LOVELETTER_CREATE_RATE": "0",
+            "LOVELETTER_MOVE_RATE": "0",
         }
         # Several workers each listen on their own port and the clients are spread evenly over them, as a load
         # balancer would: behind uvicorn's one shared socket a burst of 32 connections was often accepted by a

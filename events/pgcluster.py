@@ -54,11 +54,20 @@ class TempCluster:
             raise PostgresUnavailable(f"{' '.join(args[:2])} failed: {proc.stderr.strip() or proc.stdout.strip()}")
 
     def start(self) -> str:
-        initdb, pg_ctl = find_bin("initdb"), find_bin("pg_ctl")
+        initdb = find_bin("initdb")
         self._run(initdb, "-D", str(self.data), "-U", "loveletter", "--auth=trust", "-E", "UTF8", "--no-sync")
-        opts = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.dir} -c max_connections=200"
-        self._run(pg_ctl, "-D", str(self.data), "-o", opts, "-l", str(self.dir / "log"), "-w", "start")
+        self.start_server()
         return self.url
+
+    def start_server(self) -> None:
+        """Start the cluster's server (again, after `stop_server`), on the same port and data."""
+        opts = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.dir} -c max_connections=200"
+        self._run(find_bin("pg_ctl"), "-D", str(self.data), "-o", opts, "-l", str(self.dir / "log"), "-w", "start")
+
+    def stop_server(self, mode: str = "fast") -> None:
+        """Stop the server and keep the data (a database restart: `start_server` brings it back). `fast` ends
+        every session and checkpoints; `immediate` is a crash (recovery from the WAL at the next start)."""
+        self._run(find_bin("pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop")
 
     @property
     def url(self) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 import psycopg
 from psycopg import errors
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from loveletter.events.codec import dumps, loads
 from loveletter.events.store import (
@@ -27,6 +27,8 @@ from loveletter.events.store import (
 )
 
 CHANNEL = "loveletter_events"
+READ_TIMEOUT = 3.0
+"""Seconds a read waits for a pooled connection before it is a `StoreError` (the database down or restarting)."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -112,7 +114,10 @@ class PostgresStore(EventStore):
             raise StoreError("this database was written by an older referee (no hash chain): use a new database")
         self._writer = psycopg.connect(url)
         self._versions: dict[str, tuple[int, str]] = {}  # last (seq, hash) written per game, writer thread only
-        self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=True, kwargs={"autocommit": True})
+        # A read waits at most READ_TIMEOUT for a connection: with the database down, a 503 soon, not a hang.
+        self._pool = ConnectionPool(
+            url, min_size=1, max_size=pool_size, open=True, timeout=READ_TIMEOUT, kwargs={"autocommit": True}
+        )
         self._committer = GroupCommitter(self._write_batch, name="postgres-writer")
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
@@ -132,6 +137,8 @@ class PostgresStore(EventStore):
         a notification per request cost most of a worker's CPU.) If the database refuses a row anyway (another
         worker appended first), the batch is redone with a savepoint and a query per request, so only the
         requests that conflict fail."""
+        if self._writer.closed or self._writer.broken:  # lost with the last batch: the database may be back
+            self._writer = psycopg.connect(self.url)  # (or not: this batch fails with it, and the next one tries)
         try:
             try:
                 return self._write_together(batch)
@@ -212,36 +219,43 @@ class PostgresStore(EventStore):
 
     # -- reading ---------------------------------------------------------------------------------
 
+    def _read(self, sql: str, params: tuple[Any, ...], one: bool = False) -> Any:
+        """Run a query on a pooled connection: its rows (or first row). A connection the database dropped (it
+        restarted) is tried once more on another; the database out of reach is a `StoreError`."""
+        for attempt in (1, 2):
+            try:
+                with self._pool.connection() as conn:
+                    cursor = conn.execute(sql, params)
+                    return cursor.fetchone() if one else cursor.fetchall()
+            except PoolTimeout as exc:
+                raise StoreError(f"the database is out of reach: {exc}") from exc
+            except psycopg.OperationalError as exc:
+                if attempt == 2:
+                    raise StoreError(f"read failed: {exc}") from exc
+        raise AssertionError("unreachable")
+
     def _rows(self, game_id: str, after: int) -> list[tuple[int, bytes]]:
-        with self._pool.connection() as conn:
-            rows = conn.execute(
-                "SELECT seq, body FROM events WHERE game_id = %s AND seq > %s ORDER BY seq", (game_id, after)
-            ).fetchall()
+        rows = self._read("SELECT seq, body FROM events WHERE game_id = %s AND seq > %s ORDER BY seq", (game_id, after))
         return [(seq, bytes(body)) for seq, body in rows]
 
     def meta(self, game_id: str) -> dict[str, Any] | None:
-        with self._pool.connection() as conn:
-            row = conn.execute("SELECT meta FROM games WHERE game_id = %s", (game_id,)).fetchone()
+        row = self._read("SELECT meta FROM games WHERE game_id = %s", (game_id,), one=True)
         return None if row is None else dict(loads(bytes(row[0])))
 
     def idempotency(self, game_id: str, key: str) -> Idempotency | None:
-        with self._pool.connection() as conn:
-            row = conn.execute(
-                "SELECT request_hash, status, response FROM idempotency WHERE game_id = %s AND key = %s",
-                (game_id, key),
-            ).fetchone()
+        row = self._read(
+            "SELECT request_hash, status, response FROM idempotency WHERE game_id = %s AND key = %s",
+            (game_id, key),
+            one=True,
+        )
         return None if row is None else Idempotency(key, row[0], row[1], bytes(row[2]))
 
     def hashes(self, game_id: str) -> list[tuple[int, str, str]]:
-        with self._pool.connection() as conn:
-            rows = conn.execute(
-                "SELECT seq, prev, hash FROM events WHERE game_id = %s ORDER BY seq", (game_id,)
-            ).fetchall()
+        rows = self._read("SELECT seq, prev, hash FROM events WHERE game_id = %s ORDER BY seq", (game_id,))
         return [(seq, prev, h) for seq, prev, h in rows]
 
     def game_ids(self) -> list[str]:
-        with self._pool.connection() as conn:
-            return [r[0] for r in conn.execute("SELECT game_id FROM games ORDER BY created_at, game_id")]
+        return [r[0] for r in self._read("SELECT game_id FROM games ORDER BY created_at, game_id", ())]
 
     # -- notifications across workers --------------------------------------------------------------
 

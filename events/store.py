@@ -216,7 +216,7 @@ class GroupCommitter:
             try:
                 outcomes = self._write_batch(batch)
             except Exception as exc:  # the whole transaction failed: nobody's append is durable
-                outcomes = [StoreError(f"commit failed: {exc}")] * len(batch)
+                outcomes = [_failed(exc) for _ in batch]  # one error each: its waiter raises it on its own
             self._settle(batch, outcomes)
             self.batches += 1
             self.appends += len(batch)
@@ -244,6 +244,13 @@ class GroupCommitter:
             self._closed = True
             self._queue.put(None)
             self._thread.join(timeout=10)
+
+
+def _failed(exc: Exception) -> StoreError:
+    """Why an append failed with its batch (a full disk, the database gone): the caller answers 503, retry later."""
+    error = StoreError(f"commit failed: {exc}")
+    error.__cause__ = exc
+    return error
 
 
 def _resolve(waiters: list[tuple[asyncio.Future[int], Outcome]]) -> None:

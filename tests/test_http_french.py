@@ -9,9 +9,11 @@ same code, status, type and extra members as the English one, and the games' log
 from __future__ import annotations
 
 import contextlib
+import socket
 import tempfile
+import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +27,7 @@ from loveletter.core.lang import BilingualError, Text
 from loveletter.core.rules import RULES
 from loveletter.events.log import read_games
 from loveletter.events.sqlite_store import SqliteStore
-from loveletter.events.store import Append, ConflictError
+from loveletter.events.store import Append, ConflictError, StoreError
 from loveletter.replays.rulings import MoveFormatError, explain
 from loveletter.replays.transcript import TranscriptFormatError, expand
 from tests.french import not_french
@@ -75,6 +77,8 @@ class Ctx:
     """`main`'s complete log (JSONL), for POST /rulings."""
     version: int = 0
     """`main`'s version."""
+    held: list[socket.socket] = field(default_factory=list)
+    """Connections a case leaves open (streams, a request half sent), closed after the cases."""
 
     def games(self) -> tuple[str, ...]:
         return (self.main, self.keyed)
@@ -610,6 +614,8 @@ class FaultyStore(SqliteStore):
     def meta(self, game_id: str) -> dict[str, Any] | None:
         if game_id == "g_explode000000000":
             raise RuntimeError("the disk caught fire")
+        if game_id == "g_unreachable_0000":
+            raise StoreError("the database is out of reach")
         return super().meta(game_id)
 
 
@@ -640,6 +646,13 @@ FAULTS: list[Case] = [
         "internal_error",
         plain("POST", "/games/g_explode000000000/moves", json={"type": "code", "action_code": 95}, headers=auth("x")),
     ),
+    Case("store unavailable", 503, "store_unavailable", plain("GET", "/games/g_unreachable_0000")),
+    Case(
+        "store unavailable on a move",
+        503,
+        "store_unavailable",
+        plain("POST", "/games/g_unreachable_0000/moves", json={"type": "code", "action_code": 95}, headers=auth("x")),
+    ),
 ]
 
 
@@ -654,14 +667,101 @@ def test_conflicts_and_internal_errors_in_french() -> None:
         for case in FAULTS:
             request = case.request(ctx)
             en, fr = send(url, request, "en"), send(url, request, "fr")
-            check_pair(en, fr, case, {*NAMES, gid, "g_explode000000000"})
+            check_pair(en, fr, case, {*NAMES, gid, "g_explode000000000", "g_unreachable_0000"})
             assert store.load(gid) == before, case.name
+            if case.status == 503:
+                assert en.headers["retry-after"] == fr.headers["retry-after"] == "1", case.name
+
+
+# -- 429 and 503 of the referee's limits (api/limits.py) -----------------------------------------------------------
+
+LIMITED = Settings(
+    database_url="sqlite:///unused.db",
+    log_level="critical",
+    create_rate=0.001,
+    create_burst=1,
+    max_streams=2,
+    max_streams_per_client=1,
+    max_in_flight=1,
+)
+
+
+def _stream(ctx: Ctx, token: str) -> socket.socket:
+    """An event stream left open (until `ctx.held` is closed)."""
+    sock = socket.create_connection(("127.0.0.1", int(ctx.url.rsplit(":", 1)[1])))
+    sock.sendall(f"GET /games/{ctx.main}/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n".encode())
+    assert sock.recv(4096).startswith(b"HTTP/1.1 200")
+    ctx.held.append(sock)
+    return sock
+
+
+def _held_request(ctx: Ctx) -> None:
+    """A request the referee is answering (its body not all sent yet): with `max_in_flight=1`, the only one."""
+    sock = socket.create_connection(("127.0.0.1", int(ctx.url.rsplit(":", 1)[1])))
+    sock.sendall(b"POST /rulings HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 9\r\n\r\n{")
+    ctx.held.append(sock)
+    time.sleep(0.2)
+
+
+def _then(setup: Callable[[Ctx], Any], request: Callable[[Ctx], Request]) -> Callable[[Ctx], Request]:
+    def build(ctx: Ctx) -> Request:
+        setup(ctx)
+        return request(ctx)
+
+    return build
+
+
+LIMITS: list[Case] = [  # in this order: each one's setup adds to the last one's
+    Case(
+        "rate limited: a creation",
+        429,
+        "rate_limited",
+        plain("POST", "/games", json={"players": [{"name": "A"}, {"name": "B"}]}),
+    ),
+    Case(
+        "rate limited: a second stream for a token",
+        429,
+        "too_many_streams",
+        _then(
+            lambda ctx: _stream(ctx, ctx.alice),
+            lambda ctx: ("GET", f"/games/{ctx.main}/stream", {"headers": auth(ctx.alice)}),
+        ),
+    ),
+    Case(
+        "every stream taken",
+        503,
+        "too_many_streams",
+        _then(lambda ctx: _stream(ctx, ctx.bob), lambda ctx: ("GET", f"/games/{ctx.main}/stream", {})),
+    ),
+    Case("overloaded", 503, "overloaded", _then(_held_request, plain("GET", "/rulesets"))),
+]
+
+
+def test_limits_in_french() -> None:
+    path = Path(tempfile.mkdtemp(prefix="loveletter-limited-")) / "referee.db"
+    store = SqliteStore(str(path))
+    try:
+        with serve(LIMITED, store) as url:
+            created = create_game(url, [{"name": n} for n in NAMES])
+            alice, bob = (seat["token"] for seat in created["seats"])
+            ctx = Ctx(url, created["game_id"], alice, bob, created["game_id"], "", "")
+            try:
+                for case in LIMITS:
+                    request = case.request(ctx)
+                    en, fr = send(url, request, "en"), send(url, request, "fr")
+                    check_pair(en, fr, case, {*NAMES, ctx.main})
+                    assert en.headers["retry-after"].isdigit() and fr.headers["retry-after"].isdigit(), case.name
+            finally:
+                for sock in ctx.held:
+                    sock.close()
+    finally:
+        store.close()
 
 
 def test_every_code_is_answered_in_french() -> None:
     """Every code of TITLES, and rule refusals of every kind, has a request above (each case asserts that the answer
     has its code): a code added to TITLES without a request here fails."""
-    seen = {case.code for case in CASES + FAULTS}
+    seen = {case.code for case in CASES + FAULTS + LIMITS}
     assert seen == set(TITLES) | {f"rule:{kind}" for kind in RULE_TITLES}, (
         sorted(set(TITLES) - seen),
         sorted(seen - set(TITLES)),

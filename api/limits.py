@@ -1,0 +1,478 @@
+"""Limits that keep the referee answering under load or abuse: rate limits, an in-flight cap, stream caps, and
+deadlines for reading a request.
+
+`Limits` is pure ASGI middleware (like `RequestContext`, outside it), wrapped around both FastAPI's stack and the
+move route's short path, which share one `Guard` (the counters and buckets):
+
+- **Rate limits** (token buckets): `POST /games` per client address, `POST /games/{id}/moves` and `/seed` per seat
+  token (its `Authorization` value; the address without one). Over the limit: 429 `rate_limited` with `Retry-After`.
+- **In-flight cap**: beyond `max_in_flight` requests being answered at once, 503 `overloaded` with `Retry-After`,
+  at once, before any work. `GET /healthz` is exempt (and is never limited), event streams are counted apart.
+- **Event streams**: at most `max_streams_per_client` open streams per token (per address without one), 429
+  `too_many_streams`, and `max_streams` in all, 503 `too_many_streams`.
+
+Reading a request happens before any ASGI code runs, so its deadlines live in the HTTP protocol
+(`GuardedHttpToolsProtocol`, `GuardedH11Protocol`: uvicorn's own, plus deadlines). uvicorn closes a kept-alive
+connection idle for `timeout_keep_alive`, but a connection that never sends anything, or sends its request head or
+body a byte at a time (slowloris), stays open: every byte resets that timer. Here a request's head must be complete
+within `header_timeout` of the connection opening (or of its first byte, on a kept-alive connection), its body
+within `body_timeout` of the head, and the head may not exceed `max_header_bytes` (431).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import math
+import time
+from collections.abc import Hashable
+from typing import Any
+from urllib.parse import unquote_plus
+
+import structlog
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from loveletter.api.problems import PROBLEM_JSON, Problem, fr_int, language
+from loveletter.api.settings import Settings
+from loveletter.core.lang import Text
+
+log = structlog.get_logger()
+
+OVERLOAD_RETRY_AFTER = 1
+"""Seconds a client is asked to wait after a 503 `overloaded` (in-flight cap)."""
+STREAMS_RETRY_AFTER = 5
+"""Seconds a client is asked to wait after a `too_many_streams` refusal (a stream frees only when it closes)."""
+
+
+class Buckets:
+    """Token buckets by key: `burst` requests at once, refilled at `rate` per second. A bucket that has filled up
+    again is the same as none, so buckets are forgotten when there are more than `max_keys` of them."""
+
+    def __init__(self, rate: float, burst: int, max_keys: int = 100_000) -> None:
+        self.rate = rate
+        self.burst = float(max(burst, 1))
+        self.max_keys = max_keys
+        self._buckets: dict[Hashable, tuple[float, float]] = {}  # key -> (tokens, when)
+
+    def take(self, key: Hashable, now: float) -> float:
+        """Take one token: 0.0 if allowed, else the seconds until a token is there."""
+        tokens, when = self._buckets.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - when) * self.rate)
+        if tokens >= 1.0:
+            self._buckets[key] = (tokens - 1.0, now)
+            if len(self._buckets) > self.max_keys:
+                self._sweep(now)
+            return 0.0
+        self._buckets[key] = (tokens, now)
+        return (1.0 - tokens) / self.rate
+
+    def _sweep(self, now: float) -> None:
+        full = [k for k, (tokens, when) in self._buckets.items() if tokens + (now - when) * self.rate >= self.burst]
+        for key in full:
+            del self._buckets[key]
+        if len(self._buckets) > self.max_keys:  # more busy clients than we keep: forget the oldest half
+            for key in list(self._buckets)[: len(self._buckets) // 2]:
+                del self._buckets[key]
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
+class Tally:
+    """Counts of refusals and closed connections, logged at most once per `every` seconds (a flood of refusals
+    must not become a flood of log lines)."""
+
+    def __init__(self, every: float = 10.0) -> None:
+        self.every = every
+        self.total: dict[str, int] = {}
+        self._pending: dict[str, int] = {}
+        self._logged = -math.inf
+
+    def note(self, what: str) -> None:
+        self.total[what] = self.total.get(what, 0) + 1
+        self._pending[what] = self._pending.get(what, 0) + 1
+        now = time.monotonic()
+        if now - self._logged >= self.every:
+            self._logged = now
+            pending, self._pending = self._pending, {}
+            log.warning("requests refused or connections closed by the referee's limits", **pending)
+
+
+TALLY = Tally()
+"""This process's refusals and closed connections, by reason."""
+
+
+class Guard:
+    """What the `Limits` middlewares of one app share: the in-flight count, the buckets, the open streams."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.max_in_flight = settings.max_in_flight
+        self.max_streams = settings.max_streams
+        self.max_streams_per_client = settings.max_streams_per_client
+        self.creates = Buckets(settings.create_rate, settings.create_burst) if settings.create_rate > 0 else None
+        self.moves = Buckets(settings.move_rate, settings.move_burst) if settings.move_rate > 0 else None
+        self.in_flight = 0
+        self.streams = 0
+        self.streams_by_client: dict[Hashable, int] = {}
+        self.tally = TALLY
+
+
+CREATE, MOVE, STREAM = 1, 2, 3
+
+
+def _kind(method: str, path: str) -> int:
+    """CREATE, MOVE (a move or a seed), STREAM, or 0 for any other request."""
+    if not path.startswith("/games"):
+        return 0
+    if path == "/games":
+        return CREATE if method == "POST" else 0
+    if path.count("/") != 3 or "//" in path:
+        return 0
+    if method == "POST" and (path.endswith("/moves") or path.endswith("/seed")):
+        return MOVE
+    if method == "GET" and path.endswith("/stream"):
+        return STREAM
+    return 0
+
+
+def _header(scope: Scope, name: bytes) -> bytes | None:
+    for key, value in scope["headers"]:
+        if key == name:
+            return bytes(value)
+    return None
+
+
+def _bearer(scope: Scope) -> str | None:
+    """The token of the Authorization header (however it is spaced), or its whole value if it is no Bearer one."""
+    value = _header(scope, b"authorization")
+    if value is None:
+        return None
+    scheme, _, rest = value.strip().partition(b" ")
+    return (rest.strip() if scheme.lower() == b"bearer" else value).decode("latin-1")
+
+
+def _address(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else ""
+
+
+def _query_token(scope: Scope) -> str | None:
+    query = scope.get("query_string", b"").decode("latin-1")
+    for part in query.split("&"):
+        name, _, value = part.partition("=")
+        if unquote_plus(name) == "token" and value:
+            return unquote_plus(value)
+    return None
+
+
+class Limits:
+    """Pure ASGI middleware: rate limits, the in-flight cap and the stream caps of `guard`."""
+
+    def __init__(self, app: ASGIApp, guard: Guard) -> None:
+        self.app = app
+        self.guard = guard
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope["path"]
+        root = scope.get("root_path")
+        if root and path.startswith(root):
+            path = path[len(root) :]
+        if path == "/healthz":
+            await self.app(scope, receive, send)
+            return
+        guard = self.guard
+        kind = _kind(scope["method"], path)
+        if kind == STREAM:
+            await self._stream(scope, receive, send)
+            return
+        if guard.max_in_flight and guard.in_flight >= guard.max_in_flight:
+            await _refuse(scope, send, overloaded(guard.max_in_flight), OVERLOAD_RETRY_AFTER)
+            return
+        wait = 0.0
+        if kind == CREATE and guard.creates is not None:
+            wait = guard.creates.take(_address(scope), time.monotonic())
+            if wait:
+                await _refuse(scope, send, rate_limited(guard.creates, "create"), wait)
+                return
+        elif kind == MOVE and guard.moves is not None:
+            token = _bearer(scope)
+            key = hash(("token", token) if token else ("address", _address(scope)))  # no token kept in memory
+            wait = guard.moves.take(key, time.monotonic())
+            if wait:
+                await _refuse(scope, send, rate_limited(guard.moves, "move"), wait)
+                return
+        guard.in_flight += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            guard.in_flight -= 1
+
+    async def _stream(self, scope: Scope, receive: Receive, send: Send) -> None:
+        guard = self.guard
+        token = _bearer(scope) or _query_token(scope)
+        key = hash(("token", token) if token else ("address", _address(scope)))
+        if guard.max_streams and guard.streams >= guard.max_streams:
+            await _refuse(scope, send, streams_full(guard.max_streams), STREAMS_RETRY_AFTER)
+            return
+        open_here = guard.streams_by_client.get(key, 0)
+        if guard.max_streams_per_client and open_here >= guard.max_streams_per_client:
+            await _refuse(scope, send, streams_per_client(guard.max_streams_per_client), STREAMS_RETRY_AFTER)
+            return
+        guard.streams += 1
+        guard.streams_by_client[key] = open_here + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            guard.streams -= 1
+            left = guard.streams_by_client.get(key, 1) - 1
+            if left > 0:
+                guard.streams_by_client[key] = left
+            else:
+                guard.streams_by_client.pop(key, None)
+
+
+async def _refuse(scope: Scope, send: Send, problem: Problem, retry_after: float) -> None:
+    TALLY.note(problem.code if problem.status != 503 else f"{problem.code}_503")
+    lang = language((_header(scope, b"accept-language") or b"").decode("latin-1"))
+    body = problem.encode(lang, scope["path"])
+    headers = [
+        (b"content-type", PROBLEM_JSON.encode()),
+        (b"content-length", str(len(body)).encode()),
+        (b"retry-after", str(max(1, math.ceil(retry_after))).encode()),
+    ]
+    await send({"type": "http.response.start", "status": problem.status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+# -- the problems ---------------------------------------------------------------------------------------------
+
+
+def _per_second(rate: float) -> Text:
+    shown = f"{rate:g}"
+    return Text(f"{shown} per second", f"{shown.replace('.', ',')} par seconde")
+
+
+def rate_limited(buckets: Buckets, what: str) -> Problem:
+    rate = _per_second(buckets.rate)
+    burst = int(buckets.burst)
+    if what == "create":
+        detail = Text(
+            f"this address may create {rate.en} (up to {burst} at once); retry after the time in Retry-After",
+            f"cette adresse peut créer {rate.fr} parties (jusqu'à {fr_int(burst)} d'un coup) ; "
+            "réessayez après le délai de Retry-After",
+        )
+    else:
+        detail = Text(
+            f"this seat may send {rate.en} moves (up to {burst} at once); retry after the time in Retry-After",
+            f"ce siège peut envoyer {rate.fr} coups (jusqu'à {fr_int(burst)} d'un coup) ; "
+            "réessayez après le délai de Retry-After",
+        )
+    return Problem(429, "rate_limited", detail)
+
+
+def overloaded(limit: int) -> Problem:
+    return Problem(
+        503,
+        "overloaded",
+        Text(
+            f"the referee is answering its maximum of {limit} requests at once; retry after the time in Retry-After",
+            f"l'arbitre traite déjà son maximum de {fr_int(limit)} requêtes à la fois ; "
+            "réessayez après le délai de Retry-After",
+        ),
+    )
+
+
+def streams_per_client(limit: int) -> Problem:
+    return Problem(
+        429,
+        "too_many_streams",
+        Text(
+            f"at most {limit} event streams may be open per token (per address without one); close one first",
+            f"{fr_int(limit)} flux d'événements au plus peuvent être ouverts par jeton (par adresse sans jeton) ; "
+            "fermez-en un d'abord",
+        ),
+    )
+
+
+def streams_full(limit: int) -> Problem:
+    return Problem(
+        503,
+        "too_many_streams",
+        Text(
+            f"the referee holds its maximum of {limit} open event streams; retry after the time in Retry-After",
+            f"l'arbitre tient déjà son maximum de {fr_int(limit)} flux d'événements ouverts ; "
+            "réessayez après le délai de Retry-After",
+        ),
+    )
+
+
+# -- reading deadlines, in the HTTP protocol ----------------------------------------------------------------------
+
+
+class Deadlines:
+    """uvicorn's HTTP protocol (h11 or httptools), plus deadlines for reading each request and a cap on its head.
+
+    The head (request line and headers) must be complete within `header_timeout` seconds of the connection opening,
+    or of the first byte of a later request on a kept-alive connection (between requests uvicorn's own
+    `timeout_keep_alive` applies); the body within `body_timeout` seconds of the head. A connection that misses a
+    deadline is closed (the request, if one was started, sees a disconnect). A head larger than `max_header_bytes`
+    is answered 431 and the connection closed. The values are the class's, read from the environment's settings
+    (LOVELETTER_*) unless a subclass sets them (`protocol_class`)."""
+
+    header_timeout: float | None = None
+    body_timeout: float | None = None
+    max_header_bytes: int | None = None
+
+    # provided by uvicorn's protocol class
+    cycle: Any
+    transport: asyncio.Transport
+    loop: asyncio.AbstractEventLoop
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)  # type: ignore[misc]
+        if self.header_timeout is None:
+            _load_defaults(type(self))
+        self._head_timer: asyncio.TimerHandle | None = None
+        self._body_timer: asyncio.TimerHandle | None = None
+        self._body_cycle: Any = None
+        self._head_bytes = 0
+        self._arm_head()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)  # type: ignore[misc]
+        if self._waiting_for_head():
+            self._head_bytes += len(data)
+            limit = self.max_header_bytes
+            if limit and self._head_bytes > limit and not self.transport.is_closing():
+                self._too_large(limit)
+                return
+            self._arm_head()
+        else:
+            self._head_bytes = 0
+            self._cancel_head()
+        self._watch_body()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()  # type: ignore[misc]
+        self._cancel_head()  # until the next request's first byte: uvicorn's keep-alive timeout
+        self._head_bytes = 0
+        self._watch_body()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_head()
+        self._cancel_body()
+        super().connection_lost(exc)  # type: ignore[misc]
+
+    # -- the two deadlines ------------------------------------------------------------------------------------
+
+    def _waiting_for_head(self) -> bool:
+        cycle = self.cycle
+        return cycle is None or bool(cycle.response_complete)
+
+    def _arm_head(self) -> None:
+        if self._head_timer is None and self.header_timeout:
+            self._head_timer = self.loop.call_later(self.header_timeout, self._head_late)
+
+    def _cancel_head(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_late(self) -> None:
+        self._head_timer = None
+        if self._waiting_for_head() and not self.transport.is_closing():
+            TALLY.note("header_timeout")
+            self.transport.close()
+
+    def _watch_body(self) -> None:
+        cycle = self.cycle
+        reading = cycle is not None and cycle.more_body and not cycle.response_complete and not cycle.disconnected
+        if not reading:
+            self._cancel_body()
+        elif self._body_cycle is not cycle and self.body_timeout:
+            self._cancel_body()
+            self._body_cycle = cycle
+            self._body_timer = self.loop.call_later(self.body_timeout, self._body_late)
+
+    def _cancel_body(self) -> None:
+        if self._body_timer is not None:
+            self._body_timer.cancel()
+            self._body_timer = None
+        self._body_cycle = None
+
+    def _body_late(self) -> None:
+        cycle, self._body_timer = self._body_cycle, None
+        self._body_cycle = None
+        if cycle is self.cycle and cycle.more_body and not cycle.response_complete and not self.transport.is_closing():
+            TALLY.note("body_timeout")
+            self.transport.close()
+
+    def _too_large(self, limit: int) -> None:
+        TALLY.note("header_too_large")
+        headers = getattr(self, "headers", None) or []  # httptools keeps the headers parsed so far
+        lang = language(next((v.decode("latin-1") for k, v in headers if k == b"accept-language"), ""))
+        problem = Problem(
+            431,
+            "too_large",
+            Text(
+                f"request headers are limited to {limit} bytes",
+                f"les en-têtes d'une requête sont limités à {fr_int(limit)} octets",
+            ),
+        )
+        body = problem.encode(lang)
+        self.transport.write(
+            b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: " + PROBLEM_JSON.encode() + b"\r\n"
+            b"content-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n" + body
+        )
+        self._cancel_head()
+        self.transport.close()
+
+
+def _load_defaults(cls: type[Deadlines]) -> None:
+    settings = _env_settings()
+    cls.header_timeout = settings.header_timeout
+    cls.body_timeout = settings.body_timeout
+    cls.max_header_bytes = settings.max_header_bytes
+
+
+@functools.cache
+def _env_settings() -> Settings:
+    return Settings()
+
+
+def _base_protocols() -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    except ImportError:  # httptools missing: uvicorn's "auto" would pick h11 too
+        return H11Protocol, H11Protocol
+    return HttpToolsProtocol, H11Protocol
+
+
+_HTTPTOOLS, _H11 = _base_protocols()
+
+
+class GuardedHttpToolsProtocol(Deadlines, _HTTPTOOLS):  # type: ignore[misc, valid-type]
+    """uvicorn's httptools protocol with the referee's reading deadlines (h11's when httptools is missing)."""
+
+
+class GuardedH11Protocol(Deadlines, _H11):  # type: ignore[misc, valid-type]
+    """uvicorn's h11 protocol with the referee's reading deadlines."""
+
+
+HTTP_PROTOCOL = "loveletter.api.limits:GuardedHttpToolsProtocol"
+"""What `loveletter serve` gives uvicorn as its `http` protocol (by name: worker processes import it)."""
+
+
+def protocol_class(settings: Settings, base: type[Deadlines] = GuardedHttpToolsProtocol) -> type[asyncio.Protocol]:
+    """A protocol class with `settings`' deadlines, for a server run in this process (tests)."""
+    values = {
+        "header_timeout": settings.header_timeout,
+        "body_timeout": settings.body_timeout,
+        "max_header_bytes": settings.max_header_bytes,
+    }
+    return type(base.__name__, (base,), values)

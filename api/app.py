@@ -16,12 +16,13 @@ from fastapi.responses import Response, StreamingResponse
 from pydantic import TypeAdapter
 
 from loveletter.api import audit_routes, parse, problems, ruling_routes
+from loveletter.api.credentials import AdminTokens, redact_access_log
 from loveletter.api.limits import Guard, Limits
 from loveletter.api.logs import RequestContext, configure
 from loveletter.api.moves import MOVE, RefereeApp, answer, media_of, move_handler, parse_body
 from loveletter.api.openapi import answers
 from loveletter.api.problems import Problem, lang_of
-from loveletter.api.referee import Referee, Table, events_json
+from loveletter.api.referee import Referee, events_json
 from loveletter.api.schemas import CreateGameIn, SeedIn
 from loveletter.api.settings import Settings
 from loveletter.core.cards import CARD_ORDER
@@ -87,8 +88,9 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     if signing_key.created:
         structlog.get_logger().warning("signing key created", path=str(Path(settings.key_path).resolve()))
     referee = Referee(
-        the_store, cache_games=settings.cache_games, admin_token=settings.admin_token, signing_key=signing_key
+        the_store, cache_games=settings.cache_games, admin_tokens=AdminTokens.of(settings), signing_key=signing_key
     )
+    redact_access_log()  # a stream's ?token= stays out of uvicorn's access log, when it is on
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -230,7 +232,13 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         game_id: str,
         request: Request,
         after: Annotated[int | None, Query(ge=0)] = None,
-        token: Annotated[str | None, Query(description="seat token, for clients that cannot send headers")] = None,
+        token: Annotated[
+            str | None,
+            Query(
+                description="seat token, only for a browser's EventSource, which cannot send headers; any other "
+                "client sends Authorization: Bearer <token>"
+            ),
+        ] = None,
         authorization: Annotated[str | None, Header()] = None,
         last_event_id: Annotated[str | None, Header()] = None,
     ) -> StreamingResponse:
@@ -239,7 +247,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         resumed = parse.version(last_event_id, "Last-Event-ID")
         cursor = resumed if resumed is not None else after or 0
         return StreamingResponse(
-            _sse(table, seat, cursor, request),
+            _sse(referee, table.game_id, seat, cursor, request),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
@@ -291,21 +299,28 @@ def _schema(adapter: TypeAdapter[Any]) -> dict[str, Any]:
     return schema
 
 
-async def _sse(table: Table, seat: int | None, cursor: int, request: Request) -> AsyncIterator[bytes]:
-    while True:
-        if cursor < len(table.events):
-            for item in events_json(table.events[cursor:], cursor + 1, seat):
-                yield f"id: {item['seq']}\nevent: {item['type']}\ndata: {orjson.dumps(item).decode()}\n\n".encode()
-            cursor = len(table.events)
-        if table.state.over:
-            return
-        waiter = table.changed
-        try:
-            await asyncio.wait_for(waiter.wait(), timeout=15)
-        except TimeoutError:
-            if await request.is_disconnected():
+async def _sse(referee: Referee, game_id: str, seat: int | None, cursor: int, request: Request) -> AsyncIterator[bytes]:
+    """The game's events after `cursor`, then each new one as it is appended, until the game is over.
+
+    The stream holds the game's id, not its `Table`: the cache may evict the game and a later request rebuild it
+    from the store, so each round reads the game afresh (`Referee.current`), woken by the game's watch."""
+    with referee.watching(game_id) as watch:
+        while True:
+            waiter = watch.changed  # taken before reading: an append made meanwhile wakes the wait below
+            table = await referee.current(game_id, watch)
+            if cursor < len(table.events):
+                for item in events_json(table.events[cursor:], cursor + 1, seat):
+                    yield f"id: {item['seq']}\nevent: {item['type']}\ndata: {orjson.dumps(item).decode()}\n\n".encode()
+                cursor = len(table.events)
+            if table.state.over:
                 return
-            yield b": keep-alive\n\n"
+            del table  # a stream keeps no evicted game alive
+            try:
+                await asyncio.wait_for(waiter.wait(), timeout=15)
+            except TimeoutError:
+                if await request.is_disconnected():
+                    return
+                yield b": keep-alive\n\n"
 
 
 _LOG_EXAMPLE = (

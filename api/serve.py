@@ -10,6 +10,7 @@ import uvicorn
 
 from loveletter.api.settings import Settings
 from loveletter.core.lang import BilingualError, Text
+from loveletter.events.sqlite_store import DatabaseInUse, ensure_free
 
 
 class ServeError(BilingualError):
@@ -35,6 +36,11 @@ def serve(settings: Settings, lang: str = "en") -> None:
                 "(SQLite ne sert qu'un processus)",
             )
         )
+    if settings.is_sqlite:
+        try:
+            ensure_free(settings.sqlite_path)
+        except DatabaseInUse as exc:
+            raise in_use(exc) from None
     for name, value in settings.model_dump().items():
         if value is not None:
             os.environ[f"LOVELETTER_{name.upper()}"] = str(value)
@@ -48,15 +54,35 @@ def serve(settings: Settings, lang: str = "en") -> None:
         "documentation de l'API sur /docs)",
     )
     print(said(lang), file=sys.stderr, flush=True)
-    uvicorn.run(
-        "loveletter.api.app:create_app",
-        factory=True,
-        host=settings.host,
-        port=settings.port,
-        workers=settings.workers,
-        log_level="warning",
-        access_log=False,
-        **server_options(settings),
+    try:
+        uvicorn.run(
+            "loveletter.api.app:create_app",
+            factory=True,
+            host=settings.host,
+            port=settings.port,
+            workers=settings.workers,
+            log_level="warning",
+            access_log=False,
+            **server_options(settings),
+        )
+    except DatabaseInUse as exc:  # another process took the file since the check above
+        raise in_use(exc) from None
+
+
+def in_use(exc: DatabaseInUse) -> ServeError:
+    """A second referee on a SQLite file another one serves (it would answer from a stale cache): refused."""
+    en_by = f" (process {exc.holder})" if exc.holder else ""
+    fr_by = f" (processus {exc.holder})" if exc.holder else ""
+    return ServeError(
+        Text(
+            f"the SQLite database {exc.path} is in use by another referee{en_by}: one SQLite file serves one "
+            "process. Stop the other one, or give this one its own file (--database-url sqlite:///…); for several "
+            "workers, use PostgreSQL (--database-url postgresql://…, or LOVELETTER_DATABASE_URL)",
+            f"la base SQLite {exc.path} est déjà utilisée par un autre arbitre{fr_by} : un fichier SQLite ne sert "
+            "qu'un processus. Arrêtez l'autre, ou donnez à celui-ci son propre fichier (--database-url "
+            "sqlite:///…) ; pour plusieurs processus, utilisez PostgreSQL (--database-url postgresql://…, ou "
+            "LOVELETTER_DATABASE_URL)",
+        )
     )
 
 

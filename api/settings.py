@@ -30,7 +30,17 @@ class Settings(BaseSettings):
     request_log_level: str = Field(
         "info", description="level of the line logged for each answered request (5xx answers: always error)"
     )
-    admin_token: str | None = Field(None, description="bearer token that may read any game's full log")
+    admin_token: str | None = Field(
+        None, description="a bearer token that may read any game's full log and state (see admin_tokens)"
+    )
+    admin_tokens: str | None = Field(
+        None, description="more admin tokens, comma-separated: several are valid at once, to rotate them"
+    )
+    admin_tokens_file: str | None = Field(
+        None,
+        description="a file of admin tokens, one a line (# comments), read again whenever it changes: "
+        "add or remove a token without a restart",
+    )
     key_path: str = Field(
         default_factory=lambda: str(Path(user_data_dir("loveletter-referee", appauthor=False)) / "signing.key"),
         description="the referee's Ed25519 key (PKCS#8 PEM), created on first start; default: the user's data "

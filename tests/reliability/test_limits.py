@@ -30,7 +30,6 @@ LIMITS = {
     "create_burst": 3,
     "move_rate": 0.5,
     "move_burst": 4,
-    "max_in_flight": 2,
     "max_streams": 3,
     "max_streams_per_client": 2,
     "keep_alive_timeout": 0.6,
@@ -44,6 +43,18 @@ LIMITS = {
 def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     store = SqliteStore(str(tmp_path_factory.mktemp("limits") / "referee.db"))
     settings = Settings(database_url="sqlite:///unused.db", log_level="critical", **LIMITS)
+    try:
+        with guarded_serve(settings, store) as base:
+            yield base
+    finally:
+        store.close()
+
+
+@pytest.fixture(scope="module")
+def busy_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A referee that answers 2 requests at once and never cuts a slow body (the requests held in flight below)."""
+    store = SqliteStore(str(tmp_path_factory.mktemp("busy") / "referee.db"))
+    settings = Settings(database_url="sqlite:///unused.db", log_level="critical", max_in_flight=2, body_timeout=0)
     try:
         with guarded_serve(settings, store) as base:
             yield base
@@ -134,15 +145,16 @@ def hold_in_flight(url: str, n: int) -> list[socket.socket]:
     return held
 
 
-def test_beyond_the_in_flight_cap_the_answer_is_503_at_once_and_health_still_answers(url: str) -> None:
+def test_beyond_the_in_flight_cap_the_answer_is_503_at_once_and_health_still_answers(busy_url: str) -> None:
+    url = busy_url
     with client_from(url, "127.0.0.25") as http:
         assert http.get("/rulesets").status_code == 200
-        held = hold_in_flight(url, LIMITS["max_in_flight"])
+        held = hold_in_flight(url, 2)
         try:
-            time.sleep(0.1)
+            time.sleep(0.2)
             start = time.monotonic()
             r = http.get("/rulesets", headers={"Accept-Language": "fr"})
-            assert time.monotonic() - start < 0.5
+            assert time.monotonic() - start < 2.0  # answered, not queued behind requests that never end
             assert_problem(r, 503, "overloaded", "fr")
             move = http.post(
                 "/games/g_x/moves", json={"type": "code", "action_code": 1}, headers={"Authorization": "x"}
@@ -150,7 +162,7 @@ def test_beyond_the_in_flight_cap_the_answer_is_503_at_once_and_health_still_ans
             assert_problem(move, 503, "overloaded")  # the move route's short path too
             health = [http.get("/healthz") for _ in range(5)]
             assert [h.status_code for h in health] == [200] * 5
-            assert all(h.elapsed.total_seconds() < 0.5 for h in health)
+            assert all(h.elapsed.total_seconds() < 2.0 for h in health)
         finally:
             for sock in held:
                 sock.close()

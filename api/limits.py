@@ -29,6 +29,7 @@ from collections.abc import Hashable
 from typing import Any
 from urllib.parse import unquote_plus
 
+import orjson
 import structlog
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -340,6 +341,26 @@ class Deadlines:
         self._body_cycle: Any = None
         self._head_bytes = 0
         self._arm_head()
+
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's parser refused bytes that are not HTTP/1.1 before the app saw them (a control character in a
+        header, a Content-Length that is no number…): answered as a problem too, never plain text. The headers
+        could not be read, so neither could Accept-Language: the detail says it in both languages."""
+        problem = Problem(
+            400,
+            "invalid_request",
+            Text(
+                f"the request is not valid HTTP/1.1 ({msg.rstrip('.')}); nothing was judged or recorded",
+                "la requête n'est pas du HTTP/1.1 valide ; rien n'a été jugé ni enregistré",
+            ),
+        )
+        body = orjson.dumps({**problem.body("en"), "detail_fr": problem.body("fr")["detail"]})
+        head = (
+            b"HTTP/1.1 400 Bad Request\r\ncontent-type: " + PROBLEM_JSON.encode()
+            + b"\r\ncontent-length: %d\r\nconnection: close\r\n\r\n" % len(body)
+        )  # fmt: skip
+        self.transport.write(head + body)
+        self.transport.close()
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)  # type: ignore[misc]

@@ -7,10 +7,11 @@ the fix, each as its own test; then the loose input that was accepted (a boolean
 malformed Content-Length, a refusal retried with its Idempotency-Key); last, a Hypothesis search that sends
 arbitrary bytes in every header the referee reads and in every path parameter of every route of the app.
 
-What the referee cannot control: uvicorn's HTTP parser (httptools, or h11) refuses by itself, with a plain-text
-`400 Invalid HTTP request received.`, a request that is not HTTP: a control character (but a tab) or DEL in a
-header value, a Content-Length that is not digits (or above 2**64 - 1), a raw byte above 0x7F in the path. Such a
-request never reaches the application; `uvicorn_refuses` predicts exactly which, and the search checks both ways.
+uvicorn's HTTP parser (httptools, or h11) refuses by itself, before the application, a request that is not HTTP:
+a control character (but a tab) or DEL in a header value, a Content-Length that is not digits (or above
+2**64 - 1), a raw byte above 0x7F in the path. The referee's protocol (`api.limits.Deadlines`) answers that
+refusal as a 400 problem too; such a request never reaches the application. `uvicorn_refuses` predicts exactly
+which, and the search checks both ways.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ from loveletter.api.problems import RULE_TITLES, TITLES, TYPE_BASE
 from loveletter.api.settings import Settings
 from loveletter.events.sqlite_store import SqliteStore
 from loveletter.events.store import EventStore
-from tests.servers import ADMIN, create_game, open_test_store, serve
+from tests.reliability.guarded import guarded_serve
+from tests.servers import ADMIN, create_game, open_test_store
 from tests.stores import pg_url  # noqa: F401  (fixture)
 
 NAMES = ("Alice", "Bob")
@@ -67,7 +69,14 @@ COUNTESS = b'{"type": "play", "card": "countess"}'
 HANDMAID = b'{"type": "play", "card": "handmaid"}'
 PRINCE = b'{"type": "play", "card": "prince", "target": "Bob"}'
 JSON = (b"Content-Type", b"application/json")
-UVICORN_400 = b"Invalid HTTP request received."
+
+
+def parser_refusal(reply: Reply) -> bool:
+    """The answer to bytes uvicorn's parser refuses before the app: a 400 problem saying the request is no HTTP."""
+    if reply.status != 400 or reply.headers.get("content-type") != "application/problem+json":
+        return False
+    body = orjson.loads(reply.body)
+    return body["code"] == "invalid_request" and "not valid HTTP/1.1" in body["detail"] and "detail_fr" in body
 
 
 # -- a raw HTTP/1.1 client ----------------------------------------------------------------------------------------
@@ -206,7 +215,7 @@ def hostile_fixture(request: pytest.FixtureRequest) -> Iterator[Hostile]:
     url = "sqlite:///unused.db" if kind == "sqlite" else request.getfixturevalue("pg_url")
     settings_ = Settings(database_url=url, admin_token=ADMIN, log_level="critical", **NO_LIMITS)
     try:
-        with serve(settings_, store) as base:
+        with guarded_serve(settings_, store) as base:  # served as `loveletter serve` serves it
             yield Hostile(base, kind, store)
     finally:
         store.close()
@@ -405,12 +414,12 @@ def test_a_malformed_content_length_is_a_400_problem_from_the_referee(tmp_path: 
 
 @pytest.mark.parametrize("length", [b"abc", b"-1", b"1,1", b"\xb2", b"+5", b"99999999999999999999"])
 def test_uvicorn_refuses_a_malformed_content_length_itself(hostile: Hostile, length: bytes) -> None:
-    """What the referee cannot control, as docs/api.md says: uvicorn's parser answers a plain-text 400 before the
-    application sees the request, so nothing is judged or recorded."""
+    """uvicorn's parser refuses these before the application sees the request: the referee's protocol answers the
+    refusal as a 400 problem (never uvicorn's plain text), and nothing is judged or recorded."""
     game = hostile.new_game()
     before = hostile.log(game)
     reply = exchange(hostile.url, "POST", f"/games/{game.id}/moves", [bearer(game.alice), JSON], COUNTESS, length)
-    assert (reply.status, reply.body) == (400, UVICORN_400)
+    assert parser_refusal(reply), reply
     assert hostile.log(game) == before
 
 
@@ -673,10 +682,10 @@ def check(hostile: Hostile, game: Game, request: Request) -> None:
     reply = exchange(hostile.url, request.method, request.target, request.headers, request.body, request.length)
     said = f"{request.method} {request.target} {sent_headers} -> {reply.status} {reply.headers} {reply.body[:300]!r}"
     refused = uvicorn_refuses(sent_headers)
-    if refused or (refused is None and reply.body == UVICORN_400):
-        assert (reply.status, reply.body) == (400, UVICORN_400), said
+    if refused or (refused is None and parser_refusal(reply)):
+        assert parser_refusal(reply), said
     else:
-        assert reply.status < 500 and reply.body != UVICORN_400, said
+        assert reply.status < 500 and not parser_refusal(reply), said
         if reply.status >= 400:
             reply.problem()
         sent_id = dict(request.headers).get(b"X-Request-ID")

@@ -3,6 +3,7 @@ the whole JSON of one hand-built moment, written out by hand from the rules, fie
 
 from __future__ import annotations
 
+from loveletter.core.legal import legal_moves_as_dicts
 from loveletter.core.views import view
 from tests.helpers import PR, G, H, start
 
@@ -69,3 +70,26 @@ def test_the_view_of_a_seat_that_has_seen_a_hand_is_exactly_this() -> None:
     spectator = view(state, None).as_dict()
     assert spectator["seat"] is None and spectator["hand"] == [] and spectator["deck_known"] == []
     assert [s["known_hand"] for s in spectator["seats"]] == [None, None]
+
+
+def test_the_legal_moves_a_seat_receives_are_exactly_these() -> None:
+    """Bob holds two Guards after Ann's Priest: a Guard on Ann naming any card but the Guard, each once, with the
+    action code of docs/bots.md: (card slot 1 × 8 + target seat 0 + 1) × 11 + (guess slot + 1)."""
+    game = start("2019", 2)
+    game.deal((PR, G), (H, G), set_aside=G, face_up=(G, G, G))
+    game.play(0, PR, 1)
+    slots = ["spy", "guard", "priest", "baron", "handmaid", "prince", "chancellor", "king", "countess", "princess"]
+    expected = [
+        {
+            "type": "play",
+            "card": "guard",
+            "target": 0,
+            "target_name": "Ann",
+            "guess": name,
+            "action_code": (1 * 8 + 1) * 11 + slot + 1,
+        }
+        for slot, name in enumerate(slots)
+        if name != "guard"
+    ]
+    assert legal_moves_as_dicts(game.state, 1) == expected
+    assert legal_moves_as_dicts(game.state, 0) == []

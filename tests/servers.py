@@ -35,6 +35,15 @@ os.environ.setdefault("LOVELETTER_KEY_PATH", os.path.join(tempfile.mkdtemp(prefi
 
 ROOT = Path(__file__).resolve().parent.parent
 ADMIN = "admin-secret-for-tests"
+# A scenario deal for Alice and Bob: Alice holds the Countess and draws a Prince, so she must play the Countess.
+COUNTESS_DEAL: dict[str, Any] = {
+    "set_aside": "guard",
+    "face_up": ["guard", "guard", "spy"],
+    "hands": ["countess", "handmaid"],
+    "deck": ["prince", "guard", "priest", "baron", "spy", "chancellor", "king", "handmaid", "prince", "guard",
+             "priest", "baron", "chancellor", "princess", "guard"],
+    "first_player": "Alice",
+}  # fmt: skip
 
 
 class _Server(uvicorn.Server):
@@ -43,11 +52,14 @@ class _Server(uvicorn.Server):
 
 
 @contextlib.contextmanager
-def serve(settings: Settings, store: EventStore, timeout: float = 10.0) -> Iterator[str]:
-    """`with serve(settings, store) as base_url:` a running uvicorn server in a background thread."""
+def serve(settings: Settings, store: EventStore, timeout: float = 10.0, **options: Any) -> Iterator[str]:
+    """`with serve(settings, store) as base_url:` a running uvicorn server in a background thread; `options` are
+    more uvicorn settings (the protocol and timeouts `loveletter serve` uses, say)."""
     port = free_port()
     app = create_app(settings, store)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", access_log=False)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", access_log=False, **options
+    )
     server = _Server(config)
     thread = threading.Thread(target=server.run, name=f"uvicorn-{port}", daemon=True)
     thread.start()

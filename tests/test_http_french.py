@@ -31,34 +31,11 @@ from loveletter.events.store import Append, ConflictError, StoreError
 from loveletter.replays.rulings import MoveFormatError, explain
 from loveletter.replays.transcript import TranscriptFormatError, expand
 from tests.french import not_french
-from tests.servers import ADMIN, Server, admin_log, create_game, serve, server_fixture  # noqa: F401  (fixture)
+from tests.servers import ADMIN, COUNTESS_DEAL, Server, admin_log, create_game, serve, server_fixture  # noqa: F401  (fixture)
 from tests.stores import pg_url, sqlite_path  # noqa: F401  (fixtures)
 
 NAMES = ("Alice", "Bob")
-# Alice holds the Countess and draws a Prince: she must play the Countess; Bob waits for his turn.
-DEAL = {
-    "set_aside": "guard",
-    "face_up": ["guard", "guard", "spy"],
-    "hands": ["countess", "handmaid"],
-    "deck": [
-        "prince",
-        "guard",
-        "priest",
-        "baron",
-        "spy",
-        "chancellor",
-        "king",
-        "handmaid",
-        "prince",
-        "guard",
-        "priest",
-        "baron",
-        "chancellor",
-        "princess",
-        "guard",
-    ],
-    "first_player": "Alice",
-}
+DEAL = COUNTESS_DEAL
 JSON = {"Content-Type": "application/json"}
 NDJSON = {"Content-Type": "application/x-ndjson"}
 

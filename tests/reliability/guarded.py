@@ -7,45 +7,21 @@ from __future__ import annotations
 import contextlib
 import select
 import socket
-import threading
 import time
 from collections.abc import Iterator
 
-import uvicorn
-
-from loveletter.api.app import create_app
 from loveletter.api.limits import protocol_class
 from loveletter.api.serve import server_options
 from loveletter.api.settings import Settings
-from loveletter.events.pgcluster import free_port
 from loveletter.events.store import EventStore
-from tests.servers import (
-    _Server,
-)  # (importing tests.servers sets LOVELETTER_KEY_PATH to a throwaway key, as every test server)
+from tests.servers import serve
 
 
 @contextlib.contextmanager
 def guarded_serve(settings: Settings, store: EventStore) -> Iterator[str]:
     """`with guarded_serve(settings, store) as base_url:` the referee with every limit of `settings`."""
-    port = free_port()
-    app = create_app(settings, store)
-    options = server_options(settings, protocol_class(settings))
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="critical", lifespan="on", access_log=False, **options
-    )
-    server = _Server(config)
-    thread = threading.Thread(target=server.run, name=f"uvicorn-{port}", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError(f"uvicorn on port {port} did not start")
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=15)
+    with serve(settings, store, **server_options(settings, protocol_class(settings))) as base_url:
+        yield base_url
 
 
 def port_of(base_url: str) -> int:

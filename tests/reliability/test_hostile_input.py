@@ -37,34 +37,11 @@ from loveletter.api.settings import Settings
 from loveletter.events.sqlite_store import SqliteStore
 from loveletter.events.store import EventStore
 from tests.reliability.guarded import guarded_serve
-from tests.servers import ADMIN, create_game, open_test_store
+from tests.servers import ADMIN, COUNTESS_DEAL, create_game, open_test_store
 from tests.stores import pg_url  # noqa: F401  (fixture)
 
 NAMES = ("Alice", "Bob")
-# Alice holds the Countess and draws a Prince: she must play the Countess; Bob waits for his turn.
-DEAL = {
-    "set_aside": "guard",
-    "face_up": ["guard", "guard", "spy"],
-    "hands": ["countess", "handmaid"],
-    "deck": [
-        "prince",
-        "guard",
-        "priest",
-        "baron",
-        "spy",
-        "chancellor",
-        "king",
-        "handmaid",
-        "prince",
-        "guard",
-        "priest",
-        "baron",
-        "chancellor",
-        "princess",
-        "guard",
-    ],
-    "first_player": "Alice",
-}
+DEAL = COUNTESS_DEAL
 COUNTESS = b'{"type": "play", "card": "countess"}'
 HANDMAID = b'{"type": "play", "card": "handmaid"}'
 PRINCE = b'{"type": "play", "card": "prince", "target": "Bob"}'

@@ -33,7 +33,7 @@ import orjson
 import structlog
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from loveletter.api.problems import PROBLEM_JSON, Problem, fr_int, language
+from loveletter.api.problems import PROBLEM_JSON, Problem, fr_int, language, send_problem
 from loveletter.api.settings import Settings
 from loveletter.core.lang import Text
 
@@ -238,14 +238,8 @@ class Limits:
 async def _refuse(scope: Scope, send: Send, problem: Problem, retry_after: float) -> None:
     TALLY.note(problem.code if problem.status != 503 else f"{problem.code}_503")
     lang = language((_header(scope, b"accept-language") or b"").decode("latin-1"))
-    body = problem.encode(lang, scope["path"])
-    headers = [
-        (b"content-type", PROBLEM_JSON.encode()),
-        (b"content-length", str(len(body)).encode()),
-        (b"retry-after", str(max(1, math.ceil(retry_after))).encode()),
-    ]
-    await send({"type": "http.response.start", "status": problem.status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+    wait = {"Retry-After": str(max(1, math.ceil(retry_after)))}
+    await send_problem(send, problem, lang, scope["path"], wait)
 
 
 # -- the problems ---------------------------------------------------------------------------------------------
@@ -354,12 +348,16 @@ class Deadlines:
                 "la requête n'est pas du HTTP/1.1 valide ; rien n'a été jugé ni enregistré",
             ),
         )
-        body = orjson.dumps({**problem.body("en"), "detail_fr": problem.body("fr")["detail"]})
-        head = (
-            b"HTTP/1.1 400 Bad Request\r\ncontent-type: " + PROBLEM_JSON.encode()
-            + b"\r\ncontent-length: %d\r\nconnection: close\r\n\r\n" % len(body)
-        )  # fmt: skip
-        self.transport.write(head + body)
+        self._answer_and_close(
+            b"400 Bad Request", orjson.dumps({**problem.body("en"), "detail_fr": problem.body("fr")["detail"]})
+        )
+
+    def _answer_and_close(self, status_line: bytes, body: bytes) -> None:
+        """A problem written straight to the connection, which is then closed (uvicorn's state is past saving)."""
+        self.transport.write(
+            b"HTTP/1.1 " + status_line + b"\r\ncontent-type: " + PROBLEM_JSON.encode() + b"\r\n"
+            b"content-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n" + body
+        )
         self.transport.close()
 
     def data_received(self, data: bytes) -> None:
@@ -443,13 +441,8 @@ class Deadlines:
                 f"les en-têtes d'une requête sont limités à {fr_int(limit)} octets",
             ),
         )
-        body = problem.encode(lang)
-        self.transport.write(
-            b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: " + PROBLEM_JSON.encode() + b"\r\n"
-            b"content-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n" + body
-        )
         self._cancel_head()
-        self.transport.close()
+        self._answer_and_close(b"431 Request Header Fields Too Large", problem.encode(lang))
 
 
 def _load_defaults(cls: type[Deadlines]) -> None:

@@ -16,7 +16,7 @@ import structlog
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from loveletter.api import parse
-from loveletter.api.problems import Problem, fr_int
+from loveletter.api.problems import Problem, fr_int, send_problem
 from loveletter.core.lang import Text
 
 log = structlog.get_logger()
@@ -210,16 +210,5 @@ async def _too_large(send: Send, limit: int, request_id: str, headers: dict[byte
 
 async def _refuse(send: Send, problem: Problem, request_id: str, headers: dict[bytes, bytes]) -> None:
     """Answer `problem` before the application sees the request (in the request's language)."""
-    body = problem.encode(parse.accept_language(headers.get(b"accept-language", b"").decode("latin-1")))
-    await send(
-        {
-            "type": "http.response.start",
-            "status": problem.status,
-            "headers": [
-                (b"content-type", b"application/problem+json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"x-request-id", request_id.encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    lang = parse.accept_language(headers.get(b"accept-language", b"").decode("latin-1"))
+    await send_problem(send, problem, lang, headers={"X-Request-ID": request_id})

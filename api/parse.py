@@ -129,18 +129,23 @@ def _bad_header(name: str, en: str, fr: str) -> Problem:
     return Problem(400, "invalid_header", Text(f"{name} must be {en}", f"l'en-tête {name} doit être {fr}"))
 
 
+def _one_version(text: str) -> int | None:
+    found = VERSION.fullmatch(text.strip(OWS))
+    return None if found is None else int(found[1] or found[2])
+
+
 def version(value: str | None, name: str) -> int | None:
     """A game version from `If-Match` or `Last-Event-ID`: `"12"`, `W/"12"` or `12`; None if absent, else 400."""
     if value is None:
         return None
-    found = VERSION.fullmatch(value.strip(OWS))
+    found = _one_version(value)
     if found is None:
         raise _bad_header(
             name,
             'a game version such as "12"',
             'une version de la partie, par exemple « "12" »',
         )
-    return int(found[1] or found[2])
+    return found
 
 
 def versions(value: str | None, name: str) -> frozenset[int] | Literal["*"] | None:
@@ -151,14 +156,14 @@ def versions(value: str | None, name: str) -> frozenset[int] | Literal["*"] | No
         return "*"
     out = set()
     for part in value.split(","):
-        found = VERSION.fullmatch(part.strip(OWS))
+        found = _one_version(part)
         if found is None:
             raise _bad_header(
                 name,
                 'a list of game versions such as "12" (or *)',
                 'une liste de versions de la partie, par exemple « "12" » (ou « * »)',
             )
-        out.add(int(found[1] or found[2]))
+        out.add(found)
     return frozenset(out)
 
 

@@ -17,6 +17,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import Send
 
 from loveletter.core.lang import BilingualError, Text, number, plural_en, plural_fr
 from loveletter.core.rules import RULES, RuleViolation
@@ -374,6 +375,18 @@ def plural(count: int, one: Text, many: Text) -> Text:
 
 
 # -- answering -----------------------------------------------------------------------------------------------
+
+
+async def send_problem(
+    send: Send, problem: Problem, lang: str, instance: str | None = None, headers: Mapping[str, str] | None = None
+) -> None:
+    """`problem_response` for pure ASGI code that answers before (or instead of) the application."""
+    body = problem.encode(lang, instance)
+    merged = {**problem.headers, **headers} if headers else problem.headers
+    raw = [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in merged.items()]
+    raw += [(b"content-type", PROBLEM_JSON.encode()), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": problem.status, "headers": raw})
+    await send({"type": "http.response.body", "body": body})
 
 
 def problem_response(

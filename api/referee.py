@@ -20,6 +20,7 @@ from typing import Any
 
 import structlog
 
+from loveletter.api import parse
 from loveletter.api.credentials import AdminTokens
 from loveletter.api.problems import Problem, bilingual, violation
 from loveletter.api.schemas import CodeIn, CreateGameIn, PlayIn, ReturnIn, SeedIn
@@ -148,11 +149,7 @@ class Referee:
             return table
         meta = await asyncio.to_thread(self.store.meta, game_id)
         if meta is None:
-            raise Problem(
-                404,
-                "game_not_found",
-                Text(f"there is no game {game_id!r}", f"il n'y a pas de partie « {game_id} »"),
-            )
+            raise parse.game_not_found(game_id)
         rows = await asyncio.to_thread(self.store.load, game_id)
         events = [e for _, e in rows]
         table = self._tables.get(game_id)  # another request may have loaded it meanwhile

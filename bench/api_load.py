@@ -46,16 +46,21 @@ def start_server(app: str, port: int, env: dict[str, str], workers: int = 1) -> 
     proc = subprocess.Popen(
         cmd, cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
+    return listening(proc, port, 0.3 if workers == 1 else 1.5, f"server {app}")
+
+
+def listening(proc: subprocess.Popen[bytes], port: int, settle: float, what: str) -> subprocess.Popen[bytes]:
+    """`proc` once it accepts connections on `port` (and `settle` seconds more); killed if not within 30 s."""
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                time.sleep(0.3 if workers == 1 else 1.5)
+                time.sleep(settle)
                 return proc
         except OSError:
             time.sleep(0.1)
     proc.kill()
-    raise SystemExit(f"server {app} did not start on port {port}")
+    raise SystemExit(f"{what} did not start on port {port}")
 
 
 def cpu_seconds(root: int) -> float:
@@ -187,7 +192,12 @@ async def run_bare(port: int, requests: int, concurrency: int) -> tuple[list[flo
 
 
 def pct(values: list[float], q: float) -> float:
-    return statistics.quantiles(values, n=1000)[int(q * 10) - 1] * 1000 if len(values) > 10 else max(values) * 1000
+    """The `q`th percentile of `values` (seconds) in ms; the largest value for a small sample, nan for none."""
+    if not values:
+        return float("nan")
+    if len(values) < 20:
+        return max(values) * 1000
+    return statistics.quantiles(values, n=1000)[int(q * 10) - 1] * 1000
 
 
 def main() -> None:

@@ -24,8 +24,6 @@ import asyncio
 import os
 import random
 import shutil
-import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -37,7 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.api_load import cpu_seconds, first_choice  # noqa: E402
+from bench.api_load import cpu_seconds, first_choice, listening, pct  # noqa: E402
 from bench.http_client import Connection  # noqa: E402
 from loveletter.events.pgcluster import free_port  # noqa: E402
 
@@ -64,28 +62,11 @@ def start_referee(port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                time.sleep(0.3)
-                return proc
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit(f"the referee did not start on port {port}")
+    return listening(proc, port, 0.3, "the referee")
 
 
 def source_address(k: int) -> str:
     return f"127.0.{1 + k // 250}.{1 + k % 250}"
-
-
-def pct(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    if len(values) < 20:
-        return max(values) * 1000
-    return statistics.quantiles(values, n=1000)[int(q * 10) - 1] * 1000
 
 
 class Tally:

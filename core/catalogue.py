@@ -21,6 +21,8 @@ FirstPlayerRule = Literal["named", "random", "previous-winner", "random-among-wi
 RoundEndReason = Literal["last-standing", "deck-out"]
 FavorReason = Literal["round", "spy", "amira-sadie"]
 DrawSource = Literal["deck", "set-aside"]
+OnTimeout = Literal["bot", "resign"]
+ResignReason = Literal["resigned", "timeout"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +49,71 @@ class GameStarted:
     first_player: int | None = None
     scenario: bool = False
     seed_commitment: str | None = None
+    open_seats: tuple[int, ...] = ()
+    turn_seconds: int | None = None
+    on_timeout: OnTimeout | None = None
+
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"open_seats", "turn_seconds", "on_timeout"})
+    """Fields written only when they differ from their default, so logs from before them keep their bytes."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatJoined:
+    """A player took an open seat (public). `players[player]` was empty until now."""
+
+    TYPE: ClassVar[str] = "seat_joined"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__ = _STRICT
+    player: int
+    name: str
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClockSet:
+    """`player` must decide by `deadline`: set at `at` (both Unix time in milliseconds, public)."""
+
+    TYPE: ClassVar[str] = "clock_set"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__ = _STRICT
+    player: int
+    at: int
+    deadline: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRanOut:
+    """`player`'s deadline passed, seen by the referee at `at`; what follows is the game's `on_timeout`."""
+
+    TYPE: ClassVar[str] = "clock_ran_out"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__ = _STRICT
+    player: int
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResigned:
+    """`player` left the game (RULINGS §12): out of the round, `cards` (their hand) discarded face up without
+    effect, and out of every later round."""
+
+    TYPE: ClassVar[str] = "player_resigned"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__ = _STRICT
+    player: int
+    cards: tuple[Card, ...]
+    reason: ResignReason
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameAborted:
+    """The organiser stopped the game at `at`: nobody wins, nothing more is played."""
+
+    TYPE: ClassVar[str] = "game_aborted"
+    VERSION: ClassVar[int] = 1
+    __pydantic_config__ = _STRICT
+    at: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +149,8 @@ class RoundStarted:
     first_player_rule: FirstPlayerRule
     set_aside: Card
     face_up: tuple[Card, ...]
-    hands: tuple[Card, ...]
+    hands: tuple[Card | None, ...]
+    """One per seat; None for a seat that has left the game (RULINGS §12)."""
     deck: tuple[Card, ...]
     shuffle: Shuffle | None = None
 
@@ -244,6 +312,11 @@ class GameEnded:
 
 Event = Union[
     GameStarted,
+    SeatJoined,
+    ClockSet,
+    ClockRanOut,
+    PlayerResigned,
+    GameAborted,
     SeedContributed,
     SeedRevealed,
     RoundStarted,
@@ -266,6 +339,11 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
         GameStarted,
+        SeatJoined,
+        ClockSet,
+        ClockRanOut,
+        PlayerResigned,
+        GameAborted,
         SeedContributed,
         SeedRevealed,
         RoundStarted,

@@ -17,6 +17,7 @@ import hmac
 import struct
 from typing import Sequence, TypeVar
 
+from loveletter.core.cards import Card
 from loveletter.core.catalogue import Shuffle
 from loveletter.core.commands import DealRound
 from loveletter.core.decide import first_player_candidates
@@ -139,15 +140,19 @@ def deal(state: GameState, seed: bytes, algorithm: str = ALGORITHM) -> DealRound
     order = stream.shuffled(rs.deck)
     candidates, _ = first_player_candidates(state)
     first = candidates[stream.below(len(candidates))] if len(candidates) > 1 else candidates[0]
-    n = len(state.players)
+    seats = state.in_game()  # RULINGS §12: a seat that left the game is dealt nothing
+    n = len(seats)
     start = 4 if n == 2 else 1  # after the face-down card (and the three face-up ones with 2 players)
     dealt = order[start : start + n]
-    # One card per seat from the first player clockwise: seat (first + k) % n gets dealt[k].
-    hands = (*dealt[n - first :], *dealt[: n - first])
+    # One card per seat in the game from the first player clockwise: the k-th of them gets dealt[k].
+    at = seats.index(first)
+    hands: list[Card | None] = [None] * len(state.players)
+    for k, seat in enumerate(seats[at:] + seats[:at]):
+        hands[seat] = dealt[k]
     return DealRound(
         order[0],
         tuple(order[1:4]) if n == 2 else (),
-        hands,
+        tuple(hands),
         tuple(order[start + n :]),
         first,
         Shuffle(algorithm, seed.hex()),

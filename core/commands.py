@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from loveletter.core.cards import Card
-from loveletter.core.catalogue import Shuffle
+from loveletter.core.catalogue import OnTimeout, Shuffle
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +19,9 @@ class StartGame:
     first_player: int | None = None
     scenario: bool = False
     seed_commitment: str | None = None
+    open_seats: tuple[int, ...] = ()
+    turn_seconds: int | None = None
+    on_timeout: OnTimeout | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +30,7 @@ class DealRound:
 
     set_aside: Card
     face_up: tuple[Card, ...]
-    hands: tuple[Card, ...]
+    hands: tuple[Card | None, ...]
     deck: tuple[Card, ...]
     first_player: int
     shuffle: Shuffle | None = None
@@ -67,5 +70,47 @@ class RevealSeed:
     seed: str
 
 
-Command = Union[StartGame, DealRound, PlayCard, ReturnCards, ContributeSeed, RevealSeed]
+@dataclass(frozen=True, slots=True)
+class JoinSeat:
+    """Take the open seat `player` under `name`, at `at` (Unix time in milliseconds)."""
+
+    player: int
+    name: str
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetClock:
+    """The referee starts the clock of `player`'s pending decision at `at` (milliseconds)."""
+
+    player: int
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimeOut:
+    """The referee saw `player`'s deadline pass at `at` (milliseconds)."""
+
+    player: int
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """`player` leaves the game at `at` (milliseconds)."""
+
+    player: int
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class Abort:
+    """The organiser stops the game at `at` (milliseconds)."""
+
+    at: int
+
+
+Command = Union[
+    StartGame, DealRound, PlayCard, ReturnCards, ContributeSeed, RevealSeed, JoinSeat, SetClock, TimeOut, Resign, Abort
+]
 PlayerCommand = Union[PlayCard, ReturnCards]

@@ -13,27 +13,55 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from typing import Any, Callable
 
 from loveletter.core import memo
 from loveletter.core.card_effects import play, return_cards
 from loveletter.core.cards import Card
 from loveletter.core.catalogue import FirstPlayerRule, GameStarted, RoundStarted, SeedContributed, SeedRevealed
-from loveletter.core.commands import Command, ContributeSeed, DealRound, PlayCard, ReturnCards, RevealSeed, StartGame
+from loveletter.core.commands import (
+    Abort,
+    Command,
+    ContributeSeed,
+    DealRound,
+    JoinSeat,
+    PlayCard,
+    Resign,
+    ReturnCards,
+    RevealSeed,
+    SetClock,
+    StartGame,
+    TimeOut,
+)
 from loveletter.core.lang import BilingualError, Text, plural_en, plural_fr
 from loveletter.core.move_checks import card_name, refuse_if_over, who
 from loveletter.core.round_end import Events, turn_started
 from loveletter.core.rules import RuleViolation
 from loveletter.core.rulesets import RULESETS, Options, get_ruleset
+from loveletter.core.seats import (
+    abort,
+    check_table,
+    join,
+    refuse_if_gone,
+    refuse_open_seats,
+    resign,
+    set_clock,
+    time_out,
+)
 from loveletter.core.state import PHASE_DEAL, PHASE_NEW, PHASE_OVER, GameState
 
 
 def decide(state: GameState, command: Command) -> Events:
     """The events `command` causes in `state`, or `RuleViolation` if the rules refuse it."""
     kind = type(command)
-    if kind is PlayCard:
-        return play(state, command)  # type: ignore[arg-type]
-    if kind is ReturnCards:
-        return return_cards(state, command)  # type: ignore[arg-type]
+    if kind is PlayCard or kind is ReturnCards:
+        try:
+            if kind is PlayCard:
+                return play(state, command)  # type: ignore[arg-type]
+            return return_cards(state, command)  # type: ignore[arg-type]
+        except RuleViolation:
+            refuse_if_gone(state, command.player)  # type: ignore[union-attr]
+            raise
     if kind is DealRound:
         return _deal(state, command)  # type: ignore[arg-type]
     if kind is StartGame:
@@ -42,6 +70,9 @@ def decide(state: GameState, command: Command) -> Events:
         return _contribute(state, command)  # type: ignore[arg-type]
     if kind is RevealSeed:
         return _reveal(state, command)  # type: ignore[arg-type]
+    handler = _SEATS.get(kind)
+    if handler is not None:
+        return handler(state, command)
     raise RuleViolation(
         "invalid_command", "turn.order", f"unknown command {command!r}", f"commande inconnue : « {command!r} »"
     )
@@ -73,13 +104,14 @@ def _start(state: GameState, cmd: StartGame) -> Events:
             f"le jeu de règles « {rs.id} » se joue entre {rs.min_players} et {rs.max_players} joueurs, pas à {n}",
         )
     names = [name.strip() if isinstance(name, str) else "" for name in cmd.players]
-    if any(not name for name in names) or len(set(names)) != n:
+    if not cmd.open_seats and (any(not name for name in names) or len(set(names)) != n):
         raise RuleViolation(
             "player_names",
             "setup.players",
             "player names must be distinct and not empty",
             "les noms des joueurs doivent être distincts et non vides",
         )
+    check_table(cmd, names)
     try:
         options = Options.from_dict(cmd.options)
     except ValueError as exc:
@@ -109,8 +141,21 @@ def _start(state: GameState, cmd: StartGame) -> Events:
             first_player=cmd.first_player,
             scenario=cmd.scenario,
             seed_commitment=cmd.seed_commitment,
+            open_seats=tuple(cmd.open_seats),
+            turn_seconds=cmd.turn_seconds,
+            on_timeout=cmd.on_timeout,
         ),
     )
+
+
+_SEATS: dict[type, Callable[[GameState, Any], Events]] = {
+    JoinSeat: join,
+    SetClock: set_clock,
+    TimeOut: time_out,
+    Resign: resign,
+    Abort: abort,
+}
+"""The commands of online play (`core.seats`): joining, clocks, leaving."""
 
 
 def _is_seed(text: object) -> bool:
@@ -175,17 +220,19 @@ def _reveal(state: GameState, cmd: RevealSeed) -> Events:
 
 def first_player_candidates(state: GameState) -> tuple[tuple[int, ...], FirstPlayerRule]:
     """Who may start the next round, and which clause of RULINGS §2 says so."""
-    n = len(state.players)
+    seats = state.in_game()
     if state.round == 0:
         if state.named_first_player is not None:
             return (state.named_first_player,), "named"
-        return tuple(range(n)), "random"
+        return seats, "random"
     winners = state.round_winners
+    if True in state.resigned:  # RULINGS §12: a winner who has left the game starts nothing
+        winners = tuple(w for w in winners if not state.resigned[w])
     if len(winners) == 1:
         return winners, "previous-winner"
     if winners:
         return winners, "random-among-winners"
-    return tuple(range(n)), "random"
+    return seats, "random"
 
 
 def _same_cards(cards: tuple[Card, ...], deck: tuple[Card, ...]) -> bool:
@@ -239,16 +286,26 @@ def _deal(state: GameState, cmd: DealRound) -> Events:
             "a round is in progress: the next deal comes when it ends",
             "une manche est en cours : la prochaine distribution aura lieu à sa fin",
         )
+    refuse_open_seats(state)
     rs = state.ruleset
     assert rs is not None
     n = len(state.players)
-    face_up_count = 3 if n == 2 else 0
+    resigned = state.resigned
+    playing = n - sum(resigned)
+    face_up_count = 3 if playing == 2 else 0
     problems = []
     if len(cmd.hands) != n:
         problems.append(
             Text(
                 f"{plural_en(len(cmd.hands), 'hand', 'hands')} for {n} players",
                 f"{plural_fr(len(cmd.hands), 'main', 'mains')} pour {n} joueurs",
+            )
+        )
+    elif any((hand is None) is not gone for hand, gone in zip(cmd.hands, resigned, strict=False)):
+        problems.append(
+            Text(
+                "a hand is dealt to each seat still in the game, and none to a seat that left it",
+                "une main est distribuée à chaque siège encore en jeu, et aucune à un siège qui a quitté la partie",
             )
         )
     if len(cmd.face_up) != face_up_count:
@@ -260,7 +317,7 @@ def _deal(state: GameState, cmd: DealRound) -> Events:
                 f"prévoit {face_up_count}",
             )
         )
-    cards = (cmd.set_aside, *cmd.face_up, *cmd.hands, *cmd.deck)
+    cards = (cmd.set_aside, *cmd.face_up, *[hand for hand in cmd.hands if hand is not None], *cmd.deck)
     dealt = None if _same_cards(cards, rs.deck) else Counter(cards)
     if dealt is not None and dealt != Counter(rs.deck):
         extra = dealt - Counter(rs.deck)

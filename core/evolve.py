@@ -16,8 +16,11 @@ from loveletter.core.catalogue import (
     CardPlayed,
     ChancellorDrew,
     ChancellorReturned,
+    ClockRanOut,
+    ClockSet,
     Event,
     FavorGained,
+    GameAborted,
     GameEnded,
     GameStarted,
     HandDiscarded,
@@ -25,8 +28,10 @@ from loveletter.core.catalogue import (
     HandSeen,
     HandsTraded,
     PlayerEliminated,
+    PlayerResigned,
     RoundEnded,
     RoundStarted,
+    SeatJoined,
     SeedContributed,
     SeedRevealed,
     TurnStarted,
@@ -95,6 +100,51 @@ def _game_started(s: Transient, e: GameStarted) -> None:
     s.deck_known = ((),) * n
     s.seed_commitment = e.seed_commitment
     s.seat_seeds = (None,) * n
+    s.resigned = (False,) * n
+    s.turn_seconds = e.turn_seconds
+    s.on_timeout = e.on_timeout
+
+
+def _seat_joined(s: Transient, e: SeatJoined) -> None:
+    s.players = _put(s.players, e.player, e.name)
+    s.clock = e.at
+
+
+def _clock_set(s: Transient, e: ClockSet) -> None:
+    s.deadline = (e.player, e.deadline)
+    s.clock = e.at
+
+
+def _clock_ran_out(s: Transient, e: ClockRanOut) -> None:
+    s.deadline = None
+    s.clock = e.at
+
+
+def _player_resigned(s: Transient, e: PlayerResigned) -> None:
+    p = e.player
+    s.resigned = _put(s.resigned, p, True)
+    s.clock = e.at
+    if s.deadline is not None and s.deadline[0] == p:
+        s.deadline = None
+    if s.phase == PHASE_DEAL or s.out[p]:
+        return
+    s.out = _put(s.out, p, True)
+    s.hands = _put(s.hands, p, ())
+    if e.cards:
+        s.front = _put(s.front, p, s.front[p] + e.cards)
+    if s.protected[p]:
+        s.protected = _put(s.protected, p, False)
+    s.knows = _forget(s.knows, p)
+    if p == s.active:
+        s.phase = PHASE_RESOLVING
+
+
+def _game_aborted(s: Transient, e: GameAborted) -> None:
+    s.aborted = True
+    s.winners = ()
+    s.deadline = None
+    s.clock = e.at
+    s.phase = PHASE_OVER
 
 
 def _seed_contributed(s: Transient, e: SeedContributed) -> None:
@@ -112,11 +162,11 @@ def _round_started(s: Transient, e: RoundStarted) -> None:
     s.round = e.round
     s.set_aside = e.set_aside
     s.face_up = e.face_up
-    s.hands = tuple((card,) for card in e.hands)
+    s.hands = tuple(() if card is None else (card,) for card in e.hands)
     s.deck = e.deck
     s.drawn = 0
     s.front = ((),) * n
-    s.out = (False,) * n
+    s.out = s.resigned
     s.protected = (False,) * n
     s.knows = _nobody_knows(n)
     s.deck_known = ((),) * n
@@ -162,6 +212,7 @@ def _card_played(s: Transient, e: CardPlayed) -> None:
             if row[p] is card:
                 s.knows = tuple(_put(row, p, None) if row[p] is card else row for row in knows)
                 break
+    s.deadline = None
     s.phase = PHASE_RESOLVING
 
 
@@ -225,6 +276,7 @@ def _chancellor_returned(s: Transient, e: ChancellorReturned) -> None:
     known = s.deck_known[p] + tuple((start + i, card) for i, card in enumerate(e.bottom))
     s.deck_known = _put(s.deck_known, p, known)
     s.knows = _forget(s.knows, p)
+    s.deadline = None
     s.phase = PHASE_RESOLVING
 
 
@@ -257,6 +309,11 @@ def _game_ended(s: Transient, e: GameEnded) -> None:
 
 _APPLY: dict[type, Callable[[Transient, Event], None]] = {
     GameStarted: _game_started,  # type: ignore[dict-item]
+    SeatJoined: _seat_joined,  # type: ignore[dict-item]
+    ClockSet: _clock_set,  # type: ignore[dict-item]
+    ClockRanOut: _clock_ran_out,  # type: ignore[dict-item]
+    PlayerResigned: _player_resigned,  # type: ignore[dict-item]
+    GameAborted: _game_aborted,  # type: ignore[dict-item]
     SeedContributed: _seed_contributed,  # type: ignore[dict-item]
     SeedRevealed: _seed_revealed,  # type: ignore[dict-item]
     RoundStarted: _round_started,  # type: ignore[dict-item]

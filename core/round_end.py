@@ -23,7 +23,7 @@ def end_of_turn(state: GameState, events: list[Event], eliminated: int, deck_lef
     alive = n - sum(out) - (eliminated >= 0)
     if alive == 1 or deck_left == 0:
         after = fold(events, state)
-        events.extend(_end_of_round(after, "last-standing" if alive == 1 else "deck-out"))
+        events.extend(end_of_round(after, "last-standing" if alive == 1 else "deck-out"))
         return tuple(events)
     nxt = state.active + 1
     if nxt == n:
@@ -81,7 +81,7 @@ _FAVORS: dict[tuple[int, str], FavorGained] = memo.table()
 _SPY, _CHANCELLOR = Card.SPY, Card.CHANCELLOR
 
 
-def _end_of_round(state: GameState, reason: str) -> list[Event]:
+def end_of_round(state: GameState, reason: str) -> list[Event]:
     rs = state.ruleset
     assert rs is not None
     out = state.out
@@ -114,8 +114,12 @@ def _end_of_round(state: GameState, reason: str) -> list[Event]:
             for i in pair:
                 events.append(_favor(i, "amira-sadie"))
                 gains[i] += 1
-    threshold = rs.favors_to_win[n]
-    game_winners = tuple([i for i, f in enumerate(state.favors) if f + gains[i] >= threshold])
+    threshold = rs.favors_to_win[n]  # RULINGS §12: the starting player count's, even after someone left
+    resigned = state.resigned
+    if True in resigned and sum(not gone for gone in resigned) == 1:
+        game_winners: tuple[int, ...] = (resigned.index(False),)  # the last one left in the game wins at once
+    else:
+        game_winners = tuple([i for i, f in enumerate(state.favors) if f + gains[i] >= threshold and not resigned[i]])
     if game_winners:
         events.append(GameEnded(game_winners))
     return events

@@ -388,6 +388,76 @@ RULES: Mapping[str, Rule] = _rules(
         "manche.",
         ("RULINGS §10",),
     ),
+    Rule(
+        "lobby.join",
+        "A game may leave seats open when it is created. An open seat is taken once, under a name nobody at the "
+        "table has, and only before the first round is dealt.",
+        "Une partie peut laisser des sièges ouverts à sa création. Un siège ouvert se prend une seule fois, sous un "
+        "nom qu'aucun joueur de la table ne porte, et seulement avant la distribution de la première manche.",
+        ("docs/api.md",),
+    ),
+    Rule(
+        "lobby.deal",
+        "The first round is dealt once every seat is taken.",
+        "La première manche n'est distribuée qu'une fois tous les sièges pris.",
+        ("docs/api.md",),
+    ),
+    Rule(
+        "leave.resign",
+        "A player may resign once the game has been dealt: they are out of the round at once, their hand "
+        "discarded face up without effect (a Spy discarded this way gains no favor), and if it was their turn the "
+        "turn ends there, a Chancellor's decision included. When only one player is left in the game, that "
+        "player wins it at once.",
+        "Un joueur peut abandonner une fois la partie distribuée : il quitte aussitôt la manche, sa main est "
+        "défaussée face visible sans effet (une Espionne défaussée ainsi ne rapporte aucune faveur) et, si c'était "
+        "son tour, le tour s'arrête là, décision du Chancelier comprise. Quand il ne reste qu'un joueur dans la "
+        "partie, celui-ci la gagne aussitôt.",
+        ("RULINGS §12",),
+    ),
+    Rule(
+        "leave.gone",
+        "A player who has left the game makes no more moves, is dealt no card in later rounds (two players left "
+        "play the 2-player setup) and cannot win the game; their favors stay on the record, and the number of "
+        "favors needed to win stays the one of the starting player count.",
+        "Un joueur qui a quitté la partie ne joue plus, ne reçoit aucune carte dans les manches suivantes (deux "
+        "joueurs restants jouent avec la mise en place à deux) et ne peut pas gagner la partie ; ses faveurs "
+        "restent acquises, et le nombre de faveurs nécessaire pour gagner reste celui du nombre de joueurs du "
+        "départ.",
+        ("RULINGS §12",),
+    ),
+    Rule(
+        "leave.abort",
+        "The game's organiser may abort it before it ends: nobody wins, and nothing after it is accepted.",
+        "L'organisateur d'une partie peut l'annuler avant sa fin : personne ne gagne, et plus rien n'est accepté "
+        "ensuite.",
+        ("RULINGS §12",),
+    ),
+    Rule(
+        "clock.deadline",
+        "A game may have a turn clock: turn_seconds (1 second to 7 days) for each decision, and what happens when "
+        "it runs out (on_timeout: bot or resign). Each pending decision has one deadline, turn_seconds after its "
+        "clock was started.",
+        "Une partie peut avoir une pendule : « turn_seconds » (d'une seconde à sept jours) pour chaque décision, "
+        "et ce qui se passe quand le temps est écoulé (« on_timeout » : « bot » ou « resign »). Chaque décision "
+        "en attente a une échéance, « turn_seconds » après le départ de sa pendule.",
+        ("RULINGS §12",),
+    ),
+    Rule(
+        "clock.timeout",
+        "A timeout is recorded only once the deadline has passed. Then, as the game says, the seat resigns, or the "
+        "server's heuristic bot makes the pending decision as an ordinary move of that seat.",
+        "Un dépassement de temps n'est enregistré qu'une fois l'échéance passée. Alors, selon la partie, le siège "
+        "abandonne, ou le robot « heuristic » du serveur prend la décision en attente, comme un coup ordinaire "
+        "de ce siège.",
+        ("RULINGS §12",),
+    ),
+    Rule(
+        "clock.order",
+        "The times a log records (joins, clocks, timeouts, resignations, an abort) never go backwards.",
+        "Les heures qu'un journal enregistre (arrivées, pendules, dépassements, abandons, annulation) ne "
+        "reviennent jamais en arrière.",
+        ("RULINGS §12",),
+    ),
 )
 
 

@@ -56,6 +56,12 @@ class GameState:
         "seed_commitment",
         "seat_seeds",
         "server_seed",
+        "resigned",
+        "turn_seconds",
+        "on_timeout",
+        "deadline",
+        "clock",
+        "aborted",
     )
 
     ruleset: Ruleset | None
@@ -83,6 +89,14 @@ class GameState:
     seed_commitment: str | None
     seat_seeds: tuple[str | None, ...]
     server_seed: str | None
+    resigned: tuple[bool, ...]
+    turn_seconds: int | None
+    on_timeout: str | None
+    deadline: tuple[int, int] | None
+    """(seat, Unix milliseconds) of the pending decision's clock, while one is running."""
+    clock: int
+    """The latest time the log recorded (Unix milliseconds): a later event may not be earlier."""
+    aborted: bool
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"GameState is immutable (tried to set {name})")
@@ -118,6 +132,15 @@ class GameState:
     def winner_names(self) -> tuple[str, ...]:
         """The game's winners by name (a seat a forged log names beyond the table is left out)."""
         return tuple(self.players[w] for w in self.winners if 0 <= w < len(self.players))
+
+    @property
+    def open_seats(self) -> tuple[int, ...]:
+        """Seats nobody has taken yet (their name is empty until `seat_joined`)."""
+        return tuple(i for i, name in enumerate(self.players) if not name)
+
+    def in_game(self) -> tuple[int, ...]:
+        """Seats that have not left the game (RULINGS §12), in seat order."""
+        return tuple(i for i, gone in enumerate(self.resigned) if not gone)
 
     def in_round(self) -> tuple[int, ...]:
         """Seats still in the current round, in seat order."""
@@ -156,6 +179,12 @@ class GameState:
             "seed_commitment": self.seed_commitment,
             "seat_seeds": list(self.seat_seeds),
             "server_seed": self.server_seed,
+            "resigned": list(self.resigned),
+            "turn_seconds": self.turn_seconds,
+            "on_timeout": self.on_timeout,
+            "deadline": list(self.deadline) if self.deadline else None,
+            "clock": self.clock,
+            "aborted": self.aborted,
         }
 
 
@@ -216,6 +245,12 @@ def initial_state() -> GameState:
     s.seed_commitment = None
     s.seat_seeds = ()
     s.server_seed = None
+    s.resigned = ()
+    s.turn_seconds = None
+    s.on_timeout = None
+    s.deadline = None
+    s.clock = 0
+    s.aborted = False
     return s.freeze()
 
 

@@ -37,6 +37,10 @@ class SeatPublic(NamedTuple):
     hand_size: int
     front: tuple[Card, ...]
     known_hand: Card | None = None
+    in_game: bool = True
+    """False once the seat has left the game (RULINGS §12)."""
+    open: bool = False
+    """True while nobody has taken the seat (its name is empty)."""
 
 
 class View(NamedTuple):
@@ -58,6 +62,11 @@ class View(NamedTuple):
     round_winners: tuple[int, ...]
     winners: tuple[int, ...]
     version: int
+    deadline: tuple[int, int] | None = None
+    """(seat, Unix milliseconds) by which the pending decision must be made, when the game has a clock."""
+    turn_seconds: int | None = None
+    on_timeout: str | None = None
+    aborted: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         # str(card) is the card's id (Card is a StrEnum), and several times cheaper than card.value
@@ -81,6 +90,8 @@ class View(NamedTuple):
                     "hand_size": s.hand_size,
                     "front": [str(c) for c in s.front],
                     "known_hand": str(s.known_hand) if s.known_hand else None,
+                    "in_game": s.in_game,
+                    "open": s.open,
                 }
                 for s in self.seats
             ],
@@ -90,6 +101,14 @@ class View(NamedTuple):
             "round_winners": list(self.round_winners),
             "winners": list(self.winners),
             "version": self.version,
+            "clock": None
+            if self.turn_seconds is None
+            else {
+                "turn_seconds": self.turn_seconds,
+                "on_timeout": self.on_timeout,
+                "deadline": None if self.deadline is None else {"seat": self.deadline[0], "at": self.deadline[1]},
+            },
+            "aborted": self.aborted,
         }
 
 
@@ -101,13 +120,14 @@ def view(state: GameState, seat: int | None) -> View:
     if seat is not None and not 0 <= seat < len(state.players):
         raise ValueError(f"no seat {seat}")
     knows = state.knows[seat] if seat is not None else (None,) * len(state.players)
-    players, favors, out, protected, hands, fronts = (
+    players, favors, out, protected, hands, fronts, resigned = (
         state.players,
         state.favors,
         state.out,
         state.protected,
         state.hands,
         state.front,
+        state.resigned,
     )
     seats = tuple(
         [
@@ -120,6 +140,8 @@ def view(state: GameState, seat: int | None) -> View:
                 len(hands[i]),
                 fronts[i],
                 knows[i] if i != seat else None,
+                not resigned[i],
+                not players[i],
             )
             for i in range(len(players))
         ]
@@ -157,6 +179,10 @@ def view(state: GameState, seat: int | None) -> View:
         round_winners=state.round_winners,
         winners=state.winners,
         version=state.seq,
+        deadline=state.deadline,
+        turn_seconds=state.turn_seconds,
+        on_timeout=state.on_timeout,
+        aborted=state.aborted,
     )
 
 
@@ -187,7 +213,8 @@ def redact(event: Event, fields: dict[str, Any], seat: int | None) -> dict[str, 
             deck_size=len(event.deck),
         )
         if seat is not None:
-            keep["hand"] = event.hands[seat].value
+            mine = event.hands[seat]
+            keep["hand"] = None if mine is None else mine.value
         return keep
     keep["player"] = fields["player"]
     if kind in (HandSeen, HandsCompared, HandsTraded):

@@ -297,8 +297,9 @@ def _header_schema() -> dict[str, Any]:
             "version": {"const": FORMAT_VERSION},
             "ruleset": {"enum": list(RULESETS)},
             "players": {
+                "description": "As in game_started: an empty name is a seat left open at creation (see seat_joined).",
                 "type": "array",
-                "items": {"type": "string", "minLength": 1},
+                "items": {"type": "string"},
                 "minItems": min(rs.min_players for rs in RULESETS.values()),
                 "maxItems": max(rs.max_players for rs in RULESETS.values()),
             },

@@ -143,11 +143,22 @@ _FIELDS: dict[type, tuple[str, ...]] = {cls: tuple(f.name for f in fields(cls)) 
 _ADAPTERS: dict[type, TypeAdapter[Any]] = {}
 
 
+_OMITTED: dict[type, dict[str, Any]] = {
+    cls: {f.name: f.default for f in fields(cls) if f.name in getattr(cls, "OPTIONAL", ())}
+    for cls in EVENT_TYPES.values()
+}
+"""Per event type, the fields left out of a line while they hold their default (added after logs existed)."""
+
+
 def encode(event: Event) -> dict[str, Any]:
-    """The JSON form of an event: `type`, `v`, then its fields."""
+    """The JSON form of an event: `type`, `v`, then its fields (an optional field only when it is set)."""
     out: dict[str, Any] = {"type": event.TYPE, "v": event.VERSION}
+    omitted = _OMITTED[type(event)]
     for name in _FIELDS[type(event)]:
-        out[name] = _plain(getattr(event, name))
+        value = getattr(event, name)
+        if name in omitted and value == omitted[name]:
+            continue
+        out[name] = _plain(value)
     return out
 
 
@@ -166,8 +177,8 @@ def _line_encoder(cls: type[Event]) -> Callable[[Any, int, str | None], bytes]:
 
 
 def _needs_sorting(cls: type) -> bool:
-    """Events holding a mapping (rule options) are written the slow way, their keys sorted."""
-    return any("dict" in str(f.type) for f in fields(cls))
+    """Events holding a mapping (rule options) or optional fields are written the slow way, by `encode`."""
+    return any("dict" in str(f.type) for f in fields(cls)) or bool(_OMITTED[cls])
 
 
 _LINES: dict[type, Callable[[Any, int, str | None], bytes]] = {

@@ -426,7 +426,7 @@ class RefereeMachine(RuleBasedStateMachine):
 
 VIEW_KEYS = {
     "seat", "ruleset", "options", "round", "phase", "active", "deck_size", "set_aside_face_down", "face_up",
-    "seats", "hand", "deck_known", "unseen", "round_winners", "winners", "version",
+    "seats", "hand", "deck_known", "unseen", "round_winners", "winners", "version", "clock", "aborted",
 }  # fmt: skip
 
 

@@ -10,6 +10,7 @@ An omniscient narrator (`loveletter demo`) also tells every draw and every priva
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
 
 from loveletter.core.cards import Card
 from loveletter.core.catalogue import (
@@ -17,8 +18,11 @@ from loveletter.core.catalogue import (
     CardPlayed,
     ChancellorDrew,
     ChancellorReturned,
+    ClockRanOut,
+    ClockSet,
     Event,
     FavorGained,
+    GameAborted,
     GameEnded,
     GameStarted,
     HandDiscarded,
@@ -26,8 +30,10 @@ from loveletter.core.catalogue import (
     HandSeen,
     HandsTraded,
     PlayerEliminated,
+    PlayerResigned,
     RoundEnded,
     RoundStarted,
+    SeatJoined,
     SeedContributed,
     SeedRevealed,
     TurnStarted,
@@ -35,6 +41,14 @@ from loveletter.core.catalogue import (
 from loveletter.core.lang import de, plural_fr
 from loveletter.core.rulesets import RULESETS, Ruleset
 from loveletter.events.codec import quoted_fr
+
+
+def clock_time(ms: int) -> str:
+    """A recorded time as people read it: 2026-11-24 06:30:05 UTC."""
+    try:
+        return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    except (OverflowError, OSError, ValueError):
+        return str(ms)
 
 
 def _and_fr(items: Sequence[str]) -> str:
@@ -72,7 +86,8 @@ class Narrator:
         if isinstance(event, GameStarted):
             self.rs = RULESETS.get(event.ruleset, self.rs)
             self.players = self.names[: len(event.players)] if self.names else event.players
-            names = ", ".join(self.players)
+            open_seat = "(siège ouvert)" if fr else "(open seat)"
+            names = ", ".join(name or open_seat for name in self.players)
             kind = (" (scénario)" if fr else " (scenario)") if event.scenario else ""
             if fr:
                 ruleset = self.rs.id if self.rs.id.isdigit() else quoted_fr(self.rs.id)  # « princess-princess »
@@ -85,10 +100,14 @@ class Narrator:
             extra = (f" Cartes face visible : {up}." if fr else f" Face up: {up}.") if up else ""
             if self.omniscient:
                 if fr:
-                    dealt = ", ".join(f"{self.who(i)} reçoit {self.card(c)}" for i, c in enumerate(event.hands))
+                    dealt = ", ".join(
+                        f"{self.who(i)} reçoit {self.card(c)}" for i, c in enumerate(event.hands) if c is not None
+                    )
                     extra += f" Donne : {dealt}."
                 else:
-                    dealt = ", ".join(f"{self.who(i)} {self.card(c)}" for i, c in enumerate(event.hands))
+                    dealt = ", ".join(
+                        f"{self.who(i)} {self.card(c)}" for i, c in enumerate(event.hands) if c is not None
+                    )
                     extra += f" Dealt: {dealt}."
             if fr:
                 return f"Manche {event.round} : {first} commence.{extra}"
@@ -200,6 +219,30 @@ class Narrator:
             if fr:
                 return f"L'arbitre révèle sa graine ({short}…) : chaque paquet peut être vérifié."
             return f"The referee reveals its seed ({short}…): every deck can now be checked."
+        if isinstance(event, SeatJoined):
+            if not self.names and 0 <= event.player < len(self.players):
+                self.players = (*self.players[: event.player], event.name, *self.players[event.player + 1 :])
+            p = self.who(event.player)
+            return f"{p} prend le siège {event.player}." if fr else f"{p} takes seat {event.player}."
+        if isinstance(event, ClockSet):
+            p, when = self.who(event.player), clock_time(event.deadline)
+            return f"    ({p} doit décider avant {when}.)" if fr else f"    ({p} must decide by {when}.)"
+        if isinstance(event, ClockRanOut):
+            p = self.who(event.player)
+            return f"    Le temps de {p} est écoulé." if fr else f"    {p}'s time has run out."
+        if isinstance(event, PlayerResigned):
+            p = self.who(event.player)
+            shown = ", ".join(self.card(c) for c in event.cards)
+            if fr:
+                why = "temps écoulé" if event.reason == "timeout" else "abandon"
+                tail = f" et défausse {shown}" if shown else ""
+                return f"    {p} quitte la partie ({why}){tail}."
+            why = "time ran out" if event.reason == "timeout" else "resigned"
+            tail = f" and discards {shown}" if shown else ""
+            return f"    {p} leaves the game ({why}){tail}."
+        if isinstance(event, GameAborted):
+            when = clock_time(event.at)
+            return f"Partie annulée par l'organisateur ({when})." if fr else f"Game aborted by its organiser ({when})."
         if isinstance(event, GameEnded):
             won_by = [self.who(w) for w in event.winners]
             winners = _and_fr(won_by) if fr else ", ".join(won_by)

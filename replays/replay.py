@@ -17,8 +17,11 @@ from loveletter.core.catalogue import (
     CardPlayed,
     ChancellorDrew,
     ChancellorReturned,
+    ClockRanOut,
+    ClockSet,
     Event,
     FavorGained,
+    GameAborted,
     GameEnded,
     GameStarted,
     HandDiscarded,
@@ -26,13 +29,28 @@ from loveletter.core.catalogue import (
     HandSeen,
     HandsTraded,
     PlayerEliminated,
+    PlayerResigned,
     RoundEnded,
     RoundStarted,
+    SeatJoined,
     SeedContributed,
     SeedRevealed,
     TurnStarted,
 )
-from loveletter.core.commands import Command, ContributeSeed, DealRound, PlayCard, ReturnCards, RevealSeed, StartGame
+from loveletter.core.commands import (
+    Abort,
+    Command,
+    ContributeSeed,
+    DealRound,
+    JoinSeat,
+    PlayCard,
+    Resign,
+    ReturnCards,
+    RevealSeed,
+    SetClock,
+    StartGame,
+    TimeOut,
+)
 from loveletter.core.decide import decide
 from loveletter.core.evolve import apply_all, fold
 from loveletter.core.lang import Text
@@ -41,7 +59,20 @@ from loveletter.core.state import INITIAL, GameState, Transient
 from loveletter.events.codec import dumps, encode
 from loveletter.events.log import Entry, GameLog, Header
 
-DECISIONS = (GameStarted, RoundStarted, CardPlayed, ChancellorReturned, SeedContributed, SeedRevealed)
+DECISIONS = (
+    GameStarted,
+    RoundStarted,
+    CardPlayed,
+    ChancellorReturned,
+    SeedContributed,
+    SeedRevealed,
+    SeatJoined,
+    ClockSet,
+    ClockRanOut,
+    GameAborted,
+)
+"""Events that record a decision (a player's, chance's or the referee's); every other event is a consequence.
+A `player_resigned` is a decision when it starts its group, and a consequence after `clock_ran_out`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +134,14 @@ class ReplayResult:
         return not self.problems
 
 
+def starts_decision(entries: Sequence[Entry], k: int) -> bool:
+    """Whether `entries[k]` records a decision rather than a consequence of the one before it."""
+    event = entries[k].event
+    if isinstance(event, DECISIONS):
+        return True
+    return type(event) is PlayerResigned and (k == 0 or type(entries[k - 1].event) is not ClockRanOut)
+
+
 def command_of(event: Event) -> Command | None:
     """The decision a logged event records, or None for a consequence."""
     kind = type(event)
@@ -114,12 +153,30 @@ def command_of(event: Event) -> Command | None:
         return DealRound(event.set_aside, event.face_up, event.hands, event.deck, event.first_player, event.shuffle)
     if isinstance(event, GameStarted):
         return StartGame(
-            event.ruleset, event.players, dict(event.options), event.first_player, event.scenario, event.seed_commitment
+            event.ruleset,
+            event.players,
+            dict(event.options),
+            event.first_player,
+            event.scenario,
+            event.seed_commitment,
+            event.open_seats,
+            event.turn_seconds,
+            event.on_timeout,
         )
     if isinstance(event, SeedContributed):
         return ContributeSeed(event.player, event.seed)
     if isinstance(event, SeedRevealed):
         return RevealSeed(event.seed)
+    if isinstance(event, SeatJoined):
+        return JoinSeat(event.player, event.name, event.at)
+    if isinstance(event, ClockSet):
+        return SetClock(event.player, event.at)
+    if isinstance(event, ClockRanOut):
+        return TimeOut(event.player, event.at)
+    if isinstance(event, PlayerResigned):
+        return Resign(event.player, event.at)
+    if isinstance(event, GameAborted):
+        return Abort(event.at)
     return None
 
 
@@ -146,6 +203,11 @@ def rule_of(event: Event) -> str:
         GameEnded: "game.end",
         SeedContributed: "shuffle.seat-seed",
         SeedRevealed: "shuffle.commitment",
+        SeatJoined: "lobby.join",
+        ClockSet: "clock.deadline",
+        ClockRanOut: "clock.timeout",
+        PlayerResigned: "leave.resign",
+        GameAborted: "leave.abort",
     }
     return simple[type(event)]
 
@@ -224,7 +286,7 @@ def check(
     while i < len(entries):
         entry = entries[i]
         group_end = i + 1
-        while group_end < len(entries) and not isinstance(entries[group_end].event, DECISIONS):
+        while group_end < len(entries) and not starts_decision(entries, group_end):
             group_end += 1
         group = entries[i:group_end]
         try:

@@ -20,7 +20,18 @@ import pytest
 from loveletter.core.cards import Card
 from loveletter.core.catalogue import EVENT_TYPES, Event
 from loveletter.core.chance import commitment, committed_deal
-from loveletter.core.commands import ContributeSeed, PlayCard, ReturnCards, RevealSeed, StartGame
+from loveletter.core.commands import (
+    Abort,
+    ContributeSeed,
+    JoinSeat,
+    PlayCard,
+    Resign,
+    ReturnCards,
+    RevealSeed,
+    SetClock,
+    StartGame,
+    TimeOut,
+)
 from loveletter.core.decide import decide
 from loveletter.core.evolve import fold
 from loveletter.core.legal import action_code, from_action_code, legal_moves
@@ -40,7 +51,10 @@ GAMES = [
     ("2019-classic", ("Ann", "Bob", "Cid"), 4),
     ("2012", ("Ann", "Bob", "Cid", "Dee"), 5),
     ("princess-princess", ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay"), 6),
+    ("2019", ("Ann", "Bob", "Cid"), 7),  # online: an open seat joined, a clock, a timeout, a resignation
+    ("2019", ("Ann", "Bob", "Cid"), 8),  # online, then aborted by its organiser
 ]
+ONLINE = {7: "resign", 8: "abort"}
 
 
 SIGNER = SigningKey.generate()
@@ -50,21 +64,44 @@ def play_random_game(ruleset: str, players: tuple[str, ...], seed: int) -> list[
     """A whole game made by the engine: chance deals from derived seeds, every seat plays a random legal move."""
     rng = random.Random(seed)
     server_seed = hashlib.sha256(f"docs/{seed}".encode()).digest()
-    start = StartGame(ruleset, players, seed_commitment=commitment(server_seed))
+    online = ONLINE.get(seed)
+    now = 1_790_000_000_000  # Unix milliseconds, moved on by hand: the engine reads no clock
+    if online:
+        seated = ("Ann", "", *players[2:])
+        start = StartGame(ruleset, seated, seed_commitment=commitment(server_seed), open_seats=(1,))
+        start = StartGame(**{**_fields(start), "turn_seconds": 30, "on_timeout": "bot"})
+    else:
+        start = StartGame(ruleset, players, seed_commitment=commitment(server_seed))
     events: list[Event] = list(decide(INITIAL, start))
+    if online:
+        events += decide(fold(events), JoinSeat(1, players[1], now))
     events += decide(fold(events), ContributeSeed(0, hashlib.sha256(f"seat/{seed}".encode()).hexdigest()))
     state = fold(events)
     while state.phase != PHASE_OVER or state.server_seed is None:
+        now += 1000
         if state.phase == PHASE_OVER:
             command: Any = RevealSeed(server_seed.hex())
         elif state.phase == PHASE_DEAL:
             command = committed_deal(state, server_seed)
+        elif online == "abort" and state.round == 2:
+            command = Abort(now)
+        elif online and state.deadline is None and type(events[-1]).TYPE != "clock_ran_out":
+            command = SetClock(state.active, now)
+        elif online == "resign" and state.round == 2 and not any(state.resigned):
+            command = Resign(state.active, now)
+        elif online and state.drawn == 3 and state.deadline is not None:
+            command = TimeOut(state.active, now + 30_000)
+            now += 30_000
         else:
             command = rng.choice(legal_moves(state, state.active))
         new = decide(state, command)
         events.extend(new)
         state = fold(new, state)
     return events
+
+
+def _fields(command: StartGame) -> dict[str, Any]:
+    return {name: getattr(command, name) for name in command.__slots__}
 
 
 @pytest.fixture(scope="module")

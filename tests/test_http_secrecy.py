@@ -42,8 +42,10 @@ VIEW_KEYS = {
     "round_winners",
     "winners",
     "version",
+    "clock",
+    "aborted",
 }
-SEAT_KEYS = {"seat", "name", "favors", "in_round", "protected", "hand_size", "front", "known_hand"}
+SEAT_KEYS = {"seat", "name", "favors", "in_round", "protected", "hand_size", "front", "known_hand", "in_game", "open"}
 BASE = {"type", "v", "seq"}
 # What a seat that may not see an event is left with (our own statement of RULINGS §10, not the server's code).
 REDACTED = {

@@ -35,6 +35,8 @@ def test_the_view_of_a_seat_that_has_seen_a_hand_is_exactly_this() -> None:
                 "hand_size": 1,
                 "front": ["priest"],
                 "known_hand": None,
+                "in_game": True,
+                "open": False,
             },
             {
                 "seat": 1,
@@ -45,6 +47,8 @@ def test_the_view_of_a_seat_that_has_seen_a_hand_is_exactly_this() -> None:
                 "hand_size": 2,
                 "front": [],
                 "known_hand": "guard",
+                "in_game": True,
+                "open": False,
             },
         ],
         "hand": ["handmaid"],
@@ -65,6 +69,8 @@ def test_the_view_of_a_seat_that_has_seen_a_hand_is_exactly_this() -> None:
         "round_winners": [],
         "winners": [],
         "version": state.seq,
+        "clock": None,
+        "aborted": False,
     }
     assert len(state.deck) == 21 - 1 - 3 - 2 - 2  # set aside, face up, two hands, two draws
     spectator = view(state, None).as_dict()

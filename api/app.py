@@ -7,7 +7,7 @@ import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Callable, Literal
 
 import orjson
 import structlog
@@ -23,7 +23,7 @@ from loveletter.api.moves import MOVE, RefereeApp, answer, media_of, move_handle
 from loveletter.api.openapi import answers
 from loveletter.api.problems import Problem, lang_of
 from loveletter.api.referee import Referee, events_json
-from loveletter.api.schemas import CreateGameIn, SeedIn
+from loveletter.api.schemas import CreateGameIn, JoinIn, SeedIn
 from loveletter.api.settings import Settings
 from loveletter.core.cards import CARD_ORDER
 from loveletter.core.lang import Text
@@ -79,7 +79,10 @@ def ruleset_json(rs: Ruleset) -> dict[str, Any]:
     }
 
 
-def create_app(settings: Settings | None = None, store: EventStore | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None, store: EventStore | None = None, clock: Callable[[], int] | None = None
+) -> FastAPI:
+    """The referee's HTTP app; `clock` (Unix milliseconds) replaces the wall clock, for tests of turn clocks."""
     settings = settings or Settings()
     configure(settings.log_format, settings.log_level)
     owned = store is None
@@ -88,7 +91,11 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     if signing_key.created:
         structlog.get_logger().warning("signing key created", path=str(Path(settings.key_path).resolve()))
     referee = Referee(
-        the_store, cache_games=settings.cache_games, admin_tokens=AdminTokens.of(settings), signing_key=signing_key
+        the_store,
+        cache_games=settings.cache_games,
+        admin_tokens=AdminTokens.of(settings),
+        signing_key=signing_key,
+        **({"clock": clock} if clock is not None else {}),
     )
     redact_access_log()  # a stream's ?token= stays out of uvicorn's access log, when it is on
 
@@ -99,7 +106,9 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         # move what start-up built out of the collector's sight and collect the young generation rarely.
         gc.freeze()
         gc.set_threshold(50_000, 20, 100)
+        await referee.start_clocks()
         yield
+        await referee.stop_clocks()
         if owned:
             the_store.close()
 
@@ -173,6 +182,43 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         except RuleViolation as v:
             raise problems.violation(v) from None
         return _json(created, 201, {"Location": f"/games/{created['game_id']}"})
+
+    @app.get("/games", tags=["lobby"], responses=answers(None, 404, 422))
+    async def list_games(
+        status: Annotated[Literal["open", "running", "finished"] | None, Query()] = None,
+        ruleset: Annotated[str | None, Query(max_length=40)] = None,
+        cursor: Annotated[str | None, Query(max_length=200)] = None,
+        limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    ) -> Response:
+        """Public games, newest first, with public facts only; `next` is the cursor of the following page."""
+        before = parse.lobby_cursor(cursor)
+        chosen = parse.ruleset_id(ruleset) if ruleset is not None else None
+        rows = await asyncio.to_thread(the_store.lobby, status, chosen, before, limit + 1)
+        games = [{"game_id": game, **orjson.loads(listing)} for _, game, listing in rows[:limit]]
+        more = len(rows) > limit
+        return _json({"games": games, "next": parse.lobby_cursor_of(*rows[limit - 1][:2]) if more else None})
+
+    @app.post(
+        "/games/{game_id}/join",
+        dependencies=[Depends(parse.json_body)],
+        tags=["lobby"],
+        responses=answers(None, 401, 403, 404, 409, 422),
+    )
+    async def join_game(game_id: str, body: JoinIn) -> Response:
+        """Take an open seat, by invite (or any open seat of a public game): answers that seat's own token."""
+        return _json(await referee.join(parse.game_id(game_id), body))
+
+    @app.post("/games/{game_id}/resign", tags=["lobby"], responses=answers(None, 401, 403, 404, 409, 422))
+    async def resign(game_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
+        """The seat of the bearer token leaves the game (RULINGS §12)."""
+        body, version = await referee.resign(parse.game_id(game_id), parse.bearer(authorization))
+        return Response(body, media_type=JSON, headers={"ETag": f'"{version}"'})
+
+    @app.post("/games/{game_id}/abort", tags=["lobby"], responses=answers(None, 401, 403, 404, 409, 422))
+    async def abort(game_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
+        """The organiser (or an admin) stops the game: nobody wins (RULINGS §12)."""
+        body, version = await referee.abort(parse.game_id(game_id), parse.bearer(authorization))
+        return Response(body, media_type=JSON, headers={"ETag": f'"{version}"'})
 
     @app.get("/games/{game_id}", tags=["games"], responses=answers("game", 403, 404))
     async def get_game(

@@ -28,6 +28,7 @@ Content-Length, a raw byte above 0x7F in the path (see docs/api.md, "Malformed r
 
 from __future__ import annotations
 
+import base64
 import re
 from typing import Literal
 
@@ -257,3 +258,29 @@ def request_id(value: bytes | None) -> str | None:
 def accept_language(value: str | None) -> str:
     """`en` or `fr` from an `Accept-Language` (never refused: what cannot be read is English)."""
     return language(value or "")
+
+
+def lobby_cursor_of(created: int, game_id: str) -> str:
+    """The opaque cursor of a lobby page: where the next page starts."""
+    return base64.urlsafe_b64encode(f"{created}:{game_id}".encode()).decode().rstrip("=")
+
+
+def lobby_cursor(value: str | None) -> tuple[int, str] | None:
+    """A lobby cursor as `lobby_cursor_of` wrote it; 400 `invalid_cursor` for anything else."""
+    if value is None:
+        return None
+    try:
+        text = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)).decode("ascii")
+        created, game = text.split(":", 1)
+        if not created.isdigit() or not GAME_ID.fullmatch(game):
+            raise ValueError
+        return int(created), game
+    except ValueError:
+        raise Problem(
+            400,
+            "invalid_cursor",
+            Text(
+                "this cursor is not one the lobby gave: start again without it",
+                "ce curseur n'est pas un curseur donné par la liste des parties : recommencez sans lui",
+            ),
+        ) from None

@@ -51,6 +51,12 @@ TITLES: Mapping[str, Text] = {
     "overloaded": Text("Referee busy", "Arbitre surchargé"),
     "too_many_streams": Text("Too many event streams", "Trop de flux d'événements"),
     "store_unavailable": Text("Storage unavailable", "Stockage indisponible"),
+    "invite_used": Text("Invite already used", "Invitation déjà utilisée"),
+    "invite_rejected": Text("Wrong invite", "Invitation refusée"),
+    "invite_required": Text("Invite required", "Invitation requise"),
+    "game_full": Text("Game full", "Partie complète"),
+    "not_organiser": Text("Organiser only", "Réservé à l'organisateur"),
+    "invalid_cursor": Text("Invalid cursor", "Curseur invalide"),
 }
 """The title of every problem the referee answers by itself, by its `code`."""
 

@@ -9,50 +9,65 @@ truth, so a cold start or a conflict just folds the log again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
+import heapq
 import random
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import structlog
 
 from loveletter.api import parse
 from loveletter.api.credentials import AdminTokens
 from loveletter.api.problems import Problem, bilingual, violation
-from loveletter.api.schemas import CodeIn, CreateGameIn, PlayIn, ReturnIn, SeedIn
+from loveletter.api.schemas import CodeIn, CreateGameIn, JoinIn, PlayIn, ReturnIn, SeedIn
 from loveletter.api.tokens import digest, matches, new_token
 from loveletter.core.bots import get_bot
 from loveletter.core.cards import Card
 from loveletter.core.catalogue import Event
 from loveletter.core.chance import commitment, committed_deal
 from loveletter.core.commands import (
+    Abort,
     Command,
     ContributeSeed,
     DealRound,
+    JoinSeat,
     PlayCard,
+    Resign,
     ReturnCards,
     RevealSeed,
+    SetClock,
     StartGame,
+    TimeOut,
 )
 from loveletter.core.decide import decide
 from loveletter.core.evolve import fold
 from loveletter.core.lang import Text
 from loveletter.core.legal import from_action_code, legal_moves, legal_moves_as_dicts
 from loveletter.core.rules import RuleViolation
-from loveletter.core.state import INITIAL, PHASE_DEAL, GameState
+from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, PHASE_PLAY, GameState
 from loveletter.core.views import redact, view
 from loveletter.events.codec import dumps, encode
 from loveletter.events.log import Header, game_lines
 from loveletter.events.signing import SigningKey
-from loveletter.events.store import Append, ConflictError, EventStore, Idempotency
+from loveletter.events.store import Append, ConflictError, EventStore, GameIndex, Idempotency
 
 log = structlog.get_logger()
 
 MAX_RETRIES = 5
+CLOCK_POLL = 1.0
+"""Seconds the clock keeper sleeps at most between looks at the time source (which tests may move by hand)."""
+
+
+def wall_ms() -> int:
+    """The time source of a live referee: Unix time in milliseconds."""
+    return time.time_ns() // 1_000_000
 
 
 @dataclass(slots=True)
@@ -64,6 +79,8 @@ class Table:
     events: list[Event]
     state: GameState
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    indexed: GameIndex | None = None
+    """The index entry last written for this game (None: not yet known here, or a game the index skips)."""
 
     @property
     def version(self) -> int:
@@ -127,8 +144,13 @@ class Referee:
         admin_token: str | None = None,
         admin_tokens: AdminTokens | None = None,
         signing_key: SigningKey | None = None,
+        clock: Callable[[], int] = wall_ms,
     ) -> None:
         self.store = store
+        self.clock = clock
+        self._deadlines: list[tuple[int, str]] = []  # (deadline, game id): one heap for every running clock
+        self._clock_wake = asyncio.Event()
+        self._clock_task: asyncio.Task[None] | None = None
         self.signing_key = signing_key
         self.admin_tokens = AdminTokens([admin_token] if admin_token else []) if admin_tokens is None else admin_tokens
         self._tables: OrderedDict[str, Table] = OrderedDict()
@@ -171,7 +193,10 @@ class Referee:
         rows = await asyncio.to_thread(self.store.load, table.game_id, table.version)
         if rows and rows[0][0] == table.version + 1:
             table.extend([e for seq, e in rows if seq > table.version])
+            table.meta = await asyncio.to_thread(self.store.meta, table.game_id) or table.meta  # a join's new token
+            table.indexed = None
             self._extended(table)
+            self._clock_started(table.game_id, table.state)
 
     def _extended(self, table: Table) -> None:
         """`table` grew: wake the game's streams (by its id: they do not hold this `Table`, which the cache may
@@ -258,6 +283,8 @@ class Referee:
             if stored and matches(token, stored):
                 structlog.contextvars.bind_contextvars(game_id=table.game_id, seat=seat)
                 return seat
+        if self.is_organiser(table, token):
+            return None  # the organiser reads what a spectator reads
         raise Problem(
             403,
             "token_rejected",
@@ -287,6 +314,8 @@ class Referee:
                     break
                 command: Any = RevealSeed(meta["server_seed"])
             elif state.phase == PHASE_DEAL:
+                if state.round == 0 and state.open_seats:
+                    break  # dealt once the last seat is taken
                 if state.round < len(scenario_deals):
                     command = scenario_deals[state.round]
                 else:
@@ -294,59 +323,304 @@ class Referee:
             else:
                 bot = seats[state.active].get("bot")
                 if bot is None:
-                    break
-                moves = legal_moves(state, state.active)
-                command = get_bot(bot).choose(view(state, state.active), moves, self._rng)
+                    if state.turn_seconds is None or state.deadline is not None:
+                        break
+                    command = SetClock(state.active, self.clock())  # a person must decide: start their clock
+                else:
+                    command = self._bot_move(state, bot)
             new = decide(state, command)
             events.extend(new)
             state = fold(new, state)
         return events, state
 
+    def _bot_move(self, state: GameState, bot: str) -> Command:
+        moves = legal_moves(state, state.active)
+        choice: Command = get_bot(bot).choose(view(state, state.active), moves, self._rng)
+        return choice
+
     # -- creating a game --------------------------------------------------------------------------
 
     async def create(self, body: CreateGameIn) -> dict[str, Any]:
-        names = tuple(p.name for p in body.players)
+        names = tuple(p.name or "" for p in body.players)
+        opened = tuple(i for i, p in enumerate(body.players) if p.open)
         first = None
         if body.first_player is not None:
-            probe = fold(decide(INITIAL, StartGame(body.ruleset, names, body.options)))
+            probe = fold(decide(INITIAL, StartGame(body.ruleset, names, body.options, open_seats=opened)))
             first = seat_of(probe, body.first_player, "first_player")
         server_seed = secrets.token_bytes(32)  # secret until the game ends; every deck derives from it
-        start = StartGame(body.ruleset, names, body.options, first, body.scenario is not None, commitment(server_seed))
+        start = StartGame(
+            body.ruleset,
+            names,
+            body.options,
+            first,
+            body.scenario is not None,
+            commitment(server_seed),
+            opened,
+            body.turn_seconds,
+            body.on_timeout,
+        )
         events = list(decide(INITIAL, start))
         for seat, player in enumerate(body.players):
+            if player.open:
+                continue
             if player.seed is not None:
                 events += decide(fold(events), ContributeSeed(seat, player.seed))
         state = fold(events)
         deals = [self._scenario_deal(state, d) for d in body.scenario.deals] if body.scenario else []
-        tokens = [None if p.bot else new_token() for p in body.players]
+        tokens = [None if p.open or p.bot else new_token() for p in body.players]
+        invites = [new_token() if p.open else None for p in body.players]
+        organiser = new_token()
         meta = {
             "ruleset": state.ruleset.id if state.ruleset else body.ruleset,
             "players": list(names),
             "scenario_deals": [_deal_json(d) for d in deals],
             "server_seed": server_seed.hex(),
             "seats": [
-                {"name": p.name, "bot": p.bot, "token_digest": digest(t) if t else None}
-                for p, t in zip(body.players, tokens, strict=True)
+                {
+                    "name": names[i],
+                    "bot": None if p.open else p.bot,
+                    "token_digest": digest(t) if t else None,
+                    "invite_digest": digest(code) if (code := invites[i]) else None,
+                }
+                for i, (p, t) in enumerate(zip(body.players, tokens, strict=True))
             ],
+            "organiser_digest": digest(organiser),
+            "public": body.public,
+            "created": self.clock(),
         }
         automatic, state = self._automatic(state, meta, deals)
         events += automatic
         game_id = "g_" + secrets.token_urlsafe(12)
-        version = await self.store.commit(Append(game_id, 0, events, create=meta))
-        table = Table(game_id, meta, events, state)
+        index = game_index(meta, state)
+        version = await self.store.commit(Append(game_id, 0, events, create=meta, index=index))
+        table = Table(game_id, meta, events, state, indexed=index)
         self._tables[game_id] = table
         self._evict()
+        self._clock_started(game_id, state)
         log.info("game created", game_id=game_id, ruleset=meta["ruleset"], seats=len(names), seq=version)
+        seats: list[dict[str, Any]] = []
+        for i, (p, t) in enumerate(zip(body.players, tokens, strict=True)):
+            if p.open:
+                code = invites[i]
+                seats.append({"seat": i, "open": True, "invite": code, "join": f"/games/{game_id}/join?invite={code}"})
+            else:
+                seats.append({"seat": i, "name": p.name, "bot": p.bot, "token": t})
         return {
             "game_id": game_id,
             "version": version,
             "ruleset": meta["ruleset"],
             "scenario": body.scenario is not None,
-            "seats": [
-                {"seat": i, "name": p.name, "bot": p.bot, "token": t}
-                for i, (p, t) in enumerate(zip(body.players, tokens, strict=True))
-            ],
+            "public": body.public,
+            "organiser_token": organiser,
+            "seats": seats,
         }
+
+    # -- the lobby: joining, leaving, aborting ----------------------------------------------------------
+
+    async def join(self, game_id: str, body: JoinIn, lang: str = "en") -> dict[str, Any]:
+        """Seat a player at an open seat (by invite, or any open seat of a public game): that seat's own token."""
+        table = await self.table(game_id)
+        async with table.lock:
+            for _ in range(MAX_RETRIES):
+                state = table.state
+                seat = self._seat_to_join(table, body.invite)
+                token = new_token()
+                try:
+                    events = list(decide(state, JoinSeat(seat, body.name, self.clock())))
+                    if body.seed is not None:
+                        events += decide(fold(events, state), ContributeSeed(seat, body.seed))
+                except RuleViolation as v:
+                    raise violation(v) from None
+                meta = {**table.meta, "seats": list(table.meta["seats"])}
+                meta["seats"][seat] = {**meta["seats"][seat], "name": body.name.strip(), "token_digest": digest(token)}
+                meta["players"] = [*meta["players"][:seat], body.name.strip(), *meta["players"][seat + 1 :]]
+                version = await self._commit(table, state, events, meta=meta)
+                if version is None:
+                    continue
+                return {"game_id": game_id, "seat": seat, "name": body.name.strip(), "token": token, "version": version}
+        raise _kept_changing(table)
+
+    def _seat_to_join(self, table: Table, invite: str | None) -> int:
+        state = table.state
+        seats = table.meta["seats"]
+        if invite is not None:
+            for seat, info in enumerate(seats):
+                stored = info.get("invite_digest")
+                if stored and matches(invite, stored):
+                    if seat not in state.open_seats:
+                        raise Problem(
+                            409,
+                            "invite_used",
+                            Text("this invite's seat is already taken", "le siège de cette invitation est déjà pris"),
+                        )
+                    return seat
+            raise Problem(
+                403,
+                "invite_rejected",
+                Text("this invite is not one of this game's", "cette invitation n'est pas de cette partie"),
+            )
+        if not table.meta.get("public"):
+            raise Problem(
+                401,
+                "invite_required",
+                Text(
+                    "this game is joined by invite only: send the invite you were given",
+                    "on ne rejoint cette partie que sur invitation : envoyez celle que vous avez reçue",
+                ),
+            )
+        if state.open_seats and not state.over:
+            return state.open_seats[0]
+        raise Problem(
+            409,
+            "game_full",
+            Text(
+                "every seat of this game is taken: it has started",
+                "tous les sièges de cette partie sont pris : elle a commencé",
+            ),
+        )
+
+    async def resign(self, game_id: str, token: str | None) -> tuple[bytes, int]:
+        """The seat of `token` leaves the game (RULINGS §12): its answer as a move's, and the new version."""
+        table = await self.table(game_id)
+        seat = self.seat_for(table, token, required=True)
+        if seat is None:
+            raise _seat_token_needed()
+        return await self._decided(table, lambda state: Resign(seat, self.clock()), seat)
+
+    async def abort(self, game_id: str, token: str | None) -> tuple[bytes, int]:
+        """The organiser (or an admin) stops the game: nobody wins."""
+        table = await self.table(game_id)
+        if token is None:
+            raise Problem(
+                401,
+                "token_required",
+                Text(
+                    "send Authorization: Bearer <organiser token>",
+                    "envoyez l'en-tête « Authorization: Bearer <jeton d'organisateur> »",
+                ),
+            )
+        if not self.is_organiser(table, token) and not self.is_admin(token):
+            raise Problem(
+                403,
+                "not_organiser",
+                Text("only the game's organiser may abort it", "seul l'organisateur de la partie peut l'annuler"),
+            )
+        return await self._decided(table, lambda state: Abort(self.clock()), None)
+
+    async def _decided(self, table: Table, make: Callable[[GameState], Command], seat: int | None) -> tuple[bytes, int]:
+        async with table.lock:
+            fresh = not self.store.shared
+            for _ in range(MAX_RETRIES):
+                state = table.state
+                try:
+                    events = list(decide(state, make(state)))
+                except RuleViolation as v:
+                    if not fresh:
+                        fresh = True
+                        await self.refresh(table)
+                        continue
+                    raise violation(v, legal_moves_as_dicts(state, seat) if seat is not None else []) from None
+                version = await self._commit(table, state, events)
+                if version is None:
+                    continue
+                return self._answer(table.state, seat, table.events[state.seq :], state.seq + 1), version
+        raise _kept_changing(table)
+
+    async def _commit(
+        self, table: Table, state: GameState, mine: list[Event], meta: dict[str, Any] | None = None
+    ) -> int | None:
+        """Record `mine` and what follows automatically (deals, bots, clocks) after `state`; None when another
+        writer got there first (the table is refreshed: judge again)."""
+        deals = [_deal_of(d) for d in table.meta.get("scenario_deals", [])]
+        automatic, final = self._automatic(fold(mine, state), meta or table.meta, deals)
+        events = [*mine, *automatic]
+        index = self._index_change(table, meta or table.meta, final)
+        try:
+            version = await self.store.commit(Append(table.game_id, state.seq, events, meta=meta, index=index))
+        except ConflictError:
+            await self.refresh(table)
+            return None
+        if meta is not None:
+            table.meta = meta
+        if index is not None:
+            table.indexed = index
+        table.extend(events, final)
+        self._extended(table)
+        self._clock_started(table.game_id, final)
+        return version
+
+    def _index_change(self, table: Table, meta: dict[str, Any], state: GameState) -> GameIndex | None:
+        """The game's new index entry, or None when it has none or it did not change."""
+        index = game_index(meta, state)
+        if index is None or index == table.indexed:
+            return None
+        return index
+
+    def is_organiser(self, table: Table, token: str) -> bool:
+        stored = table.meta.get("organiser_digest")
+        return isinstance(stored, str) and matches(token, stored)
+
+    # -- clocks ---------------------------------------------------------------------------------------
+
+    def _clock_started(self, game_id: str, state: GameState) -> None:
+        if state.deadline is not None:
+            heapq.heappush(self._deadlines, (state.deadline[1], game_id))
+            self._clock_wake.set()
+
+    async def start_clocks(self) -> None:
+        """Take up every running clock the store knows of (after a restart, or as another worker) and keep them."""
+        for game_id, deadline in await asyncio.to_thread(self.store.deadlines):
+            heapq.heappush(self._deadlines, (deadline, game_id))
+        self._clock_task = asyncio.ensure_future(self._keep_clocks())
+
+    async def stop_clocks(self) -> None:
+        task, self._clock_task = self._clock_task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _keep_clocks(self) -> None:
+        """One task for every clock: sleep until the earliest deadline, act on what is due."""
+        while True:
+            now = self.clock()
+            while self._deadlines and self._deadlines[0][0] <= now:
+                deadline, game_id = heapq.heappop(self._deadlines)
+                try:
+                    await self.expire(game_id, deadline)
+                except Exception:  # a store outage, say: try again at the next look
+                    log.exception("clock", game_id=game_id)
+                    heapq.heappush(self._deadlines, (deadline, game_id))
+                    break
+            wait = CLOCK_POLL
+            if self._deadlines:
+                wait = max(0.0, min(wait, (self._deadlines[0][0] - self.clock()) / 1000))
+            self._clock_wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._clock_wake.wait(), timeout=wait)
+
+    async def expire(self, game_id: str, deadline: int) -> bool:
+        """Act on `game_id`'s clock if `deadline` is still its running deadline and has passed: True if acted."""
+        table = await self.table(game_id)
+        async with table.lock:
+            if self.store.shared:
+                await self.refresh(table)
+            for _ in range(MAX_RETRIES):
+                state = table.state
+                now = self.clock()
+                if state.deadline is None or state.deadline[1] != deadline or now < deadline:
+                    return False
+                seat = state.deadline[0]
+                events = list(decide(state, TimeOut(seat, now)))
+                after = fold(events, state)
+                if after.on_timeout == "bot" and after.active == seat and after.phase in (PHASE_PLAY, PHASE_CHANCELLOR):
+                    move = self._bot_move(after, "heuristic")
+                    events += decide(after, move)
+                if await self._commit(table, state, events) is not None:
+                    log.info("clock ran out", game_id=game_id, seat=seat, on_timeout=state.on_timeout)
+                    return True
+                # another worker acted (or the player moved just in time): judge the new state
+        return False
 
     def _scenario_deal(self, state: GameState, d: Any) -> DealRound:
         first = seat_of(state, d.first_player, "scenario.deals[].first_player")
@@ -443,8 +717,9 @@ class Referee:
                 events = [*mine, *automatic]
                 answer = self._answer(final, seat, events, state.seq + 1)
                 idem = Idempotency(idempotency_key, request_hash, 200, answer) if idempotency_key else None
+                index = self._index_change(table, table.meta, final)
                 try:
-                    version = await self.store.commit(Append(game_id, state.seq, events, idem))
+                    version = await self.store.commit(Append(game_id, state.seq, events, idem, index=index))
                 except ConflictError:
                     await self.refresh(table)
                     if if_match is not None:
@@ -456,7 +731,10 @@ class Referee:
                         ) from None
                     continue
                 table.extend(events, final)
+                if index is not None:
+                    table.indexed = index
                 self._extended(table)
+                self._clock_started(game_id, final)
                 structlog.contextvars.bind_contextvars(seq=version)
                 return 200, answer, version
         raise Problem(
@@ -491,13 +769,13 @@ class Referee:
             )
         return stored.status, stored.response, -1
 
-    def _answer(self, state: GameState, seat: int, events: list[Event], first_seq: int) -> bytes:
+    def _answer(self, state: GameState, seat: int | None, events: list[Event], first_seq: int) -> bytes:
         return dumps(
             {
                 "version": state.seq,
                 "events": events_json(events, first_seq, seat),
                 "view": view(state, seat).as_dict(),
-                "legal_moves": legal_moves_as_dicts(state, seat),
+                "legal_moves": legal_moves_as_dicts(state, seat) if seat is not None else [],
             }
         )
 
@@ -525,11 +803,59 @@ class Referee:
         return b"".join(line + b"\n" for line in game_lines(table.events, header, signer=signer))
 
 
+def game_index(meta: dict[str, Any], state: GameState) -> GameIndex | None:
+    """The game's lobby entry and running deadline, for a public or clocked game; None for any other."""
+    if not meta.get("public") and state.turn_seconds is None:
+        return None
+    status = "finished" if state.over else "open" if state.open_seats else "running"
+    listing = {
+        "ruleset": meta["ruleset"],
+        "options": state.options.as_dict(),
+        "seats": [
+            {"seat": i, "name": name or None, "open": not name, "bot": info.get("bot"), "in_game": not gone}
+            for i, (name, info, gone) in enumerate(zip(state.players, meta["seats"], state.resigned, strict=True))
+        ],
+        "open_seats": len(state.open_seats),
+        "clock": None
+        if state.turn_seconds is None
+        else {"turn_seconds": state.turn_seconds, "on_timeout": state.on_timeout},
+        "created": meta.get("created"),
+        "status": status,
+        "aborted": state.aborted,
+        "winners": list(state.winner_names()),
+    }
+    return GameIndex(
+        bool(meta.get("public")),
+        status,
+        meta["ruleset"],
+        int(meta.get("created") or 0),
+        dumps(listing),
+        state.deadline[1] if state.deadline is not None else None,
+    )
+
+
+def _seat_token_needed() -> Problem:
+    return Problem(
+        403,
+        "token_rejected",
+        Text("this token is not a seat token of this game", "ce jeton n'est celui d'aucun siège de cette partie"),
+    )
+
+
+def _kept_changing(table: Table) -> Problem:
+    return Problem(
+        409,
+        "conflict",
+        Text("the game kept changing; try again", "la partie n'a pas cessé de changer ; réessayez"),
+        version=table.version,
+    )
+
+
 def _deal_json(d: DealRound) -> dict[str, Any]:
     return {
         "set_aside": d.set_aside.value,
         "face_up": [c.value for c in d.face_up],
-        "hands": [c.value for c in d.hands],
+        "hands": [c.value if c else None for c in d.hands],
         "deck": [c.value for c in d.deck],
         "first_player": d.first_player,
     }

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, model_validator
 
 from loveletter.core.cards import Card
+from loveletter.core.lang import BilingualError, Text
 
 SeatRef = Annotated[Union[StrictInt, StrictStr], Field(description="a seat number (0-based) or a player's name")]
 
@@ -24,9 +25,28 @@ SEED = Field(pattern="^[0-9a-f]{64}$", description="256 bits as 64 lowercase hex
 
 
 class SeatIn(_Strict):
-    name: Annotated[str, Field(min_length=1, max_length=40)]
+    """A seat: a named player (a person, or a bot the server plays), or `{"open": true}`, a seat left for someone
+    to join (`POST /games/{id}/join`) by invite or from the lobby."""
+
+    name: Annotated[str, Field(min_length=1, max_length=40)] | None = None
     bot: Literal["random", "heuristic"] | None = Field(None, description="this seat is played by the server")
     seed: Annotated[str, SEED] | None = Field(None, description="the seat's own seed, mixed into every deck")
+    open: Literal[True] | None = Field(None, description="a seat left open, without a name")
+
+    @model_validator(mode="after")
+    def _named_or_open(self) -> SeatIn:
+        if self.open and (self.name is not None or self.bot is not None or self.seed is not None):
+            raise BilingualError(
+                Text(
+                    "an open seat has no name, bot or seed: whoever joins it brings them",
+                    "un siège ouvert n'a ni nom, ni robot, ni graine : c'est à qui le prend de les apporter",
+                )
+            )
+        if not self.open and self.name is None:
+            raise BilingualError(
+                Text('a seat needs a name, or is {"open": true}', "un siège demande un nom, ou bien « open » : true")
+            )
+        return self
 
 
 class DealIn(_Strict):
@@ -61,6 +81,20 @@ class CreateGameIn(_Strict):
     players: list[SeatIn] = Field(min_length=2, max_length=6)
     first_player: SeatRef | None = Field(None, description="who starts round 1; drawn at random if absent")
     scenario: ScenarioIn | None = Field(None, description="explicit deals: the game is recorded as a scenario")
+    public: bool = Field(False, description="listed in the lobby (GET /games); otherwise joined by invite only")
+    turn_seconds: StrictInt | None = Field(None, ge=1, le=7 * 24 * 3600, description="a clock for each decision")
+    on_timeout: Literal["bot", "resign"] | None = Field(
+        None, description="when a clock runs out: the server's heuristic bot decides, or the seat resigns"
+    )
+
+
+class JoinIn(_Strict):
+    """Take an open seat: with its invite, or any open seat of a public game without one."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"name": "Cleo", "invite": "…"}]})
+    name: Annotated[str, Field(min_length=1, max_length=40)]
+    invite: Annotated[str, Field(min_length=1, max_length=100)] | None = None
+    seed: Annotated[str, SEED] | None = Field(None, description="the joining seat's own seed (docs/shuffle.md)")
 
 
 class PlayIn(_Strict):

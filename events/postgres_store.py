@@ -24,6 +24,7 @@ from loveletter.events.store import (
     GroupCommitter,
     Idempotency,
     StoreError,
+    lobby_query,
 )
 
 CHANNEL = "loveletter_events"
@@ -46,6 +47,18 @@ CREATE TABLE IF NOT EXISTS events (
     recorded_at TIMESTAMPTZ NOT NULL DEFAULT now(),
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS game_index (
+    game_id     TEXT PRIMARY KEY REFERENCES games(game_id),
+    public      INTEGER NOT NULL,
+    status      TEXT NOT NULL,
+    ruleset     TEXT NOT NULL,
+    created     BIGINT NOT NULL,
+    listing     BYTEA NOT NULL,
+    deadline    BIGINT
+);
+CREATE INDEX IF NOT EXISTS game_index_lobby ON game_index (public, created DESC, game_id DESC);
+CREATE INDEX IF NOT EXISTS game_index_status ON game_index (public, status, created DESC, game_id DESC);
+CREATE INDEX IF NOT EXISTS game_index_deadline ON game_index (deadline) WHERE deadline IS NOT NULL;
 CREATE TABLE IF NOT EXISTS idempotency (
     game_id      TEXT NOT NULL,
     key          TEXT NOT NULL,
@@ -207,6 +220,16 @@ class PostgresStore(EventStore):
         else:
             db.execute("INSERT INTO games (game_id, meta) VALUES (%s, %s)", (request.game_id, dumps(request.create)))
             prev = request.genesis()
+        if request.meta is not None:
+            db.execute("UPDATE games SET meta = %s WHERE game_id = %s", (dumps(request.meta), request.game_id))
+        if request.index is not None:
+            i = request.index
+            db.execute(
+                "INSERT INTO game_index (game_id, public, status, ruleset, created, listing, deadline) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (game_id) DO UPDATE SET status = excluded.status, "
+                "listing = excluded.listing, deadline = excluded.deadline",
+                (request.game_id, int(i.public), i.status, i.ruleset, i.created, i.listing, i.deadline),
+            )
         version, last_hash = rows.add(request, prev)
         self._versions[request.game_id] = (version, last_hash)
         return version
@@ -256,6 +279,16 @@ class PostgresStore(EventStore):
 
     def game_ids(self) -> list[str]:
         return [r[0] for r in self._read("SELECT game_id FROM games ORDER BY created_at, game_id", ())]
+
+    def lobby(
+        self, status: str | None, ruleset: str | None, before: tuple[int, str] | None, limit: int
+    ) -> list[tuple[int, str, bytes]]:
+        sql, params = lobby_query("%s", status, ruleset, before, limit)
+        return [(c, g, bytes(listing)) for c, g, listing in self._read(sql, params)]
+
+    def deadlines(self) -> list[tuple[str, int]]:
+        rows = self._read("SELECT game_id, deadline FROM game_index WHERE deadline IS NOT NULL", ())
+        return [(g, d) for g, d in rows]
 
     # -- notifications across workers --------------------------------------------------------------
 

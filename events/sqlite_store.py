@@ -29,6 +29,7 @@ from loveletter.events.store import (
     GroupCommitter,
     Idempotency,
     StoreError,
+    lobby_query,
 )
 
 SCHEMA = """
@@ -51,6 +52,18 @@ CREATE TRIGGER IF NOT EXISTS events_append_only_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS events_append_only_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+CREATE TABLE IF NOT EXISTS game_index (
+    game_id     TEXT PRIMARY KEY REFERENCES games(game_id),
+    public      INTEGER NOT NULL,
+    status      TEXT NOT NULL,
+    ruleset     TEXT NOT NULL,
+    created     INTEGER NOT NULL,
+    listing     BLOB NOT NULL,
+    deadline    INTEGER
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS game_index_lobby ON game_index (public, created DESC, game_id DESC);
+CREATE INDEX IF NOT EXISTS game_index_status ON game_index (public, status, created DESC, game_id DESC);
+CREATE INDEX IF NOT EXISTS game_index_deadline ON game_index (deadline) WHERE deadline IS NOT NULL;
 CREATE TABLE IF NOT EXISTS idempotency (
     game_id      TEXT NOT NULL,
     key          TEXT NOT NULL,
@@ -62,7 +75,8 @@ CREATE TABLE IF NOT EXISTS idempotency (
 """
 
 SYNCHRONOUS = {"full": "FULL", "normal": "NORMAL"}
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+UPGRADABLE = {2}  # schema 2 lacks only the game index, which the SCHEMA script adds
 
 
 class DatabaseInUse(StoreError):
@@ -134,7 +148,7 @@ class SqliteStore(EventStore):
         writer = self._connect()
         (version,) = writer.execute("PRAGMA user_version").fetchone()
         (tables,) = writer.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'events'").fetchone()
-        if tables and version != SCHEMA_VERSION:
+        if tables and version != SCHEMA_VERSION and version not in UPGRADABLE:
             raise StoreError(
                 f"{path} was written by an older referee (schema {version}, this one uses {SCHEMA_VERSION}): "
                 "start with a new database file"
@@ -231,6 +245,16 @@ class SqliteStore(EventStore):
         else:
             prev = request.genesis()
             db.execute("INSERT INTO games (game_id, meta) VALUES (?, ?)", (request.game_id, dumps(request.create)))
+        if request.meta is not None:
+            db.execute("UPDATE games SET meta = ? WHERE game_id = ?", (dumps(request.meta), request.game_id))
+        if request.index is not None:
+            i = request.index
+            db.execute(
+                "INSERT INTO game_index (game_id, public, status, ruleset, created, listing, deadline) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET status = excluded.status, "
+                "listing = excluded.listing, deadline = excluded.deadline",
+                (request.game_id, int(i.public), i.status, i.ruleset, i.created, i.listing, i.deadline),
+            )
         version, last_hash = rows.add(request, prev)
         self._versions[request.game_id] = (version, last_hash)
         return version
@@ -263,6 +287,16 @@ class SqliteStore(EventStore):
 
     def game_ids(self) -> list[str]:
         return [r[0] for r in self._reader().execute("SELECT game_id FROM games ORDER BY created_at, game_id")]
+
+    def lobby(
+        self, status: str | None, ruleset: str | None, before: tuple[int, str] | None, limit: int
+    ) -> list[tuple[int, str, bytes]]:
+        sql, params = lobby_query("?", status, ruleset, before, limit)
+        return [(c, g, bytes(listing)) for c, g, listing in self._reader().execute(sql, params)]
+
+    def deadlines(self) -> list[tuple[str, int]]:
+        rows = self._reader().execute("SELECT game_id, deadline FROM game_index WHERE deadline IS NOT NULL")
+        return [(g, d) for g, d in rows]
 
     def close(self) -> None:
         self._committer.close()

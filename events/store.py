@@ -48,15 +48,32 @@ class Idempotency:
     response: bytes
 
 
+@dataclass(frozen=True, slots=True)
+class GameIndex:
+    """What the store keeps beside a game's log to find it without reading it: whether the lobby lists it, its
+    status (open, running, finished), ruleset, creation time (Unix ms), public facts (`listing`, JSON) and the
+    deadline of its running clock. Derived from the log and written in the same transaction as the events."""
+
+    public: bool
+    status: str
+    ruleset: str
+    created: int
+    listing: bytes
+    deadline: int | None = None
+
+
 @dataclass(slots=True)
 class Append:
-    """One writer's request: these events after `expected`, optionally creating the game first."""
+    """One writer's request: these events after `expected`, optionally creating the game first, replacing its
+    creation record (`meta`: a seat's token after a join) or its index entry."""
 
     game_id: str
     expected: int
     events: Sequence[Event]
     idempotency: Idempotency | None = None
     create: dict[str, Any] | None = None
+    meta: dict[str, Any] | None = None
+    index: GameIndex | None = None
     future: Future[int] = field(default_factory=Future)
     waiter: asyncio.Future[int] | None = None  # set by `EventStore.commit` for callers on an event loop
 
@@ -74,6 +91,29 @@ class Append:
         if not isinstance(first, GameStarted):
             raise ValueError("a game's first event is game_started")
         return digest(header_line(Header.of(first, self.game_id)))
+
+
+def lobby_query(
+    mark: str, status: str | None, ruleset: str | None, before: tuple[int, str] | None, limit: int
+) -> tuple[str, tuple[Any, ...]]:
+    """The lobby's page query (SQLite and PostgreSQL alike, `mark` being their parameter mark): newest first,
+    after the cursor by (created, game_id), which the indexes on (public[, status], created, game_id) serve."""
+    where: list[str] = ["public = 1"]
+    params: list[Any] = []
+    if status is not None:
+        where.append(f"status = {mark}")
+        params.append(status)
+    if ruleset is not None:
+        where.append(f"ruleset = {mark}")
+        params.append(ruleset)
+    if before is not None:
+        where.append(f"(created < {mark} OR (created = {mark} AND game_id < {mark}))")
+        params += [before[0], before[0], before[1]]
+    sql = (
+        f"SELECT created, game_id, listing FROM game_index WHERE {' AND '.join(where)} "
+        f"ORDER BY created DESC, game_id DESC LIMIT {mark}"
+    )
+    return sql, (*params, limit)
 
 
 class BatchRows:
@@ -140,6 +180,17 @@ class EventStore(ABC):
 
     @abstractmethod
     def game_ids(self) -> list[str]: ...
+
+    @abstractmethod
+    def lobby(
+        self, status: str | None, ruleset: str | None, before: tuple[int, str] | None, limit: int
+    ) -> list[tuple[int, str, bytes]]:
+        """Public games, newest first: (created, game_id, listing) of at most `limit` games created before
+        `before` (a previous page's last (created, game_id)), of one status and ruleset when given."""
+
+    @abstractmethod
+    def deadlines(self) -> list[tuple[str, int]]:
+        """(game_id, deadline) of every game whose clock is running."""
 
     @abstractmethod
     def hashes(self, game_id: str) -> list[tuple[int, str, str]]:

@@ -15,7 +15,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,11 +52,18 @@ class _Server(uvicorn.Server):
 
 
 @contextlib.contextmanager
-def serve(settings: Settings, store: EventStore, timeout: float = 10.0, **options: Any) -> Iterator[str]:
-    """`with serve(settings, store) as base_url:` a running uvicorn server in a background thread; `options` are
-    more uvicorn settings (the protocol and timeouts `loveletter serve` uses, say)."""
+def serve(
+    settings: Settings,
+    store: EventStore,
+    timeout: float = 10.0,
+    clock: Callable[[], int] | None = None,
+    **options: Any,
+) -> Iterator[str]:
+    """`with serve(settings, store) as base_url:` a running uvicorn server in a background thread; `clock` is the
+    referee's time source (a fake one moves only when the test says); `options` are more uvicorn settings (the
+    protocol and timeouts `loveletter serve` uses, say)."""
     port = free_port()
-    app = create_app(settings, store)
+    app = create_app(settings, store, clock)
     config = uvicorn.Config(
         app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", access_log=False, **options
     )

@@ -152,6 +152,30 @@ def _chunks() -> Iterator[bytes]:
     yield b'"}]}'
 
 
+def _join(
+    body: Callable[[Ctx, dict[str, Any]], dict[str, Any]], public: bool = False, full: bool = False
+) -> Callable[[Ctx], Request]:
+    """A join request on a new game of Ann and an open seat (or, `full`, a game whose seat was just taken)."""
+
+    def build(ctx: Ctx) -> Request:
+        game = httpx.post(
+            f"{ctx.url}/games", json={"players": [{"name": "Ann"}, {"open": True}], "public": public}, timeout=30
+        ).json()
+        if full:
+            taken = httpx.post(f"{ctx.url}/games/{game['game_id']}/join", json={"name": "Bea"}, timeout=30)
+            assert taken.status_code == 200, taken.text
+        return "POST", f"/games/{game['game_id']}/join", {"json": body(ctx, game)}
+
+    return build
+
+
+def _used_invite(ctx: Ctx, game: dict[str, Any]) -> dict[str, Any]:
+    invite = game["seats"][1]["invite"]
+    taken = httpx.post(f"{ctx.url}/games/{game['game_id']}/join", json={"name": "Bea", "invite": invite}, timeout=30)
+    assert taken.status_code == 200, taken.text
+    return {"name": "Zoe", "invite": invite}
+
+
 BAD_TRANSCRIPT = {"format": "loveletter-transcript", "players": "nobody"}
 
 CASES: list[Case] = [
@@ -354,6 +378,17 @@ CASES: list[Case] = [
         lambda ctx: ("GET", f"/games/{ctx.main}", {"headers": auth(ctx.keyed_alice)}),
     ),
     Case("log: mid-game", 403, "game_not_over", plain("GET", "/games/{game}/log")),
+    Case("join: no invite", 401, "invite_required", _join(lambda ctx, game: {"name": "Zoe"})),
+    Case("join: a wrong invite", 403, "invite_rejected", _join(lambda ctx, game: {"name": "Zoe", "invite": "nope"})),
+    Case("join: an invite used", 409, "invite_used", _join(_used_invite)),
+    Case("join: a full game", 409, "game_full", _join(lambda ctx, game: {"name": "Zoe"}, public=True, full=True)),
+    Case(
+        "abort: a seat token",
+        403,
+        "not_organiser",
+        lambda ctx: ("POST", f"/games/{ctx.main}/abort", {"headers": auth(ctx.alice)}),
+    ),
+    Case("lobby: a made-up cursor", 400, "invalid_cursor", plain("GET", "/games", params={"cursor": "bm9wZQ"})),
     Case("state: full mid-game", 403, "game_not_over", plain("GET", "/games/{game}/state", params={"full": "true"})),
     # 404, 405
     Case("game: unknown", 404, "game_not_found", plain("GET", "/games/g_nope")),

@@ -4,11 +4,17 @@ A transcript names the players, ruleset and options, and for each round its deal
 face-up cards, each hand, the draw pile top first), its first player and each turn's decisions. The
 cards drawn are not written: they follow from the deal. Cards may be written by id, English or
 French name; players by name or seat. See docs/transcripts.md for the format and a worked example.
+
+A name that is no card, or a player who is nobody at the table, is a player's mistake, the very thing a
+dispute is about: it is judged as a violation at its place, with a rule id and the nearest valid name.
+Only a file that is not a transcript at all (wrong shape, missing fields) is unreadable.
 """
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +46,20 @@ class TranscriptFormatError(BilingualError):
         self.reason_text = reason
 
 
+class TranscriptMistake(BilingualError):
+    """A decision written with a name that is no card, or nobody at the table: a violation of `rule_id` at
+    `where`, not an unreadable file (a table disputes exactly such moves)."""
+
+    def __init__(self, where: str, rule_id: str, code: str, message: Text) -> None:
+        super().__init__(message)
+        self.where = where
+        self.rule_id = rule_id
+        self.code = code
+
+    def problem(self, seq: int) -> Problem:
+        return Problem(self.rule_id, self.code, self.text.en, self.text.fr, where=self.where, seq=seq)
+
+
 @dataclass(slots=True)
 class Expansion:
     """The events a transcript expands to, up to its end or its first illegal decision."""
@@ -68,16 +88,55 @@ for _rs in RULESETS.values():
         _CARD_NAMES.setdefault(_fold_name(_name), _card)
 
 
+_WRITTEN: dict[str, str] = {}
+"""Each folded card name with a way to write it, for suggestions: "pretre" -> "Prêtre"."""
+for _card in Card:
+    for _name in (NAMES_EN[_card], NAMES_FR[_card]):
+        _WRITTEN.setdefault(_fold_name(_name), _name)
+for _rs in RULESETS.values():
+    for _name in (*_rs.names_en.values(), *_rs.names_fr.values()):
+        _WRITTEN.setdefault(_fold_name(_name), _name)
+for _card in Card:
+    _WRITTEN.setdefault(_card.value, _card.value)
+
+
+def nearest(value: Any, written: Iterable[str]) -> str | None:
+    """The name of `written` closest to `value` (accents and case aside), or None if none is close: the
+    suggestion for a typo ("Prinse" -> "Prince", "Servnte" -> "Servante")."""
+    if not isinstance(value, str):
+        return None
+    folded: dict[str, str] = {}
+    for name in written:
+        folded.setdefault(_fold_name(name), name)
+    found = difflib.get_close_matches(_fold_name(value), list(folded), n=1, cutoff=0.6)
+    return folded[found[0]] if found else None
+
+
+def not_a_card(value: Any) -> Text:
+    """Why `value` is no card, with the nearest card name when there is one."""
+    near = nearest(value, _WRITTEN.values())
+    if near is not None:
+        return Text(
+            f"{value!r} is not a card: did you mean {near!r}?",
+            f"{quoted_fr(value)} n'est pas une carte : vouliez-vous dire « {near} » ?",
+        )
+    return Text(
+        f"{value!r} is not a card (write its id, e.g. 'guard', or its name)",
+        f"{quoted_fr(value)} n'est pas une carte (écrivez son identifiant, par exemple « guard », ou son nom)",
+    )
+
+
 def parse_card(value: Any, where: str) -> Card:
     if isinstance(value, str) and (card := _CARD_NAMES.get(_fold_name(value))) is not None:
         return card
-    raise TranscriptFormatError(
-        where,
-        Text(
-            f"{value!r} is not a card (write its id, e.g. 'guard', or its name)",
-            f"{quoted_fr(value)} n'est pas une carte (écrivez son identifiant, par exemple « guard », ou son nom)",
-        ),
-    )
+    raise TranscriptFormatError(where, not_a_card(value))
+
+
+def _missing(where: str) -> TranscriptFormatError:
+    return TranscriptFormatError(where, Text("missing", "absent"))
+
+
+_TURN_FIELDS = ("player", "play", "target", "guess", "keep", "bottom", "note")
 
 
 class _Reader:
@@ -100,7 +159,10 @@ class _Reader:
         self.doc = doc
         self.players: list[str] = players
 
-    def seat(self, value: Any, where: str) -> int:
+    def seat(self, value: Any, where: str, rule_id: str = "turn.order") -> int:
+        """A player by name or seat number; anybody else is a mistake judged under `rule_id`."""
+        if value is None:
+            raise _missing(where)
         if isinstance(value, bool):
             pass
         elif isinstance(value, int) and 0 <= value < len(self.players):
@@ -108,18 +170,32 @@ class _Reader:
         elif isinstance(value, str) and value in self.players:
             return self.players.index(value)
         names = ", ".join(self.players)
-        raise TranscriptFormatError(
-            where,
-            Text(
-                f"{value!r} is not a player of this game ({names})",
+        near = nearest(value, self.players)
+        if near is not None:
+            message = Text(
+                f"{value!r} is nobody at this table ({names}): did you mean {near}?",
+                f"{quoted_fr(value)} n'est pas un joueur de cette partie ({names}) : vouliez-vous dire {near} ?",
+            )
+        else:
+            message = Text(
+                f"{value!r} is nobody at this table ({names})",
                 f"{quoted_fr(value)} n'est pas un joueur de cette partie ({names})",
-            ),
-        )
+            )
+        raise TranscriptMistake(where, rule_id, "unknown_player", message)
 
-    def cards(self, value: Any, where: str) -> tuple[Card, ...]:
+    def card(self, value: Any, where: str, rule_id: str) -> Card:
+        """A card by id or name; a name that is no card is a mistake judged under `rule_id`."""
+        if value is None:
+            raise _missing(where)
+        try:
+            return parse_card(value, where)
+        except TranscriptFormatError as exc:
+            raise TranscriptMistake(where, rule_id, "unknown_card", exc.reason_text) from None
+
+    def cards(self, value: Any, where: str, rule_id: str) -> tuple[Card, ...]:
         if not isinstance(value, list):
             raise TranscriptFormatError(where, Text("must be a list of cards", "doit être une liste de cartes"))
-        return tuple(parse_card(v, f"{where}[{i}]") for i, v in enumerate(value))
+        return tuple(self.card(v, f"{where}[{i}]", rule_id) for i, v in enumerate(value))
 
     def start(self) -> StartGame:
         ruleset = self.doc.get("ruleset", "2019")
@@ -142,7 +218,7 @@ class _Reader:
             ruleset=ruleset,
             players=tuple(self.players),
             options={str(k): str(v) for k, v in options.items()},
-            first_player=None if first is None else self.seat(first, "$.first_player"),
+            first_player=None if first is None else self.seat(first, "$.first_player", "setup.first-player"),
             scenario=True,
         )
 
@@ -175,7 +251,8 @@ class _Reader:
             )
         hands: list[Card | None] = [None] * len(self.players)
         for who, card in hands_doc.items():
-            hands[self.seat(who, f"{where}.deal.hands")] = parse_card(card, f"{where}.deal.hands.{who}")
+            seat = self.seat(who, f"{where}.deal.hands.{who}", "setup.deal")
+            hands[seat] = self.card(card, f"{where}.deal.hands.{who}", "setup.deal")
         missing = [self.players[i] for i, h in enumerate(hands) if h is None]
         if missing:
             names = ", ".join(missing)
@@ -188,11 +265,11 @@ class _Reader:
                 Text("each round names its first player", "chaque manche doit nommer son premier joueur"),
             )
         return DealRound(
-            set_aside=parse_card(deal.get("set_aside"), f"{where}.deal.set_aside"),
-            face_up=self.cards(deal.get("face_up", []), f"{where}.deal.face_up"),
+            set_aside=self.card(deal.get("set_aside"), f"{where}.deal.set_aside", "setup.deal"),
+            face_up=self.cards(deal.get("face_up", []), f"{where}.deal.face_up", "setup.deal"),
             hands=tuple(h for h in hands if h is not None),
-            deck=self.cards(deal.get("deck"), f"{where}.deal.deck"),
-            first_player=self.seat(rnd["first_player"], f"{where}.first_player"),
+            deck=self.cards(deal.get("deck"), f"{where}.deal.deck", "setup.deal"),
+            first_player=self.seat(rnd["first_player"], f"{where}.first_player", "setup.first-player"),
         )
 
     def play(self, turn: Any, where: str) -> tuple[PlayCard, dict[str, Any]]:
@@ -204,24 +281,26 @@ class _Reader:
                     "un tour est un objet : « player », « play », et « target », « guess », « keep » ou « bottom »",
                 ),
             )
-        unknown = sorted(set(turn) - {"player", "play", "target", "guess", "keep", "bottom", "note"})
+        unknown = sorted(set(turn) - set(_TURN_FIELDS))
         if unknown:
             quoted = ", ".join(f"« {name} »" for name in unknown)
+            near = nearest(unknown[0], _TURN_FIELDS)
+            hint = Text(f" (did you mean {near}?)", f" (vouliez-vous dire « {near} » ?)") if near else Text("", "")
             raise TranscriptFormatError(
                 where,
                 Text(
-                    f"unknown field(s) {', '.join(unknown)}",
-                    f"champ inconnu : {quoted}" if len(unknown) == 1 else f"champs inconnus : {quoted}",
+                    f"unknown field(s) {', '.join(unknown)}{hint.en}",
+                    (f"champ inconnu : {quoted}" if len(unknown) == 1 else f"champs inconnus : {quoted}") + hint.fr,
                 ),
             )
         target = turn.get("target")
         guess = turn.get("guess")
         return (
             PlayCard(
-                player=self.seat(turn.get("player"), f"{where}.player"),
-                card=parse_card(turn.get("play"), f"{where}.play"),
-                target=None if target is None else self.seat(target, f"{where}.target"),
-                guess=None if guess is None else parse_card(guess, f"{where}.guess"),
+                player=self.seat(turn.get("player"), f"{where}.player", "turn.order"),
+                card=self.card(turn.get("play"), f"{where}.play", "turn.play-from-hand"),
+                target=None if target is None else self.seat(target, f"{where}.target", "target.required"),
+                guess=None if guess is None else self.card(guess, f"{where}.guess", "guard.guess"),
             ),
             turn,
         )
@@ -248,11 +327,23 @@ def expand(doc: Any) -> Expansion:
         out.state = fold(events, out.state)
         return True
 
-    if not apply(reader.start(), "$"):
+    def mistaken(mistake: TranscriptMistake) -> None:
+        out.problem = mistake.problem(out.state.seq + 1)
+
+    try:
+        start = reader.start()
+    except TranscriptMistake as mistake:
+        mistaken(mistake)
+        return out
+    if not apply(start, "$"):
         return out
     for r, rnd in enumerate(reader.rounds()):
         where = f"$.rounds[{r}]"
-        deal = reader.deal(rnd, where)
+        try:
+            deal = reader.deal(rnd, where)
+        except TranscriptMistake as mistake:
+            mistaken(mistake)
+            return out
         if out.state.phase != PHASE_DEAL and not out.state.over:
             out.problem = _round_not_over(where, out.state)
             return out
@@ -265,7 +356,11 @@ def expand(doc: Any) -> Expansion:
             )
         for t, turn in enumerate(turns):
             here = f"{where}.turns[{t}]"
-            play, raw = reader.play(turn, here)
+            try:
+                play, raw = reader.play(turn, here)
+            except TranscriptMistake as mistake:
+                mistaken(mistake)
+                return out
             if not apply(play, here):
                 return out
             if out.state.phase == PHASE_CHANCELLOR:
@@ -277,11 +372,15 @@ def expand(doc: Any) -> Expansion:
                             "un Chancelier qui a pioché des cartes doit indiquer « keep » et « bottom »",
                         ),
                     )
-                ret = ReturnCards(
-                    play.player,
-                    parse_card(raw["keep"], f"{here}.keep"),
-                    reader.cards(raw.get("bottom", []), f"{here}.bottom"),
-                )
+                try:
+                    ret = ReturnCards(
+                        play.player,
+                        reader.card(raw["keep"], f"{here}.keep", "chancellor.return"),
+                        reader.cards(raw.get("bottom", []), f"{here}.bottom", "chancellor.return"),
+                    )
+                except TranscriptMistake as mistake:
+                    mistaken(mistake)
+                    return out
                 if not apply(ret, here):
                     return out
             elif "keep" in raw or "bottom" in raw:

@@ -126,8 +126,13 @@ def not_a_card(value: Any) -> Text:
     )
 
 
+def card_named(value: Any) -> Card | None:
+    """The card `value` names (id, English or French name, themed names; case and accents aside), or None."""
+    return _CARD_NAMES.get(_fold_name(value)) if isinstance(value, str) else None
+
+
 def parse_card(value: Any, where: str) -> Card:
-    if isinstance(value, str) and (card := _CARD_NAMES.get(_fold_name(value))) is not None:
+    if (card := card_named(value)) is not None:
         return card
     raise TranscriptFormatError(where, not_a_card(value))
 

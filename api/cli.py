@@ -289,29 +289,39 @@ def _check_at(at: int, events: list[Any]) -> None:
 @click.option(
     "--at",
     type=Integer(UI),
-    required=True,
+    default=None,
     metavar="SEQ",
-    help=_("judge the move after this event number", "juger le coup après cet événement (numéro)"),
+    help=_(
+        "judge the move after this event number (default: the end of the file)",
+        "juger le coup après cet événement (numéro ; par défaut : la fin du fichier)",
+    ),
 )
 @click.option(
     "--move",
-    required=True,
+    default=None,
     metavar="JSON",
     help=_(
-        'the move, e.g. \'{"player": "Bob", "card": "guard", …}\'',
-        'le coup, par exemple \'{"player": "Bob", "card": "guard", …}\'',
+        'the move, e.g. \'{"player": "Bob", "card": "guard", …}\'; without it, the decision pending there and '
+        "every legal way to make it",
+        'le coup, par exemple \'{"player": "Bob", "card": "guard", …}\' ; sans lui, la décision attendue à ce '
+        "moment et toutes les façons légales de la prendre",
     ),
 )
 @click.option("--json", "as_json", is_flag=True, help=_("print the ruling as JSON", "afficher la décision en JSON"))
 @lang_option
-def explain(file: Path, at: int, move: str, as_json: bool, lang: Lang) -> None:
+def explain(file: Path, at: int | None, move: str | None, as_json: bool, lang: Lang) -> None:
     import orjson
 
     from loveletter.replays.rulings import MoveFormatError, render_ruling
     from loveletter.replays.rulings import explain as judge
 
     events = _load_events(file)
+    if at is None:
+        at = len(events)
     _check_at(at, events)
+    if move is None:
+        _pending(events, at, as_json, lang)
+        return
     try:
         ruling = judge(events, at, orjson.loads(move), lang)
     except orjson.JSONDecodeError as exc:
@@ -326,6 +336,19 @@ def explain(file: Path, at: int, move: str, as_json: bool, lang: Lang) -> None:
     else:
         print(render_ruling(ruling, lang))
     sys.exit(0 if ruling.legal else 1)
+
+
+def _pending(events: list[Any], at: int, as_json: bool, lang: Lang) -> None:
+    """Where the game stands after event `at`, whose decision is pending, and every legal way to make it."""
+    import orjson
+
+    from loveletter.replays.position import position_at, render_position
+
+    where = position_at(events, at)
+    if as_json:
+        print(orjson.dumps({"at": at, **where.as_dict(lang), "legal_moves": where.legal_moves}).decode())
+    else:
+        print(render_position(where, at, lang))
 
 
 @app.command(

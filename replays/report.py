@@ -11,6 +11,7 @@ from loveletter.core.catalogue import Event
 from loveletter.core.lang import BilingualError, Text, number, os_error
 from loveletter.events.codec import json_reason, quoted_fr
 from loveletter.events.log import LogFormatError, game_lines, read_games
+from loveletter.replays.position import Position, position
 from loveletter.replays.replay import Problem, check
 from loveletter.replays.transcript import TranscriptFormatError, expand, transcript_in
 
@@ -27,6 +28,8 @@ class GameReport:
     winners: tuple[str, ...]
     problems: list[Problem]
     game_id: str | None = None
+    position: Position | None = None
+    """Where an unfinished game stands, and whose decision is pending there."""
 
     @property
     def verified(self) -> bool:
@@ -70,6 +73,7 @@ class FileReport:
                     "events": g.events,
                     "finished": g.finished,
                     "winners": list(g.winners),
+                    "position": None if g.position is None else g.position.as_dict(lang),
                     "problems": [p.as_dict(lang) for p in g.problems],
                 }
                 for g in self.games
@@ -133,6 +137,7 @@ def replay_file(path: str, *, lenient: bool = False) -> FileReport:
                     winners=state.winner_names(),
                     problems=result.problems,
                     game_id=game.header.game_id,
+                    position=None if state.over else position(state, game.entries),
                 )
             )
             if result.problems and not lenient:
@@ -159,6 +164,7 @@ def _transcript(path: str, doc: Any) -> FileReport:
         finished=state.over,
         winners=state.winner_names(),
         problems=[expansion.problem] if expansion.problem else [],
+        position=None if state.over else position(state, expansion.events),
     )
     return FileReport(path, "transcript", games=[game], expanded=expansion.events)
 
@@ -187,7 +193,7 @@ def _render_fr(report: FileReport) -> list[str]:
                 winners = "gagnant" if len(g.winners) < 2 else "gagnants"
                 end = f"{winners} : {', '.join(g.winners)}"
             else:
-                end = "partie non terminée"
+                end = "partie non terminée" + (f" : {g.position.text.fr}" if g.position else "")
             events = f"{number(f'{g.events:,}', 'fr')} {'événement' if g.events < 2 else 'événements'}"
             lines.append(f"{head} : vérifiée — {events}, {end}")
             continue
@@ -213,6 +219,8 @@ def render_text(report: FileReport, lang: str = "en") -> str:
         head = f"{report.path} [{report.kind} game {g.number}, {g.ruleset}, {', '.join(g.players)}]"
         if g.verified:
             end = f"winner(s): {', '.join(g.winners)}" if g.finished else "game not finished"
+            if not g.finished and g.position is not None:
+                end += f": {g.position.text.en}"
             lines.append(f"{head}: verified — {g.events} events, {end}")
             continue
         for p in g.problems:

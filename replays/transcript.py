@@ -369,15 +369,20 @@ def expand(doc: Any) -> Expansion:
             if not apply(play, here):
                 return out
             if out.state.phase == PHASE_CHANCELLOR:
-                if "keep" not in raw:
-                    raise TranscriptFormatError(
-                        here,
-                        Text(
-                            "a Chancellor that drew cards needs keep and bottom",
-                            "un Chancelier qui a pioché des cartes doit indiquer « keep » et « bottom »",
-                        ),
-                    )
+                if "keep" not in raw and "bottom" not in raw:
+                    # The transcript stops at this decision (a later turn is refused: chancellor.pending).
+                    continue
                 try:
+                    if "keep" not in raw:
+                        raise TranscriptMistake(
+                            f"{here}.keep",
+                            "chancellor.return",
+                            "invalid_return",
+                            Text(
+                                "the Chancellor's return names the returned cards but not the card kept",
+                                "le retour du Chancelier indique les cartes replacées, mais pas la carte gardée",
+                            ),
+                        )
                     ret = ReturnCards(
                         play.player,
                         reader.card(raw["keep"], f"{here}.keep", "chancellor.return"),

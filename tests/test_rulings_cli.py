@@ -62,7 +62,7 @@ def test_explain_json_has_the_ruling_and_the_exit_code(move: str, code: int) -> 
         (("--at", "5", "--move", '{"player": "Zoé"}'), "--move: player: 'Zoé' is not a player (Claire, Thibault)"),
         (("--at", "99", "--move", "{}"), "--at must be a seq from 1 to 10"),
         (("--at", "5", "--move", "{}", "--lang", "de"), "--lang: 'de' is not one of en, fr"),
-        (("--move", "{}"), "--at"),
+        (("--move", "{}"), "--move: nobody is to move here"),
     ],
 )
 def test_explain_bad_input_exits_2_with_one_line(args: tuple[str, ...], message: str) -> None:

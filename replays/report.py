@@ -30,6 +30,18 @@ class GameReport:
     game_id: str | None = None
     position: Position | None = None
     """Where an unfinished game stands, and whose decision is pending there."""
+    skipped: list[Text] = field(default_factory=list)
+    """A lenient transcript's notes, parallel to `problems`: what judging skipped because of each one."""
+
+    def problem_dicts(self, lang: str) -> list[dict[str, Any]]:
+        out = []
+        for i, p in enumerate(self.problems):
+            found = p.as_dict(lang)
+            if self.skipped:
+                note = self.skipped[i](lang) if i < len(self.skipped) else ""
+                found["skipped"] = note or None
+            out.append(found)
+        return out
 
     @property
     def verified(self) -> bool:
@@ -74,7 +86,7 @@ class FileReport:
                     "finished": g.finished,
                     "winners": list(g.winners),
                     "position": None if g.position is None else g.position.as_dict(lang),
-                    "problems": [p.as_dict(lang) for p in g.problems],
+                    "problems": g.problem_dicts(lang),
                 }
                 for g in self.games
             ],
@@ -121,7 +133,7 @@ def replay_file(path: str, *, lenient: bool = False) -> FileReport:
     except Unreadable as exc:
         return FileReport(path, "unreadable", failure=exc.text)
     if doc is not None:
-        return _transcript(path, doc)
+        return _transcript(path, doc, lenient)
     report = FileReport(path, "log")
     try:
         for number, game in enumerate(read_games(data.splitlines()), start=1):
@@ -147,9 +159,9 @@ def replay_file(path: str, *, lenient: bool = False) -> FileReport:
     return report
 
 
-def _transcript(path: str, doc: Any) -> FileReport:
+def _transcript(path: str, doc: Any, lenient: bool = False) -> FileReport:
     try:
-        expansion = expand(doc)
+        expansion = expand(doc, lenient=lenient)
     except TranscriptFormatError as exc:
         reason = exc.text
         return FileReport(
@@ -163,8 +175,9 @@ def _transcript(path: str, doc: Any) -> FileReport:
         events=len(expansion.events),
         finished=state.over,
         winners=state.winner_names(),
-        problems=[expansion.problem] if expansion.problem else [],
+        problems=expansion.problems,
         position=None if state.over else position(state, expansion.events),
+        skipped=expansion.skipped if lenient else [],
     )
     return FileReport(path, "transcript", games=[game], expanded=expansion.events)
 
@@ -197,8 +210,10 @@ def _render_fr(report: FileReport) -> list[str]:
             events = f"{number(f'{g.events:,}', 'fr')} {'événement' if g.events < 2 else 'événements'}"
             lines.append(f"{head} : vérifiée — {events}, {end}")
             continue
-        for p in g.problems:
+        for i, p in enumerate(g.problems):
             lines.append(f"{head} : infraction {_where(p, 'fr')} : [{p.rule_id}] {p.fr}")
+            if i < len(g.skipped) and g.skipped[i].fr:
+                lines.append(f"    → {g.skipped[i].fr}")
             if p.expected is not None:
                 lines.append(f"    attendu : {p.expected}")
             if p.found is not None:
@@ -223,8 +238,10 @@ def render_text(report: FileReport, lang: str = "en") -> str:
                 end += f": {g.position.text.en}"
             lines.append(f"{head}: verified — {g.events} events, {end}")
             continue
-        for p in g.problems:
+        for i, p in enumerate(g.problems):
             lines.append(f"{head}: violation {_where(p, 'en')}: [{p.rule_id}] {p.en}")
+            if i < len(g.skipped) and g.skipped[i].en:
+                lines.append(f"    → {g.skipped[i].en}")
             if p.expected is not None:
                 lines.append(f"    expected: {p.expected}")
             if p.found is not None:

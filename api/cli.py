@@ -353,8 +353,10 @@ def _pending(events: list[Any], at: int, as_json: bool, lang: Lang) -> None:
 
 @app.command(
     help=_(
-        "Tell a game as a story, or (with --at/--seat) what a seat knew at a point.",
-        "Raconter une partie, ou (avec --at/--seat) ce qu'un siège savait à un moment donné.",
+        "Tell a game as a story (--pov: as one seat lived it; --all: every hidden card, once the game is over), "
+        "or (with --at/--seat) what a seat knew at a point.",
+        "Raconter une partie (--pov : telle qu'un siège l'a vécue ; --all : toutes les cartes cachées, une fois la "
+        "partie terminée), ou (avec --at/--seat) ce qu'un siège savait à un moment donné.",
     )
 )
 @FILE
@@ -371,36 +373,72 @@ def _pending(events: list[Any], at: int, as_json: bool, lang: Lang) -> None:
     metavar="SEAT",
     help=_("whose view (a name or seat number)", "le point de vue de qui (un nom ou un numéro de siège)"),
 )
+@click.option(
+    "--pov",
+    default=None,
+    metavar="SEAT",
+    help=_(
+        "tell the story as this seat lived it (a name or seat number)",
+        "raconter la partie telle que ce siège l'a vécue (un nom ou un numéro de siège)",
+    ),
+)
+@click.option(
+    "--all",
+    "everything",
+    is_flag=True,
+    help=_(
+        "tell the story with every hidden card (only once the game is over)",
+        "raconter la partie avec toutes les cartes cachées (seulement une fois la partie terminée)",
+    ),
+)
 @lang_option
-def show(file: Path, at: int | None, seat: str | None, lang: Lang) -> None:
+def show(file: Path, at: int | None, seat: str | None, pov: str | None, everything: bool, lang: Lang) -> None:
     import orjson
 
     from loveletter.replays.narrative import narrate
+    from loveletter.replays.pov import narrate_pov
     from loveletter.replays.replay import check
     from loveletter.replays.rulings import seat_view_at
 
     events = _load_events(file)
-    if at is None and seat is None:
+    first = events[0].event if hasattr(events[0], "event") else events[0]
+    players = list(first.players)
+    if pov is not None or everything or (at is None and seat is None):
+        if at is not None:
+            _check_at(at, events)
+            events = events[:at]
         result = check(events, lenient=True)
         flagged = [p.seq for p in result.problems if p.seq is not None]
         plain = [e.event if hasattr(e, "event") else e for e in events]
-        for line in narrate(plain, lang, flagged):
+        if everything:
+            if not result.state.over:
+                fail(
+                    "--all tells every hidden card: only once the game is over, and this one is not",
+                    "--all dévoile toutes les cartes cachées : seulement une fois la partie terminée, et elle ne "
+                    "l'est pas",
+                )
+            story = narrate(plain, lang, flagged, omniscient=True)
+        elif pov is not None:
+            story = narrate_pov(plain, _seat_of(pov, players, "--pov"), lang, flagged)
+        else:
+            story = narrate(plain, lang, flagged)
+        for line in story:
             print(line)
         sys.exit(0 if result.ok else 1)
     point = len(events) if at is None else at
     _check_at(point, events)
-    first = events[0].event if hasattr(events[0], "event") else events[0]
-    players = list(first.players)
-    who: int | None = None
-    if seat is not None:
-        if seat.isascii() and seat.isdigit() and int(seat) < len(players):
-            who = int(seat)
-        elif seat in players:
-            who = players.index(seat)
-        else:
-            listed = ", ".join(players)
-            fail(f"--seat {seat!r} is not a player ({listed})", f"--seat « {seat} » n'est pas un joueur ({listed})")
+    who = None if seat is None else _seat_of(seat, players, "--seat")
     print(orjson.dumps(seat_view_at(events, point, who), option=orjson.OPT_INDENT_2).decode())
+
+
+def _seat_of(value: str, players: list[str], option: str) -> int:
+    """A seat given on the command line, by name or number (one-line error otherwise)."""
+    if value.isascii() and value.isdigit() and int(value) < len(players):
+        return int(value)
+    if value in players:
+        return players.index(value)
+    listed = ", ".join(players)
+    fail(f"{option} {value!r} is not a player ({listed})", f"{option} « {value} » n'est pas un joueur ({listed})")
 
 
 @app.command(

@@ -58,6 +58,8 @@ def error_cases(tmp: Path, two_games: Path) -> list[tuple[str, ...]]:
         ("explain", str(tmp / "nowhere.json"), "--at", "3", "--move", "{}"),
         ("show", READER, "--seat", "Zoé"),
         ("show", READER, "--at", "0"),
+        ("show", READER, "--all"),
+        ("show", READER, "--pov", "Zoé"),
         ("audit", str(two_games), "--key", str(tmp / "no-such-key")),
         ("audit", str(two_games), "--key", str(bad_key)),
         ("audit", str(two_games), "--jobs", "0"),

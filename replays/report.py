@@ -11,6 +11,7 @@ from loveletter.core.catalogue import Event
 from loveletter.core.lang import BilingualError, Text, number, os_error
 from loveletter.events.codec import json_reason, quoted_fr
 from loveletter.events.log import LogFormatError, game_lines, read_games
+from loveletter.replays.outcomes import round_outcomes
 from loveletter.replays.position import Position, position
 from loveletter.replays.replay import Problem, check
 from loveletter.replays.transcript import TranscriptFormatError, expand, transcript_in
@@ -30,6 +31,8 @@ class GameReport:
     game_id: str | None = None
     position: Position | None = None
     """Where an unfinished game stands, and whose decision is pending there."""
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+    """Each round's outcome (`replays.outcomes`): eliminations and how, winners and why, favors and why."""
     skipped: list[Text] = field(default_factory=list)
     """A lenient transcript's notes, parallel to `problems`: what judging skipped because of each one."""
 
@@ -86,6 +89,7 @@ class FileReport:
                     "finished": g.finished,
                     "winners": list(g.winners),
                     "position": None if g.position is None else g.position.as_dict(lang),
+                    "rounds": g.rounds,
                     "problems": g.problem_dicts(lang),
                 }
                 for g in self.games
@@ -150,6 +154,7 @@ def replay_file(path: str, *, lenient: bool = False) -> FileReport:
                     problems=result.problems,
                     game_id=game.header.game_id,
                     position=None if state.over else position(state, game.entries),
+                    rounds=round_outcomes(game.entries),
                 )
             )
             if result.problems and not lenient:
@@ -178,6 +183,7 @@ def _transcript(path: str, doc: Any, lenient: bool = False) -> FileReport:
         problems=expansion.problems,
         position=None if state.over else position(state, expansion.events),
         skipped=expansion.skipped if lenient else [],
+        rounds=round_outcomes(expansion.events),
     )
     return FileReport(path, "transcript", games=[game], expanded=expansion.events)
 

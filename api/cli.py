@@ -272,6 +272,16 @@ def _load_events(file: Path) -> list[Any]:
     return list(games[0].entries)
 
 
+def _at(written: str, events: list[Any]) -> int:
+    """--at as an event number or as people say it ("round 2, Bob's third turn"); one-line error otherwise."""
+    from loveletter.replays.position import PositionError, turn_seq
+
+    try:
+        return turn_seq(events, written)
+    except PositionError as exc:
+        fail_with(exc)
+
+
 def _check_at(at: int, events: list[Any]) -> None:
     if not 0 < at <= len(events):
         fail(
@@ -288,12 +298,13 @@ def _check_at(at: int, events: list[Any]) -> None:
 @FILE
 @click.option(
     "--at",
-    type=Integer(UI),
     default=None,
-    metavar="SEQ",
+    metavar="WHEN",
     help=_(
-        "judge the move after this event number (default: the end of the file)",
-        "juger le coup après cet événement (numéro ; par défaut : la fin du fichier)",
+        "judge the move after this event number, or at this turn ('round 2, Bob's third turn'); default: the end "
+        "of the file",
+        "juger le coup après cet événement (numéro), ou à ce tour (« manche 2, troisième tour de Bob ») ; par "
+        "défaut : la fin du fichier",
     ),
 )
 @click.option(
@@ -309,21 +320,20 @@ def _check_at(at: int, events: list[Any]) -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help=_("print the ruling as JSON", "afficher la décision en JSON"))
 @lang_option
-def explain(file: Path, at: int | None, move: str | None, as_json: bool, lang: Lang) -> None:
+def explain(file: Path, at: str | None, move: str | None, as_json: bool, lang: Lang) -> None:
     import orjson
 
     from loveletter.replays.rulings import MoveFormatError, render_ruling
     from loveletter.replays.rulings import explain as judge
 
     events = _load_events(file)
-    if at is None:
-        at = len(events)
-    _check_at(at, events)
+    point = len(events) if at is None else _at(at, events)
+    _check_at(point, events)
     if move is None:
-        _pending(events, at, as_json, lang)
+        _pending(events, point, as_json, lang)
         return
     try:
-        ruling = judge(events, at, orjson.loads(move), lang)
+        ruling = judge(events, point, orjson.loads(move), lang)
     except orjson.JSONDecodeError as exc:
         from loveletter.events.codec import json_reason
 
@@ -362,10 +372,12 @@ def _pending(events: list[Any], at: int, as_json: bool, lang: Lang) -> None:
 @FILE
 @click.option(
     "--at",
-    type=Integer(UI),
     default=None,
-    metavar="SEQ",
-    help=_("show the state after this event number", "montrer l'état après cet événement (numéro)"),
+    metavar="WHEN",
+    help=_(
+        "show the state after this event number, or at this turn ('round 2, Bob's third turn')",
+        "montrer l'état après cet événement (numéro), ou à ce tour (« manche 2, troisième tour de Bob »)",
+    ),
 )
 @click.option(
     "--seat",
@@ -392,7 +404,7 @@ def _pending(events: list[Any], at: int, as_json: bool, lang: Lang) -> None:
     ),
 )
 @lang_option
-def show(file: Path, at: int | None, seat: str | None, pov: str | None, everything: bool, lang: Lang) -> None:
+def show(file: Path, at: str | None, seat: str | None, pov: str | None, everything: bool, lang: Lang) -> None:
     import orjson
 
     from loveletter.replays.narrative import narrate
@@ -403,10 +415,11 @@ def show(file: Path, at: int | None, seat: str | None, pov: str | None, everythi
     events = _load_events(file)
     first = events[0].event if hasattr(events[0], "event") else events[0]
     players = list(first.players)
-    if pov is not None or everything or (at is None and seat is None):
-        if at is not None:
-            _check_at(at, events)
-            events = events[:at]
+    point = None if at is None else _at(at, events)
+    if pov is not None or everything or (point is None and seat is None):
+        if point is not None:
+            _check_at(point, events)
+            events = events[:point]
         result = check(events, lenient=True)
         flagged = [p.seq for p in result.problems if p.seq is not None]
         plain = [e.event if hasattr(e, "event") else e for e in events]
@@ -425,7 +438,7 @@ def show(file: Path, at: int | None, seat: str | None, pov: str | None, everythi
         for line in story:
             print(line)
         sys.exit(0 if result.ok else 1)
-    point = len(events) if at is None else at
+    point = len(events) if point is None else point
     _check_at(point, events)
     who = None if seat is None else _seat_of(seat, players, "--seat")
     print(orjson.dumps(seat_view_at(events, point, who), option=orjson.OPT_INDENT_2).decode())

@@ -7,13 +7,15 @@ of the decision that is pending, so a transcript may stop exactly where the argu
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from loveletter.core.cards import Card
-from loveletter.core.catalogue import Event, RoundStarted, TurnStarted
-from loveletter.core.lang import Text, de, plural_en
+from loveletter.core.catalogue import Event, GameStarted, RoundStarted, TurnStarted
+from loveletter.core.lang import BilingualError, Text, de, plural_en
 from loveletter.core.legal import legal_moves_as_dicts
 from loveletter.core.rulesets import RULESETS
 from loveletter.core.state import (
@@ -67,6 +69,12 @@ class Position:
     text: Text
     legal_moves: list[dict[str, Any]] = field(default_factory=list)
     ruleset: str = "2019"
+    when: Text = field(default_factory=lambda: Text("", ""))
+    """The moment alone, as people count it: "round 2, Bob's third turn" (the text, between turns)."""
+
+    def __post_init__(self) -> None:
+        if not self.when.en:
+            self.when = self.text
 
     def as_dict(self, lang: str = "en") -> dict[str, Any]:
         return {
@@ -123,7 +131,7 @@ def position(state: GameState, events: Sequence[Event] | Sequence[Entry]) -> Pos
         pending = Text("in the middle of a move", "au milieu d'un coup")
     text = Text(f"{where.en}: {pending.en}", f"{where.fr} : {pending.fr}")
     moves = legal_moves_as_dicts(state, seat) if state.phase in (PHASE_PLAY, PHASE_CHANCELLOR) else []
-    return Position(state.round, state.phase, name, turn, text, moves, rs.id)
+    return Position(state.round, state.phase, name, turn, text, moves, rs.id, where)
 
 
 def position_at(events: Sequence[Event] | Sequence[Entry], at: int) -> Position:
@@ -144,3 +152,82 @@ def render_position(where: Position, at: int, lang: str = "en") -> str:
         lines.append(f"  {'coups légaux :' if fr else 'legal moves:'}")
         lines += [f"    - {describe_move(m, rs, lang)}" for m in where.legal_moves]
     return "\n".join(lines)
+
+
+class PositionError(BilingualError):
+    """A position written by round and turn that the game does not have, or that cannot be read."""
+
+
+def _fold(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in text if not unicodedata.combining(ch)).replace("’", "'")
+
+
+_WORDS = {
+    **{word: n for n, word in enumerate(_ORDINALS_EN, start=1)},
+    **{_fold(word): n for n, word in enumerate(_ORDINALS_FR, start=1)},
+    "premiere": 1,
+    "second": 2,
+    "seconde": 2,
+}
+_ROUND = re.compile(r"\b(?:round|manche)\s*(\d+)")
+_TURN_AFTER = re.compile(r"\b(?:turn|tour)\s*(\d+)")
+_TURN_BEFORE = re.compile(r"\b(\d+|[a-z]+)(?:st|nd|rd|th|e|eme|er|ere)?\s+(?:turn|tour)\b")
+
+
+def _turn_number(text: str) -> int | None:
+    if (found := _TURN_AFTER.search(text)) is not None:
+        return int(found[1])
+    if (found := _TURN_BEFORE.search(text)) is not None:
+        word = found[1]
+        return int(word) if word.isdigit() else _WORDS.get(word)
+    return None
+
+
+def turn_seq(events: Sequence[Event] | Sequence[Entry], written: str) -> int:
+    """The event number a position written as people say it stands at: "round 2, Bob's third turn", "round 2,
+    turn 5", « manche 2, 3e tour de Bob », or a plain event number. A turn stands just after its draw (the
+    player holds two cards and is to play)."""
+    text = _fold(written.strip())
+    if text.isascii() and text.isdigit():
+        return int(text)
+    plain = _plain(events)
+    started = next((e for e in plain if isinstance(e, GameStarted)), None)
+    players = started.players if started is not None else ()
+    round_found = _ROUND.search(text)
+    number = int(round_found[1]) if round_found is not None else 1
+    rest = text[: round_found.start()] + text[round_found.end() :] if round_found is not None else text
+    seat = None
+    for i, name in sorted(enumerate(players), key=lambda p: -len(p[1])):
+        if re.search(rf"(?<!\w){re.escape(_fold(name))}(?!\w)", rest):
+            seat = i
+            rest = rest.replace(_fold(name), " ")
+            break
+    turn = _turn_number(rest)
+    if turn is None and re.search(r"\d", rest) is None and (seat is not None or round_found is not None):
+        turn = 1
+    if turn is None or turn < 1:
+        raise PositionError(
+            Text(
+                f"{written!r} is neither an event number nor a position such as 'round 2, Bob's third turn'",
+                f"« {written} » n'est ni un numéro d'événement ni une position comme « manche 2, troisième tour de "
+                "Bob »",
+            )
+        )
+    current, count = 0, 0
+    for seq, event in enumerate(plain, start=1):
+        if isinstance(event, RoundStarted):
+            current, count = event.round, 0
+        elif isinstance(event, TurnStarted) and current == number and (seat is None or event.player == seat):
+            count += 1
+            if count == turn:
+                return seq
+    whose = "" if seat is None else players[seat]
+    owner_en = f"{whose}'s " if whose else ""
+    owner_fr = f" {de(whose)}" if whose else ""
+    said = Text(
+        f"round {number}, {owner_en}{ordinal(turn)} turn", f"manche {number}, {ordinal(turn, 'fr')} tour{owner_fr}"
+    )
+    raise PositionError(
+        Text(f"the game has no {said.en} in this file", f"la partie n'a pas de {said.fr} dans ce fichier")
+    )

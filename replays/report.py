@@ -12,7 +12,7 @@ from loveletter.core.lang import BilingualError, Text, number, os_error
 from loveletter.events.codec import json_reason, quoted_fr
 from loveletter.events.log import LogFormatError, game_lines, read_games
 from loveletter.replays.outcomes import round_outcomes
-from loveletter.replays.position import Position, position
+from loveletter.replays.position import Position, position, position_at
 from loveletter.replays.replay import Problem, check
 from loveletter.replays.transcript import TranscriptFormatError, expand, transcript_in
 
@@ -32,6 +32,8 @@ class GameReport:
     position: Position | None = None
     """Where an unfinished game stands, and whose decision is pending there."""
     rounds: list[dict[str, Any]] = field(default_factory=list)
+    positions: list[Text | None] = field(default_factory=list)
+    """Parallel to `problems`: the moment of each, as people count it ("round 2, Bob's third turn")."""
     """Each round's outcome (`replays.outcomes`): eliminations and how, winners and why, favors and why."""
     skipped: list[Text] = field(default_factory=list)
     """A lenient transcript's notes, parallel to `problems`: what judging skipped because of each one."""
@@ -40,6 +42,8 @@ class GameReport:
         out = []
         for i, p in enumerate(self.problems):
             found = p.as_dict(lang)
+            when = self.positions[i] if i < len(self.positions) else None
+            found["position"] = None if when is None else when(lang)
             if self.skipped:
                 note = self.skipped[i](lang) if i < len(self.skipped) else ""
                 found["skipped"] = note or None
@@ -155,6 +159,7 @@ def replay_file(path: str, *, lenient: bool = False) -> FileReport:
                     game_id=game.header.game_id,
                     position=None if state.over else position(state, game.entries),
                     rounds=round_outcomes(game.entries),
+                    positions=_positions(result.problems, game.entries),
                 )
             )
             if result.problems and not lenient:
@@ -184,8 +189,24 @@ def _transcript(path: str, doc: Any, lenient: bool = False) -> FileReport:
         position=None if state.over else position(state, expansion.events),
         skipped=expansion.skipped if lenient else [],
         rounds=round_outcomes(expansion.events),
+        positions=_positions(expansion.problems, expansion.events),
     )
     return FileReport(path, "transcript", games=[game], expanded=expansion.events)
+
+
+def _positions(problems: list[Problem], events: Any) -> list[Text | None]:
+    """Where each problem stands as people count it: the position just before its event (None past the events)."""
+    out: list[Text | None] = []
+    for p in problems:
+        seq = p.seq
+        if seq is None or not 0 < seq <= len(events) + 1:
+            out.append(None)
+            continue
+        try:
+            out.append(position_at(events, seq - 1).when)
+        except Exception:  # a forged log may reach a state no game has: the position is only a courtesy
+            out.append(None)
+    return out
 
 
 def _where(p: Problem, lang: str) -> str:
@@ -217,7 +238,9 @@ def _render_fr(report: FileReport) -> list[str]:
             lines.append(f"{head} : vérifiée — {events}, {end}")
             continue
         for i, p in enumerate(g.problems):
-            lines.append(f"{head} : infraction {_where(p, 'fr')} : [{p.rule_id}] {p.fr}")
+            when = g.positions[i] if i < len(g.positions) else None
+            at = f" ({when.fr})" if when is not None else ""
+            lines.append(f"{head} : infraction {_where(p, 'fr')}{at} : [{p.rule_id}] {p.fr}")
             if i < len(g.skipped) and g.skipped[i].fr:
                 lines.append(f"    → {g.skipped[i].fr}")
             if p.expected is not None:
@@ -245,7 +268,9 @@ def render_text(report: FileReport, lang: str = "en") -> str:
             lines.append(f"{head}: verified — {g.events} events, {end}")
             continue
         for i, p in enumerate(g.problems):
-            lines.append(f"{head}: violation {_where(p, 'en')}: [{p.rule_id}] {p.en}")
+            when = g.positions[i] if i < len(g.positions) else None
+            at = f" ({when.en})" if when is not None else ""
+            lines.append(f"{head}: violation {_where(p, 'en')}{at}: [{p.rule_id}] {p.en}")
             if i < len(g.skipped) and g.skipped[i].en:
                 lines.append(f"    → {g.skipped[i].en}")
             if p.expected is not None:

@@ -71,7 +71,7 @@ def test_the_guard_naming_a_joker_is_judged_by_the_cli_in_both_languages(tmp_pat
     path.write_text(json.dumps(doc))
     english = loveletter("replay", str(path), "--lang", "en")
     assert english.returncode == 1, english.stdout + english.stderr
-    assert "violation at $.rounds[0].turns[0].guess: [guard.guess]" in english.stdout
+    assert "violation at $.rounds[0].turns[0].guess (round 1, Thibault's first turn): [guard.guess]" in english.stdout
     assert "'Joker' is not a card" in english.stdout
     french = loveletter("replay", str(path), "--lang", "fr")
     assert french.returncode == 1

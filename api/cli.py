@@ -272,6 +272,16 @@ def _load_events(file: Path) -> list[Any]:
     return list(games[0].entries)
 
 
+def _at(written: str, events: list[Any]) -> int:
+    """--at as an event number or as people say it ("round 2, Bob's third turn"); one-line error otherwise."""
+    from loveletter.replays.position import PositionError, turn_seq
+
+    try:
+        return turn_seq(events, written)
+    except PositionError as exc:
+        fail_with(exc)
+
+
 def _check_at(at: int, events: list[Any]) -> None:
     if not 0 < at <= len(events):
         fail(
@@ -288,32 +298,42 @@ def _check_at(at: int, events: list[Any]) -> None:
 @FILE
 @click.option(
     "--at",
-    type=Integer(UI),
-    required=True,
-    metavar="SEQ",
-    help=_("judge the move after this event number", "juger le coup après cet événement (numéro)"),
+    default=None,
+    metavar="WHEN",
+    help=_(
+        "judge the move after this event number, or at this turn ('round 2, Bob's third turn'); default: the end "
+        "of the file",
+        "juger le coup après cet événement (numéro), ou à ce tour (« manche 2, troisième tour de Bob ») ; par "
+        "défaut : la fin du fichier",
+    ),
 )
 @click.option(
     "--move",
-    required=True,
+    default=None,
     metavar="JSON",
     help=_(
-        'the move, e.g. \'{"player": "Bob", "card": "guard", …}\'',
-        'le coup, par exemple \'{"player": "Bob", "card": "guard", …}\'',
+        'the move, e.g. \'{"player": "Bob", "card": "guard", …}\'; without it, the decision pending there and '
+        "every legal way to make it",
+        'le coup, par exemple \'{"player": "Bob", "card": "guard", …}\' ; sans lui, la décision attendue à ce '
+        "moment et toutes les façons légales de la prendre",
     ),
 )
 @click.option("--json", "as_json", is_flag=True, help=_("print the ruling as JSON", "afficher la décision en JSON"))
 @lang_option
-def explain(file: Path, at: int, move: str, as_json: bool, lang: Lang) -> None:
+def explain(file: Path, at: str | None, move: str | None, as_json: bool, lang: Lang) -> None:
     import orjson
 
     from loveletter.replays.rulings import MoveFormatError, render_ruling
     from loveletter.replays.rulings import explain as judge
 
     events = _load_events(file)
-    _check_at(at, events)
+    point = len(events) if at is None else _at(at, events)
+    _check_at(point, events)
+    if move is None:
+        _pending(events, point, as_json, lang)
+        return
     try:
-        ruling = judge(events, at, orjson.loads(move), lang)
+        ruling = judge(events, point, orjson.loads(move), lang)
     except orjson.JSONDecodeError as exc:
         from loveletter.events.codec import json_reason
 
@@ -328,19 +348,36 @@ def explain(file: Path, at: int, move: str, as_json: bool, lang: Lang) -> None:
     sys.exit(0 if ruling.legal else 1)
 
 
+def _pending(events: list[Any], at: int, as_json: bool, lang: Lang) -> None:
+    """Where the game stands after event `at`, whose decision is pending, and every legal way to make it."""
+    import orjson
+
+    from loveletter.replays.position import position_at, render_position
+
+    where = position_at(events, at)
+    if as_json:
+        print(orjson.dumps({"at": at, **where.as_dict(lang), "legal_moves": where.legal_moves}).decode())
+    else:
+        print(render_position(where, at, lang))
+
+
 @app.command(
     help=_(
-        "Tell a game as a story, or (with --at/--seat) what a seat knew at a point.",
-        "Raconter une partie, ou (avec --at/--seat) ce qu'un siège savait à un moment donné.",
+        "Tell a game as a story (--pov: as one seat lived it; --all: every hidden card, once the game is over), "
+        "or (with --at/--seat) what a seat knew at a point.",
+        "Raconter une partie (--pov : telle qu'un siège l'a vécue ; --all : toutes les cartes cachées, une fois la "
+        "partie terminée), ou (avec --at/--seat) ce qu'un siège savait à un moment donné.",
     )
 )
 @FILE
 @click.option(
     "--at",
-    type=Integer(UI),
     default=None,
-    metavar="SEQ",
-    help=_("show the state after this event number", "montrer l'état après cet événement (numéro)"),
+    metavar="WHEN",
+    help=_(
+        "show the state after this event number, or at this turn ('round 2, Bob's third turn')",
+        "montrer l'état après cet événement (numéro), ou à ce tour (« manche 2, troisième tour de Bob »)",
+    ),
 )
 @click.option(
     "--seat",
@@ -348,36 +385,73 @@ def explain(file: Path, at: int, move: str, as_json: bool, lang: Lang) -> None:
     metavar="SEAT",
     help=_("whose view (a name or seat number)", "le point de vue de qui (un nom ou un numéro de siège)"),
 )
+@click.option(
+    "--pov",
+    default=None,
+    metavar="SEAT",
+    help=_(
+        "tell the story as this seat lived it (a name or seat number)",
+        "raconter la partie telle que ce siège l'a vécue (un nom ou un numéro de siège)",
+    ),
+)
+@click.option(
+    "--all",
+    "everything",
+    is_flag=True,
+    help=_(
+        "tell the story with every hidden card (only once the game is over)",
+        "raconter la partie avec toutes les cartes cachées (seulement une fois la partie terminée)",
+    ),
+)
 @lang_option
-def show(file: Path, at: int | None, seat: str | None, lang: Lang) -> None:
+def show(file: Path, at: str | None, seat: str | None, pov: str | None, everything: bool, lang: Lang) -> None:
     import orjson
 
     from loveletter.replays.narrative import narrate
+    from loveletter.replays.pov import narrate_pov
     from loveletter.replays.replay import check
     from loveletter.replays.rulings import seat_view_at
 
     events = _load_events(file)
-    if at is None and seat is None:
+    first = events[0].event if hasattr(events[0], "event") else events[0]
+    players = list(first.players)
+    point = None if at is None else _at(at, events)
+    if pov is not None or everything or (point is None and seat is None):
+        if point is not None:
+            _check_at(point, events)
+            events = events[:point]
         result = check(events, lenient=True)
         flagged = [p.seq for p in result.problems if p.seq is not None]
         plain = [e.event if hasattr(e, "event") else e for e in events]
-        for line in narrate(plain, lang, flagged):
+        if everything:
+            if not result.state.over:
+                fail(
+                    "--all tells every hidden card: only once the game is over, and this one is not",
+                    "--all dévoile toutes les cartes cachées : seulement une fois la partie terminée, et elle ne "
+                    "l'est pas",
+                )
+            story = narrate(plain, lang, flagged, omniscient=True)
+        elif pov is not None:
+            story = narrate_pov(plain, _seat_of(pov, players, "--pov"), lang, flagged)
+        else:
+            story = narrate(plain, lang, flagged)
+        for line in story:
             print(line)
         sys.exit(0 if result.ok else 1)
-    point = len(events) if at is None else at
+    point = len(events) if point is None else point
     _check_at(point, events)
-    first = events[0].event if hasattr(events[0], "event") else events[0]
-    players = list(first.players)
-    who: int | None = None
-    if seat is not None:
-        if seat.isascii() and seat.isdigit() and int(seat) < len(players):
-            who = int(seat)
-        elif seat in players:
-            who = players.index(seat)
-        else:
-            listed = ", ".join(players)
-            fail(f"--seat {seat!r} is not a player ({listed})", f"--seat « {seat} » n'est pas un joueur ({listed})")
+    who = None if seat is None else _seat_of(seat, players, "--seat")
     print(orjson.dumps(seat_view_at(events, point, who), option=orjson.OPT_INDENT_2).decode())
+
+
+def _seat_of(value: str, players: list[str], option: str) -> int:
+    """A seat given on the command line, by name or number (one-line error otherwise)."""
+    if value.isascii() and value.isdigit() and int(value) < len(players):
+        return int(value)
+    if value in players:
+        return players.index(value)
+    listed = ", ".join(players)
+    fail(f"{option} {value!r} is not a player ({listed})", f"{option} « {value} » n'est pas un joueur ({listed})")
 
 
 @app.command(

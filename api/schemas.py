@@ -7,14 +7,29 @@ is a strict integer or a strict string, never a boolean.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr, model_validator
 
 from loveletter.core.cards import Card
 from loveletter.core.lang import BilingualError, Text
+from loveletter.replays.transcript import card_named
 
 SeatRef = Annotated[Union[StrictInt, StrictStr], Field(description="a seat number (0-based) or a player's name")]
+
+
+def _by_name(value: Any) -> Any:
+    """A card's English or French name (themed ones too, as transcripts and rulings read them) as its id; anything
+    else is left for the enum to refuse."""
+    return card_named(value) or value
+
+
+CardIn = Annotated[
+    Card,
+    BeforeValidator(_by_name),
+    Field(description="a card id, or its English or French name (`Servante`, `Prêtre`, `Ogre`)"),
+]
+"""A card in a move body: a player may write the name printed on the card."""
 
 
 class _Strict(BaseModel):
@@ -103,9 +118,9 @@ class PlayIn(_Strict):
         json_schema_extra={"examples": [{"type": "play", "card": "guard", "target": "Bob", "guess": "priest"}]},
     )
     type: Literal["play"]
-    card: Card
+    card: CardIn
     target: SeatRef | None = None
-    guess: Card | None = None
+    guess: CardIn | None = None
 
 
 class ReturnIn(_Strict):
@@ -114,8 +129,8 @@ class ReturnIn(_Strict):
         json_schema_extra={"examples": [{"type": "return", "keep": "princess", "bottom": ["guard", "spy"]}]},
     )
     type: Literal["return"]
-    keep: Card
-    bottom: list[Card] = Field(max_length=2, description="the returned cards, top to bottom")
+    keep: CardIn
+    bottom: list[CardIn] = Field(max_length=2, description="the returned cards, top to bottom")
 
 
 class CodeIn(_Strict):

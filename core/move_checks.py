@@ -11,7 +11,7 @@ from collections import Counter
 
 from loveletter.core.cards import TARGETS_OTHER, Card
 from loveletter.core.commands import PlayCard, ReturnCards
-from loveletter.core.lang import de, que
+from loveletter.core.lang import de, plural_en, que
 from loveletter.core.rules import RuleViolation
 from loveletter.core.rulesets import RULESETS, GuardUnknown
 from loveletter.core.state import PHASE_CHANCELLOR, PHASE_DEAL, PHASE_NEW, PHASE_OVER, PHASE_PLAY, GameState
@@ -32,6 +32,14 @@ def _agree(state: GameState, card: Card, lang: str, one: str, many: str) -> str:
     """The verb `one` or, after a plural card name (« les Conseillers du roi »), `many`."""
     rs = state.ruleset or RULESETS["2019"]
     return many if rs.plural(card, "fr" if lang == "fr" else "en") else one
+
+
+def _cards(state: GameState, cards: tuple[Card, ...], lang: str) -> str:
+    """Cards in a sentence: "the Guard and the Baron", « le Garde, le Prêtre et le Roi »."""
+    names = [the_card(state, c, lang) for c in cards]
+    if len(names) < 2:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} {'et' if lang == 'fr' else 'and'} {names[-1]}"
 
 
 def who(state: GameState, seat: int, lang: str = "en") -> str:
@@ -66,6 +74,21 @@ def _check_turn(state: GameState, player: int, phase: str) -> None:
                 "round.not-started",
                 "the next round has not been dealt yet",
                 "la manche suivante n'a pas encore été distribuée",
+            )
+        if state.phase == PHASE_CHANCELLOR and player == state.active:
+            # The mover's own decision: say what it is (the hand is theirs to know).
+            hand = state.hands[player]
+            others = len(hand) - 1
+            rest_fr = "l'autre" if others == 1 else f"les {others} autres"
+            raise RuleViolation(
+                "chancellor_pending",
+                "chancellor.pending",
+                f"{who(state, player)} must first finish {the_card(state, Card.CHANCELLOR, 'en')}: keep one of "
+                f"{_cards(state, hand, 'en')} and put the other {plural_en(others, 'card', 'cards')} on the bottom "
+                "of the deck",
+                f"{who(state, player, 'fr')} doit d'abord terminer {the_card(state, Card.CHANCELLOR, 'fr')} : garder "
+                f"une carte parmi {_cards(state, hand, 'fr')} et placer "
+                f"{rest_fr} sous la pioche",
             )
         if state.phase == PHASE_CHANCELLOR:
             raise RuleViolation(
@@ -107,8 +130,10 @@ def check_play(state: GameState, cmd: PlayCard) -> None:
         raise RuleViolation(
             "card_not_in_hand",
             "turn.play-from-hand",
-            f"{who(state, p)} does not hold {the_card(state, card, 'en')}",
-            f"{who(state, p, 'fr')} n'a pas {the_card(state, card, 'fr')} en main",
+            f"{who(state, p)} does not hold {the_card(state, card, 'en')} ({who(state, p)} holds "
+            f"{_cards(state, hand, 'en')})",
+            f"{who(state, p, 'fr')} n'a pas {the_card(state, card, 'fr')} en main "
+            f"(sa main : {_cards(state, hand, 'fr')})",
         )
     if card is not Card.COUNTESS and Card.COUNTESS in hand and (Card.KING in hand or Card.PRINCE in hand):
         other = Card.KING if Card.KING in hand else Card.PRINCE

@@ -11,6 +11,8 @@ from loveletter.core.catalogue import Event
 from loveletter.core.lang import BilingualError, Text, number, os_error
 from loveletter.events.codec import json_reason, quoted_fr
 from loveletter.events.log import LogFormatError, game_lines, read_games
+from loveletter.replays.outcomes import round_outcomes
+from loveletter.replays.position import Position, position, position_at
 from loveletter.replays.replay import Problem, check
 from loveletter.replays.transcript import TranscriptFormatError, expand, transcript_in
 
@@ -27,6 +29,26 @@ class GameReport:
     winners: tuple[str, ...]
     problems: list[Problem]
     game_id: str | None = None
+    position: Position | None = None
+    """Where an unfinished game stands, and whose decision is pending there."""
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+    positions: list[Text | None] = field(default_factory=list)
+    """Parallel to `problems`: the moment of each, as people count it ("round 2, Bob's third turn")."""
+    """Each round's outcome (`replays.outcomes`): eliminations and how, winners and why, favors and why."""
+    skipped: list[Text] = field(default_factory=list)
+    """A lenient transcript's notes, parallel to `problems`: what judging skipped because of each one."""
+
+    def problem_dicts(self, lang: str) -> list[dict[str, Any]]:
+        out = []
+        for i, p in enumerate(self.problems):
+            found = p.as_dict(lang)
+            when = self.positions[i] if i < len(self.positions) else None
+            found["position"] = None if when is None else when(lang)
+            if self.skipped:
+                note = self.skipped[i](lang) if i < len(self.skipped) else ""
+                found["skipped"] = note or None
+            out.append(found)
+        return out
 
     @property
     def verified(self) -> bool:
@@ -70,7 +92,9 @@ class FileReport:
                     "events": g.events,
                     "finished": g.finished,
                     "winners": list(g.winners),
-                    "problems": [p.as_dict(lang) for p in g.problems],
+                    "position": None if g.position is None else g.position.as_dict(lang),
+                    "rounds": g.rounds,
+                    "problems": g.problem_dicts(lang),
                 }
                 for g in self.games
             ],
@@ -117,7 +141,7 @@ def replay_file(path: str, *, lenient: bool = False) -> FileReport:
     except Unreadable as exc:
         return FileReport(path, "unreadable", failure=exc.text)
     if doc is not None:
-        return _transcript(path, doc)
+        return _transcript(path, doc, lenient)
     report = FileReport(path, "log")
     try:
         for number, game in enumerate(read_games(data.splitlines()), start=1):
@@ -133,6 +157,9 @@ def replay_file(path: str, *, lenient: bool = False) -> FileReport:
                     winners=state.winner_names(),
                     problems=result.problems,
                     game_id=game.header.game_id,
+                    position=None if state.over else position(state, game.entries),
+                    rounds=round_outcomes(game.entries),
+                    positions=_positions(result.problems, game.entries),
                 )
             )
             if result.problems and not lenient:
@@ -142,9 +169,9 @@ def replay_file(path: str, *, lenient: bool = False) -> FileReport:
     return report
 
 
-def _transcript(path: str, doc: Any) -> FileReport:
+def _transcript(path: str, doc: Any, lenient: bool = False) -> FileReport:
     try:
-        expansion = expand(doc)
+        expansion = expand(doc, lenient=lenient)
     except TranscriptFormatError as exc:
         reason = exc.text
         return FileReport(
@@ -158,9 +185,28 @@ def _transcript(path: str, doc: Any) -> FileReport:
         events=len(expansion.events),
         finished=state.over,
         winners=state.winner_names(),
-        problems=[expansion.problem] if expansion.problem else [],
+        problems=expansion.problems,
+        position=None if state.over else position(state, expansion.events),
+        skipped=expansion.skipped if lenient else [],
+        rounds=round_outcomes(expansion.events),
+        positions=_positions(expansion.problems, expansion.events),
     )
     return FileReport(path, "transcript", games=[game], expanded=expansion.events)
+
+
+def _positions(problems: list[Problem], events: Any) -> list[Text | None]:
+    """Where each problem stands as people count it: the position just before its event (None past the events)."""
+    out: list[Text | None] = []
+    for p in problems:
+        seq = p.seq
+        if seq is None or not 0 < seq <= len(events) + 1:
+            out.append(None)
+            continue
+        try:
+            out.append(position_at(events, seq - 1).when)
+        except Exception:  # a forged log may reach a state no game has: the position is only a courtesy
+            out.append(None)
+    return out
 
 
 def _where(p: Problem, lang: str) -> str:
@@ -187,12 +233,16 @@ def _render_fr(report: FileReport) -> list[str]:
                 winners = "gagnant" if len(g.winners) < 2 else "gagnants"
                 end = f"{winners} : {', '.join(g.winners)}"
             else:
-                end = "partie non terminée"
+                end = "partie non terminée" + (f" : {g.position.text.fr}" if g.position else "")
             events = f"{number(f'{g.events:,}', 'fr')} {'événement' if g.events < 2 else 'événements'}"
             lines.append(f"{head} : vérifiée — {events}, {end}")
             continue
-        for p in g.problems:
-            lines.append(f"{head} : infraction {_where(p, 'fr')} : [{p.rule_id}] {p.fr}")
+        for i, p in enumerate(g.problems):
+            when = g.positions[i] if i < len(g.positions) else None
+            at = f" ({when.fr})" if when is not None else ""
+            lines.append(f"{head} : infraction {_where(p, 'fr')}{at} : [{p.rule_id}] {p.fr}")
+            if i < len(g.skipped) and g.skipped[i].fr:
+                lines.append(f"    → {g.skipped[i].fr}")
             if p.expected is not None:
                 lines.append(f"    attendu : {p.expected}")
             if p.found is not None:
@@ -213,10 +263,16 @@ def render_text(report: FileReport, lang: str = "en") -> str:
         head = f"{report.path} [{report.kind} game {g.number}, {g.ruleset}, {', '.join(g.players)}]"
         if g.verified:
             end = f"winner(s): {', '.join(g.winners)}" if g.finished else "game not finished"
+            if not g.finished and g.position is not None:
+                end += f": {g.position.text.en}"
             lines.append(f"{head}: verified — {g.events} events, {end}")
             continue
-        for p in g.problems:
-            lines.append(f"{head}: violation {_where(p, 'en')}: [{p.rule_id}] {p.en}")
+        for i, p in enumerate(g.problems):
+            when = g.positions[i] if i < len(g.positions) else None
+            at = f" ({when.en})" if when is not None else ""
+            lines.append(f"{head}: violation {_where(p, 'en')}{at}: [{p.rule_id}] {p.en}")
+            if i < len(g.skipped) and g.skipped[i].en:
+                lines.append(f"    → {g.skipped[i].en}")
             if p.expected is not None:
                 lines.append(f"    expected: {p.expected}")
             if p.found is not None:

@@ -25,6 +25,7 @@ from loveletter.core.views import redact, view
 from loveletter.events.codec import encode, quoted_fr
 from loveletter.events.log import Entry
 from loveletter.replays.narrative import Narrator
+from loveletter.replays.position import position
 from loveletter.replays.replay import Problem, check
 from loveletter.replays.transcript import TranscriptFormatError, parse_card
 
@@ -48,6 +49,7 @@ class Ruling:
     lang: str = "en"
     ruleset: str = "2019"
     story: list[str] = field(default_factory=list)  # what follows, told as the table sees it
+    position: str = ""  # the moment as people count it: "round 1, Claire's first turn"
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -159,6 +161,7 @@ def explain(events: Sequence[Event] | Sequence[Entry], at: int, move: dict[str, 
     mover = state.players[command.player]
     ruleset = state.ruleset.id if state.ruleset else "2019"
     moves = legal_moves_as_dicts(state, command.player)
+    when = position(state, events[:at]).when(lang)
     try:
         caused = decide(state, command)
     except RuleViolation as v:
@@ -166,7 +169,19 @@ def explain(events: Sequence[Event] | Sequence[Entry], at: int, move: dict[str, 
         text = rule.text("fr" if lang == "fr" else "en")
         message = v.message("fr" if lang == "fr" else "en")
         return Ruling(
-            at, False, v.rule_id, text, rule.sources, message, mover, [], moves, prefix_problem, lang, ruleset=ruleset
+            at,
+            False,
+            v.rule_id,
+            text,
+            rule.sources,
+            message,
+            mover,
+            [],
+            moves,
+            prefix_problem,
+            lang,
+            ruleset=ruleset,
+            position=when,
         )
     rule_id = rule_for_legal(state, command)
     rule = RULES[rule_id]
@@ -178,7 +193,19 @@ def explain(events: Sequence[Event] | Sequence[Entry], at: int, move: dict[str, 
     message = "ce coup est légal" if lang == "fr" else "this move is legal"
     text = rule.text("fr" if lang == "fr" else "en")
     ruling = Ruling(
-        at, True, rule_id, text, rule.sources, message, mover, seen, moves, prefix_problem, lang, ruleset=ruleset
+        at,
+        True,
+        rule_id,
+        text,
+        rule.sources,
+        message,
+        mover,
+        seen,
+        moves,
+        prefix_problem,
+        lang,
+        ruleset=ruleset,
+        position=when,
     )
     narrator = Narrator(lang)
     for logged in events[:at]:
@@ -193,6 +220,8 @@ def render_ruling(ruling: Ruling, lang: str = "en") -> str:
     rs = RULESETS.get(ruling.ruleset, RULESETS["2019"])
     verdict = ("LÉGAL" if fr else "LEGAL") if ruling.legal else ("ILLÉGAL" if fr else "ILLEGAL")
     after = f"après l'événement {ruling.at}" if fr else f"after event {ruling.at}"
+    if ruling.position:
+        after += f" ({ruling.position})"
     lines = [f"{verdict} — {ruling.mover}, {after}{' :' if fr else ':'} {ruling.message}"]
     lines.append(f"  [{ruling.rule_id}] {ruling.rule}")
     lines.append(f"  source{' :' if fr else ':'} {', '.join(ruling.sources)}")

@@ -4,25 +4,31 @@ A transcript names the players, ruleset and options, and for each round its deal
 face-up cards, each hand, the draw pile top first), its first player and each turn's decisions. The
 cards drawn are not written: they follow from the deal. Cards may be written by id, English or
 French name; players by name or seat. See docs/transcripts.md for the format and a worked example.
+
+A name that is no card, or a player who is nobody at the table, is a player's mistake, the very thing a
+dispute is about: it is judged as a violation at its place, with a rule id and the nearest valid name.
+Only a file that is not a transcript at all (wrong shape, missing fields) is unreadable.
 """
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
 from loveletter.core.cards import NAMES_EN, NAMES_FR, Card
-from loveletter.core.catalogue import Event
+from loveletter.core.catalogue import Event, RoundEnded
 from loveletter.core.commands import Command, DealRound, PlayCard, ReturnCards, StartGame
 from loveletter.core.decide import decide
 from loveletter.core.evolve import fold
-from loveletter.core.lang import BilingualError, Text
+from loveletter.core.lang import BilingualError, Text, plural_en, plural_fr
 from loveletter.core.rules import RuleViolation
 from loveletter.core.rulesets import RULESETS
-from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, GameState
+from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, PHASE_OVER, GameState
 from loveletter.events.codec import quoted_fr
 from loveletter.replays.replay import Problem
 
@@ -40,17 +46,39 @@ class TranscriptFormatError(BilingualError):
         self.reason_text = reason
 
 
+class TranscriptMistake(BilingualError):
+    """A decision written with a name that is no card, or nobody at the table: a violation of `rule_id` at
+    `where`, not an unreadable file (a table disputes exactly such moves)."""
+
+    def __init__(self, where: str, rule_id: str, code: str, message: Text) -> None:
+        super().__init__(message)
+        self.where = where
+        self.rule_id = rule_id
+        self.code = code
+
+    def problem(self, seq: int) -> Problem:
+        return Problem(self.rule_id, self.code, self.text.en, self.text.fr, where=self.where, seq=seq)
+
+
 @dataclass(slots=True)
 class Expansion:
-    """The events a transcript expands to, up to its end or its first illegal decision."""
+    """The events a transcript expands to, up to its end or its first illegal decision (`events`, `state`), and
+    every problem found: the first only, or (lenient) each one with what was skipped because of it."""
 
     events: list[Event] = field(default_factory=list)
     state: GameState = INITIAL
-    problem: Problem | None = None
+    problems: list[Problem] = field(default_factory=list)
+    skipped: list[Text] = field(default_factory=list)
+    """Parallel to `problems` when lenient: what judging left out because of each one ("this turn", "the rest of
+    round 2 (3 turns)"); an empty Text where judging stopped there."""
+
+    @property
+    def problem(self) -> Problem | None:
+        return self.problems[0] if self.problems else None
 
     @property
     def ok(self) -> bool:
-        return self.problem is None
+        return not self.problems
 
 
 def _fold_name(text: str) -> str:
@@ -68,16 +96,60 @@ for _rs in RULESETS.values():
         _CARD_NAMES.setdefault(_fold_name(_name), _card)
 
 
-def parse_card(value: Any, where: str) -> Card:
-    if isinstance(value, str) and (card := _CARD_NAMES.get(_fold_name(value))) is not None:
-        return card
-    raise TranscriptFormatError(
-        where,
-        Text(
-            f"{value!r} is not a card (write its id, e.g. 'guard', or its name)",
-            f"{quoted_fr(value)} n'est pas une carte (écrivez son identifiant, par exemple « guard », ou son nom)",
-        ),
+_WRITTEN: dict[str, str] = {}
+"""Each folded card name with a way to write it, for suggestions: "pretre" -> "Prêtre"."""
+for _card in Card:
+    for _name in (NAMES_EN[_card], NAMES_FR[_card]):
+        _WRITTEN.setdefault(_fold_name(_name), _name)
+for _rs in RULESETS.values():
+    for _name in (*_rs.names_en.values(), *_rs.names_fr.values()):
+        _WRITTEN.setdefault(_fold_name(_name), _name)
+for _card in Card:
+    _WRITTEN.setdefault(_card.value, _card.value)
+
+
+def nearest(value: Any, written: Iterable[str]) -> str | None:
+    """The name of `written` closest to `value` (accents and case aside), or None if none is close: the
+    suggestion for a typo ("Prinse" -> "Prince", "Servnte" -> "Servante")."""
+    if not isinstance(value, str):
+        return None
+    folded: dict[str, str] = {}
+    for name in written:
+        folded.setdefault(_fold_name(name), name)
+    found = difflib.get_close_matches(_fold_name(value), list(folded), n=1, cutoff=0.6)
+    return folded[found[0]] if found else None
+
+
+def not_a_card(value: Any) -> Text:
+    """Why `value` is no card, with the nearest card name when there is one."""
+    near = nearest(value, _WRITTEN.values())
+    if near is not None:
+        return Text(
+            f"{value!r} is not a card: did you mean {near!r}?",
+            f"{quoted_fr(value)} n'est pas une carte : vouliez-vous dire « {near} » ?",
+        )
+    return Text(
+        f"{value!r} is not a card (write its id, e.g. 'guard', or its name)",
+        f"{quoted_fr(value)} n'est pas une carte (écrivez son identifiant, par exemple « guard », ou son nom)",
     )
+
+
+def card_named(value: Any) -> Card | None:
+    """The card `value` names (id, English or French name, themed names; case and accents aside), or None."""
+    return _CARD_NAMES.get(_fold_name(value)) if isinstance(value, str) else None
+
+
+def parse_card(value: Any, where: str) -> Card:
+    if (card := card_named(value)) is not None:
+        return card
+    raise TranscriptFormatError(where, not_a_card(value))
+
+
+def _missing(where: str) -> TranscriptFormatError:
+    return TranscriptFormatError(where, Text("missing", "absent"))
+
+
+_TURN_FIELDS = ("player", "play", "target", "guess", "keep", "bottom", "note")
 
 
 class _Reader:
@@ -100,7 +172,10 @@ class _Reader:
         self.doc = doc
         self.players: list[str] = players
 
-    def seat(self, value: Any, where: str) -> int:
+    def seat(self, value: Any, where: str, rule_id: str = "turn.order") -> int:
+        """A player by name or seat number; anybody else is a mistake judged under `rule_id`."""
+        if value is None:
+            raise _missing(where)
         if isinstance(value, bool):
             pass
         elif isinstance(value, int) and 0 <= value < len(self.players):
@@ -108,18 +183,32 @@ class _Reader:
         elif isinstance(value, str) and value in self.players:
             return self.players.index(value)
         names = ", ".join(self.players)
-        raise TranscriptFormatError(
-            where,
-            Text(
-                f"{value!r} is not a player of this game ({names})",
+        near = nearest(value, self.players)
+        if near is not None:
+            message = Text(
+                f"{value!r} is nobody at this table ({names}): did you mean {near}?",
+                f"{quoted_fr(value)} n'est pas un joueur de cette partie ({names}) : vouliez-vous dire {near} ?",
+            )
+        else:
+            message = Text(
+                f"{value!r} is nobody at this table ({names})",
                 f"{quoted_fr(value)} n'est pas un joueur de cette partie ({names})",
-            ),
-        )
+            )
+        raise TranscriptMistake(where, rule_id, "unknown_player", message)
 
-    def cards(self, value: Any, where: str) -> tuple[Card, ...]:
+    def card(self, value: Any, where: str, rule_id: str) -> Card:
+        """A card by id or name; a name that is no card is a mistake judged under `rule_id`."""
+        if value is None:
+            raise _missing(where)
+        try:
+            return parse_card(value, where)
+        except TranscriptFormatError as exc:
+            raise TranscriptMistake(where, rule_id, "unknown_card", exc.reason_text) from None
+
+    def cards(self, value: Any, where: str, rule_id: str) -> tuple[Card, ...]:
         if not isinstance(value, list):
             raise TranscriptFormatError(where, Text("must be a list of cards", "doit être une liste de cartes"))
-        return tuple(parse_card(v, f"{where}[{i}]") for i, v in enumerate(value))
+        return tuple(self.card(v, f"{where}[{i}]", rule_id) for i, v in enumerate(value))
 
     def start(self) -> StartGame:
         ruleset = self.doc.get("ruleset", "2019")
@@ -142,7 +231,7 @@ class _Reader:
             ruleset=ruleset,
             players=tuple(self.players),
             options={str(k): str(v) for k, v in options.items()},
-            first_player=None if first is None else self.seat(first, "$.first_player"),
+            first_player=None if first is None else self.seat(first, "$.first_player", "setup.first-player"),
             scenario=True,
         )
 
@@ -175,7 +264,8 @@ class _Reader:
             )
         hands: list[Card | None] = [None] * len(self.players)
         for who, card in hands_doc.items():
-            hands[self.seat(who, f"{where}.deal.hands")] = parse_card(card, f"{where}.deal.hands.{who}")
+            seat = self.seat(who, f"{where}.deal.hands.{who}", "setup.deal")
+            hands[seat] = self.card(card, f"{where}.deal.hands.{who}", "setup.deal")
         missing = [self.players[i] for i, h in enumerate(hands) if h is None]
         if missing:
             names = ", ".join(missing)
@@ -188,11 +278,11 @@ class _Reader:
                 Text("each round names its first player", "chaque manche doit nommer son premier joueur"),
             )
         return DealRound(
-            set_aside=parse_card(deal.get("set_aside"), f"{where}.deal.set_aside"),
-            face_up=self.cards(deal.get("face_up", []), f"{where}.deal.face_up"),
+            set_aside=self.card(deal.get("set_aside"), f"{where}.deal.set_aside", "setup.deal"),
+            face_up=self.cards(deal.get("face_up", []), f"{where}.deal.face_up", "setup.deal"),
             hands=tuple(h for h in hands if h is not None),
-            deck=self.cards(deal.get("deck"), f"{where}.deal.deck"),
-            first_player=self.seat(rnd["first_player"], f"{where}.first_player"),
+            deck=self.cards(deal.get("deck"), f"{where}.deal.deck", "setup.deal"),
+            first_player=self.seat(rnd["first_player"], f"{where}.first_player", "setup.first-player"),
         )
 
     def play(self, turn: Any, where: str) -> tuple[PlayCard, dict[str, Any]]:
@@ -204,24 +294,26 @@ class _Reader:
                     "un tour est un objet : « player », « play », et « target », « guess », « keep » ou « bottom »",
                 ),
             )
-        unknown = sorted(set(turn) - {"player", "play", "target", "guess", "keep", "bottom", "note"})
+        unknown = sorted(set(turn) - set(_TURN_FIELDS))
         if unknown:
             quoted = ", ".join(f"« {name} »" for name in unknown)
+            near = nearest(unknown[0], _TURN_FIELDS)
+            hint = Text(f" (did you mean {near}?)", f" (vouliez-vous dire « {near} » ?)") if near else Text("", "")
             raise TranscriptFormatError(
                 where,
                 Text(
-                    f"unknown field(s) {', '.join(unknown)}",
-                    f"champ inconnu : {quoted}" if len(unknown) == 1 else f"champs inconnus : {quoted}",
+                    f"unknown field(s) {', '.join(unknown)}{hint.en}",
+                    (f"champ inconnu : {quoted}" if len(unknown) == 1 else f"champs inconnus : {quoted}") + hint.fr,
                 ),
             )
         target = turn.get("target")
         guess = turn.get("guess")
         return (
             PlayCard(
-                player=self.seat(turn.get("player"), f"{where}.player"),
-                card=parse_card(turn.get("play"), f"{where}.play"),
-                target=None if target is None else self.seat(target, f"{where}.target"),
-                guess=None if guess is None else parse_card(guess, f"{where}.guess"),
+                player=self.seat(turn.get("player"), f"{where}.player", "turn.order"),
+                card=self.card(turn.get("play"), f"{where}.play", "turn.play-from-hand"),
+                target=None if target is None else self.seat(target, f"{where}.target", "target.required"),
+                guess=None if guess is None else self.card(guess, f"{where}.guess", "guard.guess"),
             ),
             turn,
         )
@@ -233,67 +325,144 @@ class _Reader:
         return rounds
 
 
-def expand(doc: Any) -> Expansion:
-    """Judge a transcript decision by decision; `TranscriptFormatError` if it cannot be read at all."""
+def _skipped_rest(r: int, count: int) -> Text:
+    if count == 0:
+        return Text("this decision is skipped", "cette décision est ignorée")
+    return Text(
+        f"this decision is skipped, and the rest of round {r + 1} ({plural_en(count, 'turn', 'turns')}) is not "
+        "judged: it follows a position the table never had",
+        f"cette décision est ignorée, et la suite de la manche {r + 1} ({plural_fr(count, 'tour', 'tours')}) n'est "
+        "pas jugée : elle part d'une position que la table n'a jamais eue",
+    )
+
+
+STOPPED = Text("", "")
+"""What a lenient expansion notes where it had to stop (nothing after that problem could be judged)."""
+
+
+def expand(doc: Any, *, lenient: bool = False) -> Expansion:
+    """Judge a transcript decision by decision; `TranscriptFormatError` if it cannot be read at all.
+
+    Strict (the default) stops at the first problem. Lenient skips each refused decision and says so: the rest of
+    its round is not judged (it would start from a position the table never had) but its names are still read, and
+    judging resumes at the next round's deal, whose first player is then taken as written (the skipped round has
+    no known winner).
+    """
     reader = _Reader(doc)
     out = Expansion()
+    state = INITIAL  # the working state; `out.state` stays the state of `out.events`, the legal prefix
 
-    def apply(command: Command, where: str) -> bool:
+    def problem(found: Problem, skipped: Text) -> None:
+        out.problems.append(found)
+        out.skipped.append(skipped)
+
+    def judge(command: Command, where: str) -> Problem | None:
+        nonlocal state
         try:
-            events = decide(out.state, command)
+            events = decide(state, command)
         except RuleViolation as v:
-            out.problem = Problem(v.rule_id, v.code, v.en, v.fr, where=where, seq=out.state.seq + 1)
-            return False
-        out.events.extend(events)
-        out.state = fold(events, out.state)
-        return True
+            return Problem(v.rule_id, v.code, v.en, v.fr, where=where, seq=state.seq + 1)
+        state = fold(events, state)
+        if not out.problems:
+            out.events.extend(events)
+            out.state = state
+        return None
 
-    if not apply(reader.start(), "$"):
-        return out
-    for r, rnd in enumerate(reader.rounds()):
-        where = f"$.rounds[{r}]"
-        deal = reader.deal(rnd, where)
-        if out.state.phase != PHASE_DEAL and not out.state.over:
-            out.problem = _round_not_over(where, out.state)
-            return out
-        if not apply(deal, where):
-            return out
-        turns = rnd.get("turns", [])
-        if not isinstance(turns, list):
-            raise TranscriptFormatError(
-                f"{where}.turns", Text("must be a list of turns", "doit être une liste de tours")
-            )
-        for t, turn in enumerate(turns):
-            here = f"{where}.turns[{t}]"
+    def judge_turn(turn: Any, here: str) -> Problem | None:
+        """One written turn: its play, then its Chancellor decision when one is due and written."""
+        try:
             play, raw = reader.play(turn, here)
-            if not apply(play, here):
-                return out
-            if out.state.phase == PHASE_CHANCELLOR:
-                if "keep" not in raw:
-                    raise TranscriptFormatError(
-                        here,
-                        Text(
-                            "a Chancellor that drew cards needs keep and bottom",
-                            "un Chancelier qui a pioché des cartes doit indiquer « keep » et « bottom »",
-                        ),
-                    )
-                ret = ReturnCards(
-                    play.player,
-                    parse_card(raw["keep"], f"{here}.keep"),
-                    reader.cards(raw.get("bottom", []), f"{here}.bottom"),
-                )
-                if not apply(ret, here):
-                    return out
-            elif "keep" in raw or "bottom" in raw:
-                out.problem = Problem(
+            found = judge(play, here)
+            if found is not None:
+                return found
+            if "keep" not in raw and "bottom" not in raw:
+                return None  # no Chancellor decision written: none due, or the transcript stops at it
+            if state.phase != PHASE_CHANCELLOR:
+                return Problem(
                     "chancellor.effect",
                     "no_chancellor_pending",
                     "keep/bottom are only written for a Chancellor that drew cards",
                     "« keep » et « bottom » ne s'écrivent que pour un Chancelier qui a pioché des cartes",
                     where=here,
-                    seq=out.state.seq,
+                    seq=state.seq,
                 )
+            if "keep" not in raw:
+                raise TranscriptMistake(
+                    f"{here}.keep",
+                    "chancellor.return",
+                    "invalid_return",
+                    Text(
+                        "the Chancellor's return names the returned cards but not the card kept",
+                        "le retour du Chancelier indique les cartes replacées, mais pas la carte gardée",
+                    ),
+                )
+            ret = ReturnCards(
+                play.player,
+                reader.card(raw["keep"], f"{here}.keep", "chancellor.return"),
+                reader.cards(raw.get("bottom", []), f"{here}.bottom", "chancellor.return"),
+            )
+        except TranscriptMistake as mistake:
+            return mistake.problem(state.seq + 1)
+        return judge(ret, here)
+
+    def names_only(turns: list[Any], first: int, where: str) -> None:
+        """Lenient, in turns that are not judged: a name that is no card or nobody is still a mistake."""
+        for t in range(first, len(turns)):
+            here = f"{where}.turns[{t}]"
+            try:
+                _, raw = reader.play(turns[t], here)
+                if "keep" in raw:
+                    reader.card(raw["keep"], f"{here}.keep", "chancellor.return")
+                if "bottom" in raw:
+                    reader.cards(raw["bottom"], f"{here}.bottom", "chancellor.return")
+            except TranscriptMistake as mistake:
+                problem(mistake.problem(state.seq + 1), Text("this turn is not judged", "ce tour n'est pas jugé"))
+
+    def unfinished_round_ends() -> None:
+        """Lenient: a round a skipped decision left unfinished ends there, with no known winner."""
+        nonlocal state
+        state = fold([RoundEnded(state.round, "deck-out", (), state.set_aside)], state)
+
+    try:
+        found = judge(reader.start(), "$")
+    except TranscriptMistake as mistake:
+        found = mistake.problem(1)
+    if found is not None:
+        problem(found, STOPPED)
+        return out
+    for r, rnd in enumerate(reader.rounds()):
+        where = f"$.rounds[{r}]"
+        turns = rnd.get("turns", []) if isinstance(rnd, dict) else []
+        if not isinstance(turns, list):
+            raise TranscriptFormatError(
+                f"{where}.turns", Text("must be a list of turns", "doit être une liste de tours")
+            )
+        if state.phase not in (PHASE_DEAL, PHASE_OVER):
+            if not out.problems:
+                problem(_round_not_over(where, state), STOPPED)
                 return out
+            unfinished_round_ends()
+        try:
+            found = judge(reader.deal(rnd, where), where)
+        except TranscriptMistake as mistake:
+            found = mistake.problem(state.seq + 1)
+        if found is not None:
+            problem(found, _skipped_rest(r, len(turns)) if lenient else STOPPED)
+            if not lenient:
+                return out
+            if state.phase == PHASE_DEAL:
+                unfinished_round_ends()  # the skipped round's winner is unknown: any first player may follow
+            names_only(turns, 0, where)
+            continue
+        for t, turn in enumerate(turns):
+            here = f"{where}.turns[{t}]"
+            found = judge_turn(turn, here)
+            if found is not None:
+                problem(found, _skipped_rest(r, len(turns) - t - 1) if lenient else STOPPED)
+                if not lenient:
+                    return out
+                names_only(turns, t + 1, where)
+                break
     return out
 
 

@@ -180,7 +180,10 @@ def test_out_of_turn_elides_before_a_vowel_and_a_mute_h() -> None:
     assert protected.message("en") == "Alice is protected by the Handmaid and cannot be chosen"
     game.play(1, G, 2, B)  # a miss: Émile holds the Priest
     assert refusal(game.state, PlayCard(3, B, 2)).message("fr") == "c'est au tour d'Émile, pas de Bob"
-    assert refusal(game.state, PlayCard(2, CO)).message("fr") == "Émile n'a pas la Comtesse en main"
+    assert (
+        refusal(game.state, PlayCard(2, CO)).message("fr")
+        == "Émile n'a pas la Comtesse en main (sa main : le Prêtre et le Baron)"
+    )
     assert refusal(game.state, PlayCard(2, PR, 2)).message("fr") == "le Prêtre doit cibler un autre joueur que vous"
 
 

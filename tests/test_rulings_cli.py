@@ -23,8 +23,8 @@ def test_explain_illegal_prince_on_the_protected_player_in_french_exits_1() -> N
     assert result.returncode == 1, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == (
-        "ILLÉGAL — Claire, après l'événement 5 : la Servante protège Thibault, qui ne peut pas être la cible "
-        "d'un autre joueur"
+        "ILLÉGAL — Claire, après l'événement 5 (manche 1, premier tour de Claire) : la Servante protège Thibault, "
+        "qui ne peut pas être la cible d'un autre joueur"
     )
     assert lines[1].startswith("  [target.protected] Un joueur protégé par la Servante")
     assert "001_d78694f395ea141b.txt" in lines[2]
@@ -36,7 +36,9 @@ def test_explain_legal_prince_on_herself_exits_0_and_lists_what_follows() -> Non
     result = explain("--move", '{"player": "Claire", "card": "prince", "target": "Claire"}')
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert out.startswith("LEGAL — Claire, after event 5: this move is legal\n  [target.none] ")
+    assert out.startswith(
+        "LEGAL — Claire, after event 5 (round 1, Claire's first turn): this move is legal\n  [target.none] "
+    )
     follows = out.split("  what follows:\n")[1].split("  legal moves:")[0]
     assert "Claire discards the Princess." in follows and "Claire is out of the round." in follows
     assert "(last one standing): Thibault won." in follows
@@ -62,7 +64,7 @@ def test_explain_json_has_the_ruling_and_the_exit_code(move: str, code: int) -> 
         (("--at", "5", "--move", '{"player": "Zoé"}'), "--move: player: 'Zoé' is not a player (Claire, Thibault)"),
         (("--at", "99", "--move", "{}"), "--at must be a seq from 1 to 10"),
         (("--at", "5", "--move", "{}", "--lang", "de"), "--lang: 'de' is not one of en, fr"),
-        (("--move", "{}"), "--at"),
+        (("--move", "{}"), "--move: nobody is to move here"),
     ],
 )
 def test_explain_bad_input_exits_2_with_one_line(args: tuple[str, ...], message: str) -> None:

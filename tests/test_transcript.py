@@ -59,8 +59,8 @@ def test_cards_may_be_written_by_id_english_or_french_name() -> None:
     [
         (lambda d: d.pop("players"), "$.players"),
         (lambda d: d["rounds"][0]["deal"]["hands"].pop("Claire"), "$.rounds[0].deal.hands"),
-        (lambda d: d["rounds"][0]["turns"][0].update(play="joker"), "$.rounds[0].turns[0].play"),
-        (lambda d: d["rounds"][0]["turns"][0].update(player="Nobody"), "$.rounds[0].turns[0].player"),
+        (lambda d: d["rounds"][0]["turns"][0].pop("play"), "$.rounds[0].turns[0].play"),
+        (lambda d: d["rounds"][0]["turns"][0].update(tagret="Claire"), "$.rounds[0].turns[0]"),
     ],
 )
 def test_unreadable_transcripts_say_where(mutate, where: str) -> None:  # type: ignore[no-untyped-def]

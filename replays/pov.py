@@ -48,7 +48,8 @@ def narrate_pov(events: Sequence[Event], seat: int, lang: str = "en", flagged: S
             line = known
         if line is not None:
             lines.append(line)
-        if isinstance(event, RoundStarted):
-            name, card = omniscient.who(seat), omniscient.card(event.hands[seat])
+        dealt = event.hands[seat] if isinstance(event, RoundStarted) else None
+        if dealt is not None:  # None: nothing dealt to a seat that left the game
+            name, card = omniscient.who(seat), omniscient.card(dealt)
             lines.append(f"    ({name} reçoit {card})" if lang == "fr" else f"    ({name} is dealt {card})")
     return lines

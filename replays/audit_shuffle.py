@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from loveletter.core.catalogue import GameEnded, GameStarted, RoundEnded, RoundStarted, SeedContributed
+from loveletter.core.catalogue import GameEnded, GameStarted, PlayerResigned, RoundEnded, RoundStarted, SeedContributed
 from loveletter.core.catalogue import SeedRevealed as SeedRevealedEvent
 from loveletter.core.chance import ALGORITHM, COMMITTED, commitment, committed_deal, deal, round_seed
 from loveletter.core.commands import DealRound
@@ -110,7 +110,7 @@ def check_commitment(game: GameLog, audit: GameAudit) -> list[Problem]:
     return []
 
 
-_TRACKED = (GameStarted, SeedContributed, RoundStarted, RoundEnded, GameEnded)
+_TRACKED = (GameStarted, SeedContributed, RoundStarted, RoundEnded, GameEnded, PlayerResigned)
 
 
 def _zones(d: DealRound) -> dict[str, Any]:

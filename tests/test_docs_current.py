@@ -196,3 +196,18 @@ def test_the_action_code_examples_of_the_bots_page_hold() -> None:
         command = eval(source, {"__builtins__": {}}, names)
         assert action_code(command) == int(code), source
         assert from_action_code(int(code), command.player) == command, source
+
+
+def test_an_online_game_with_a_resignation_audits_clean() -> None:
+    """Game 7 deals its later rounds after a resignation (nothing for the seat that left): the audit finds nothing
+    wrong with the log, its clocks, its timeout or its deals."""
+    from loveletter.replays.audit import Options, audit_bytes
+
+    events = play_random_game(*GAMES[6])
+    assert (
+        any(type(e).TYPE == "player_resigned" for e in events)
+        and sum(type(e).TYPE == "round_started" for e in events) > 2
+    )
+    data = b"".join(line + b"\n" for line in game_lines(events, signer=SIGNER.sign))
+    (game,) = audit_bytes(data, "online.jsonl", Options(lenient=True), jobs=1).games
+    assert game.problems == []

@@ -19,6 +19,7 @@ from loveletter.core.catalogue import (
     HandSeen,
     HandsTraded,
     PlayerEliminated,
+    PlayerResigned,
     RoundStarted,
     TurnStarted,
 )
@@ -116,5 +117,6 @@ class Model:
             self.deck_known[e.player] |= {(start + i, c) for i, c in enumerate(e.bottom)}
             self.deck_len += len(e.bottom)
             self._forget(e.player)
-        elif isinstance(e, PlayerEliminated):
+        # out of the round, or left during one (a resignation between rounds discards nothing, reveals nothing)
+        elif isinstance(e, PlayerEliminated) or (isinstance(e, PlayerResigned) and e.cards):
             self._forget(e.player)

@@ -1,5 +1,7 @@
 """A second, independent referee, written for the tests from RULINGS.md alone: a plain mutable table of cards.
 
+Resigning and aborting (RULINGS §12) are here too, written again from §12's text.
+
 It is given only the commands — the game's creation, each deal and each decision — and works out everything
 itself: which moves are legal, every card's effect, who is out or protected, when a round ends and who wins it,
 which favors are gained and who wins the game. It never reads `core`'s state or events (only the command and
@@ -70,6 +72,7 @@ class Table:
     favors: list[int] = field(default_factory=list)
     last_round_winners: tuple[int, ...] | None = None
     winners: tuple[int, ...] = ()
+    resigned: list[bool] = field(default_factory=list)
     # What the last decision caused, for the machines to compare with core's events.
     eliminated: list[int] = field(default_factory=list)
     round_end: tuple[str, tuple[int, ...]] | None = None
@@ -77,6 +80,7 @@ class Table:
 
     def __post_init__(self) -> None:
         self.favors = [0] * self.n
+        self.resigned = [False] * self.n
         self.out = [False] * self.n
         self.protected = [False] * self.n
         self.hands = [[] for _ in range(self.n)]
@@ -94,19 +98,26 @@ class Table:
 
     # -- the deal (RULINGS §2) -----------------------------------------------------------------------------
 
+    def playing(self) -> list[int]:
+        """Seats that have not left the game."""
+        return [i for i in range(self.n) if not self.resigned[i]]
+
     def first_player_candidates(self) -> set[int]:
         if self.round == 0 and self.named_first is not None:
             return {self.named_first}
-        if self.round > 0 and self.last_round_winners:
-            return set(self.last_round_winners)
-        return set(range(self.n))
+        winners = [w for w in self.last_round_winners or () if not self.resigned[w]]
+        if self.round > 0 and winners:
+            return set(winners)
+        return set(self.playing())
 
     def deal_is_legal(self, cmd: DealRound) -> bool:
+        dealt = [card for card in cmd.hands if card is not None]
         return (
             self.phase == "deal"
             and len(cmd.hands) == self.n
-            and len(cmd.face_up) == (3 if self.n == 2 else 0)
-            and Counter((cmd.set_aside, *cmd.face_up, *cmd.hands, *cmd.deck)) == self.book.deck()
+            and all((cmd.hands[i] is None) == self.resigned[i] for i in range(self.n))
+            and len(cmd.face_up) == (3 if len(self.playing()) == 2 else 0)
+            and Counter((cmd.set_aside, *cmd.face_up, *dealt, *cmd.deck)) == self.book.deck()
             and cmd.first_player in self.first_player_candidates()
         )
 
@@ -114,9 +125,9 @@ class Table:
         assert self.deal_is_legal(cmd)
         self.round += 1
         self.deck, self.set_aside, self.face_up = list(cmd.deck), cmd.set_aside, list(cmd.face_up)
-        self.hands = [[card] for card in cmd.hands]
+        self.hands = [[] if card is None else [card] for card in cmd.hands]
         self.front = [[] for _ in range(self.n)]
-        self.out = [False] * self.n
+        self.out = list(self.resigned)
         self.protected = [False] * self.n
         self._clear_outcome()
         self._start_turn(cmd.first_player)
@@ -205,6 +216,37 @@ class Table:
             return
         self._end_turn()
 
+    # -- leaving the game (RULINGS §12) -------------------------------------------------------------------
+
+    def resign_is_legal(self, p: int) -> bool:
+        return 0 <= p < self.n and not self.resigned[p] and self.round > 0 and self.phase != "over"
+
+    def resign(self, p: int) -> None:
+        """Out of the round at once, hand face up without effect; the turn ends if it was theirs; out of later
+        rounds; the last one left in the game wins it."""
+        assert self.resign_is_legal(p)
+        self._clear_outcome()
+        self.resigned[p] = True
+        if self.phase == "deal" or self.out[p]:
+            if self.phase == "deal" and len(self.playing()) == 1:
+                self.winners = tuple(self.playing())
+                self.phase = "over"
+            return
+        self.out[p] = True
+        self.front[p].extend(self.hands[p])
+        self.hands[p] = []
+        self.protected[p] = False
+        if p == self.active:
+            self.phase = "play"
+            self._end_turn()
+        elif len(self.alive()) == 1:
+            self._end_round("last-standing", tuple(self.alive()))
+
+    def abort(self) -> None:
+        self._clear_outcome()
+        self.winners = ()
+        self.phase = "over"
+
     def _eliminate(self, p: int) -> None:
         self.out[p] = True
         self.front[p].extend(self.hands[p])  # the hand is discarded face up, without its effect (RULINGS §4)
@@ -256,8 +298,12 @@ class Table:
         self.last_round_winners = winners
         self.protected = [False] * self.n
         self.active = -1
-        threshold = self.book.thresholds[self.n]
-        self.winners = tuple(i for i in range(self.n) if self.favors[i] >= threshold)
+        threshold = self.book.thresholds[self.n]  # the starting player count's, whoever has left since
+        playing = self.playing()
+        if len(playing) == 1:
+            self.winners = (playing[0],)
+        else:
+            self.winners = tuple(i for i in playing if self.favors[i] >= threshold)
         self.phase = "over" if self.winners else "deal"
 
     def _clear_outcome(self) -> None:

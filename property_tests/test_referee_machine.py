@@ -1,4 +1,5 @@
-"""Stateful property tests: random games of every ruleset and player count, legal and illegal commands mixed.
+"""Stateful property tests: random games of every ruleset and player count, legal and illegal commands mixed,
+seats resigning at any moment and the organiser aborting now and then (RULINGS §12).
 
 Each machine drives `core` through commands and plays the same commands on an independent referee written from
 RULINGS.md alone (`property_tests.table`). After every step the two must agree: on whether the command was legal,
@@ -21,14 +22,16 @@ from loveletter.core.cards import Card
 from loveletter.core.catalogue import (
     Event,
     FavorGained,
+    GameAborted,
     GameEnded,
     GameStarted,
     PlayerEliminated,
+    PlayerResigned,
     RoundEnded,
     RoundStarted,
 )
 from loveletter.core.chance import deal
-from loveletter.core.commands import Command, DealRound, PlayCard, ReturnCards, StartGame
+from loveletter.core.commands import Abort, Command, DealRound, PlayCard, Resign, ReturnCards, StartGame
 from loveletter.core.decide import decide
 from loveletter.core.evolve import evolve, fold
 from loveletter.core.legal import action_code, from_action_code, legal_moves
@@ -67,6 +70,8 @@ class RefereeMachine(RuleBasedStateMachine):
         self.start_command: StartGame | None = None
         self.decisions: list[tuple[Command, int]] = []  # each accepted deal or move, with the log length before it
         self.hand_made_deals: list[int] = []  # seqs of round_started events dealt by hand, not by chance's shuffle
+        self.clock = 1_790_000_000_000  # Unix milliseconds of the resignations and aborts, moving forward
+        self.left_the_table = False  # a resignation or an abort was recorded: no transcript can say so
 
     @property
     def t(self) -> Table:
@@ -78,6 +83,10 @@ class RefereeMachine(RuleBasedStateMachine):
     def legal_for_table(self, command: Command) -> bool:
         if isinstance(command, DealRound):
             return self.t.deal_is_legal(command)
+        if isinstance(command, Resign):
+            return self.t.resign_is_legal(command.player)
+        if isinstance(command, Abort):
+            return self.t.phase != "over"
         assert isinstance(command, (PlayCard, ReturnCards))
         return command in self.t.legal_moves(command.player)
 
@@ -108,6 +117,10 @@ class RefereeMachine(RuleBasedStateMachine):
             self.decisions.append((command, len(self.log)))
             if isinstance(command, DealRound):
                 self.t.deal(command)
+            elif isinstance(command, Resign):
+                self.t.resign(command.player)
+            elif isinstance(command, Abort):
+                self.t.abort()
             else:
                 assert isinstance(command, (PlayCard, ReturnCards))
                 self.t.play(command)
@@ -153,6 +166,26 @@ class RefereeMachine(RuleBasedStateMachine):
         cmd = deal(self.state, seed)
         assert self.t.deal_is_legal(cmd), "chance dealt a deal the rulebook refuses"
         self.accept(cmd)
+
+    @rule(player=st.integers(-1, 6), chance=st.integers(0, 5))
+    def resign(self, player: int, chance: int) -> None:
+        """Any seat may try to leave at any time (RULINGS §12): before the deal, twice, or no seat, it is refused.
+        Tried one time in six, so that most games still reach a round's end and the game's."""
+        if chance:
+            return
+        self.clock += 1000
+        self.left_the_table = self.left_the_table or self.t.resign_is_legal(player)
+        self.judge(Resign(player, self.clock))
+
+    @precondition(lambda self: self.table is not None and self.t.round > 1)
+    @rule(chance=st.integers(0, 29))
+    def abort(self, chance: int) -> None:
+        """Now and then, once a round has been played out, the organiser stops the game: nobody wins, nothing more
+        is accepted."""
+        if chance == 0:
+            self.clock += 1000
+            self.left_the_table = self.left_the_table or self.t.phase != "over"
+            self.judge(Abort(self.clock))
 
     @precondition(lambda self: self.state.phase in ("play", "chancellor"))
     @rule(data=st.data())
@@ -254,10 +287,15 @@ class RefereeMachine(RuleBasedStateMachine):
         type(self).reached["runs"] += 1
         type(self).reached["round ended"] += rounds_ended > 0
         type(self).reached["game over"] += self.state.over
+        resigned = [e for e in self.log if isinstance(e, PlayerResigned)]
+        type(self).reached["resigned in a round"] += any(e.cards for e in resigned)
+        type(self).reached["resigned between rounds"] += any(not e.cards for e in resigned)
+        type(self).reached["aborted"] += any(isinstance(e, GameAborted) for e in self.log)
         if self.start_command is None:
             return
         self._check_the_real_path()
-        self._check_the_transcript()
+        if not self.left_the_table:
+            self._check_the_transcript()
 
     def _check_the_real_path(self) -> None:
         """Written by the log writer, read back, replayed by `replays.replay.check` and audited: the same game."""
@@ -335,7 +373,9 @@ class RefereeMachine(RuleBasedStateMachine):
         assert ended == ([t.round_end] if t.round_end else []), (ended, t.round_end)
         gains = Counter((e.player, e.reason) for e in events if isinstance(e, FavorGained))
         assert gains == t.gains, (gains, t.gains)
-        over = [e.winners for e in events if isinstance(e, GameEnded)]
+        over = [
+            () if isinstance(e, GameAborted) else e.winners for e in events if isinstance(e, GameEnded | GameAborted)
+        ]
         assert over == ([t.winners] if t.phase == "over" else []), (over, t.winners)
 
     def _check_same_table(self) -> None:

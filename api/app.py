@@ -198,6 +198,25 @@ def create_app(
         more = len(rows) > limit
         return _json({"games": games, "next": parse.lobby_cursor_of(*rows[limit - 1][:2]) if more else None})
 
+    @app.get("/lobby/stream", tags=["lobby"], responses=answers(None, 422, media="text/event-stream"))
+    async def lobby_stream(
+        request: Request,
+        after: Annotated[int | None, Query(ge=0, description="replay the news after this id (0: all)")] = None,
+        last_event_id: Annotated[str | None, Header()] = None,
+    ) -> StreamingResponse:
+        """The lobby's news as server-sent events — `game_opened`, `seat_filled`, `game_started`, `game_finished` —
+        each with the game's public facts; `id:` is the news id (resume with `Last-Event-ID`). Without a cursor the
+        stream starts with the next news."""
+        resumed = parse.version(last_event_id, "Last-Event-ID")
+        cursor = resumed if resumed is not None else after
+        if cursor is None:
+            cursor = await asyncio.to_thread(the_store.lobby_feed_head)
+        return StreamingResponse(
+            _lobby_sse(referee, the_store, cursor, request),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
     @app.post(
         "/games/{game_id}/join",
         dependencies=[Depends(parse.json_body)],
@@ -367,6 +386,34 @@ async def _sse(referee: Referee, game_id: str, seat: int | None, cursor: int, re
                 if await request.is_disconnected():
                     return
                 yield b": keep-alive\n\n"
+
+
+LOBBY_PAGE = 500
+"""News read from the store at once by a lobby stream."""
+
+
+async def _lobby_sse(referee: Referee, store: EventStore, cursor: int, request: Request) -> AsyncIterator[bytes]:
+    """The lobby's news after `cursor`, then each new item as the feed grows (woken by this worker's commits and,
+    on PostgreSQL, by every worker's)."""
+    referee.lobby_streams += 1
+    try:
+        while True:
+            news = referee.lobby_news  # taken before reading: news written meanwhile wakes the wait below
+            rows = await asyncio.to_thread(store.lobby_feed, cursor, LOBBY_PAGE)
+            for item, game_id, kind, listing in rows:
+                data = b'{"game_id":"' + game_id.encode() + b'",' + listing[1:]
+                yield b"id: %d\nevent: %s\ndata: %s\n\n" % (item, kind.encode(), data)
+                cursor = item
+            if len(rows) == LOBBY_PAGE:
+                continue
+            try:
+                await asyncio.wait_for(news.wait(), timeout=15)
+            except TimeoutError:
+                if await request.is_disconnected():
+                    return
+                yield b": keep-alive\n\n"
+    finally:
+        referee.lobby_streams -= 1
 
 
 _LOG_EXAMPLE = (

@@ -18,7 +18,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 import structlog
@@ -30,7 +30,7 @@ from loveletter.api.schemas import CodeIn, CreateGameIn, JoinIn, PlayIn, ReturnI
 from loveletter.api.tokens import digest, matches, new_token
 from loveletter.core.bots import get_bot
 from loveletter.core.cards import Card
-from loveletter.core.catalogue import Event
+from loveletter.core.catalogue import Event, GameAborted, GameEnded, SeatJoined
 from loveletter.core.chance import commitment, committed_deal
 from loveletter.core.commands import (
     Abort,
@@ -63,6 +63,8 @@ log = structlog.get_logger()
 MAX_RETRIES = 5
 CLOCK_POLL = 1.0
 """Seconds the clock keeper sleeps at most between looks at the time source (which tests may move by hand)."""
+CLOCK_RESCAN = 10.0
+"""Seconds between two reads of the store's running deadlines by a worker sharing its store with others."""
 
 
 def wall_ms() -> int:
@@ -149,8 +151,12 @@ class Referee:
         self.store = store
         self.clock = clock
         self._deadlines: list[tuple[int, str]] = []  # (deadline, game id): one heap for every running clock
+        self._kept: set[tuple[int, str]] = set()  # what the heap holds, so an entry is kept once
         self._clock_wake = asyncio.Event()
         self._clock_task: asyncio.Task[None] | None = None
+        self.lobby_news = asyncio.Event()
+        """Set (then replaced) whenever the lobby's feed may have grown: lobby streams wait on it."""
+        self.lobby_streams = 0
         self.signing_key = signing_key
         self.admin_tokens = AdminTokens([admin_token] if admin_token else []) if admin_tokens is None else admin_tokens
         self._tables: OrderedDict[str, Table] = OrderedDict()
@@ -179,6 +185,7 @@ class Referee:
             table = Table(game_id, meta, events, fold(events))
             self._tables[game_id] = table
             self._evict()
+            self._clock_started(game_id, table.state)
         return table
 
     def _evict(self) -> None:
@@ -235,9 +242,16 @@ class Referee:
         watch.announce(table.version)
         return table
 
+    def lobby_ping(self) -> None:
+        """Wake every lobby stream: the feed may hold news."""
+        news, self.lobby_news = self.lobby_news, asyncio.Event()
+        news.set()
+
     def _on_append(self, appended: list[tuple[str, int]]) -> None:
         """Store callback (any thread): appends made durable, possibly by another worker."""
         loop = self._loop
+        if loop is not None and self.lobby_streams and appended:
+            loop.call_soon_threadsafe(self.lobby_ping)
         heard = [(g, version) for g, version in appended if g in self._tables or g in self._watches]
         if loop is not None and heard:
             loop.call_soon_threadsafe(self._schedule_refreshes, heard)
@@ -392,8 +406,12 @@ class Referee:
         events += automatic
         game_id = "g_" + secrets.token_urlsafe(12)
         index = game_index(meta, state)
+        if index is not None:
+            index = replace(index, news=lobby_news(events, state, created=True))
         version = await self.store.commit(Append(game_id, 0, events, create=meta, index=index))
         table = Table(game_id, meta, events, state, indexed=index)
+        if index is not None and index.public:
+            self.lobby_ping()
         self._tables[game_id] = table
         self._evict()
         self._clock_started(game_id, state)
@@ -534,7 +552,7 @@ class Referee:
         deals = [_deal_of(d) for d in table.meta.get("scenario_deals", [])]
         automatic, final = self._automatic(fold(mine, state), meta or table.meta, deals)
         events = [*mine, *automatic]
-        index = self._index_change(table, meta or table.meta, final)
+        index = self._index_change(table, meta or table.meta, final, events)
         try:
             version = await self.store.commit(Append(table.game_id, state.seq, events, meta=meta, index=index))
         except ConflictError:
@@ -544,17 +562,22 @@ class Referee:
             table.meta = meta
         if index is not None:
             table.indexed = index
+            if index.news is not None and index.public:
+                self.lobby_ping()
         table.extend(events, final)
         self._extended(table)
         self._clock_started(table.game_id, final)
         return version
 
-    def _index_change(self, table: Table, meta: dict[str, Any], state: GameState) -> GameIndex | None:
-        """The game's new index entry, or None when it has none or it did not change."""
+    def _index_change(
+        self, table: Table, meta: dict[str, Any], state: GameState, events: list[Event]
+    ) -> GameIndex | None:
+        """The game's new index entry with the lobby's news of `events`, or None when it has none or it did not
+        change."""
         index = game_index(meta, state)
         if index is None or index == table.indexed:
             return None
-        return index
+        return replace(index, news=lobby_news(events, state))
 
     def is_organiser(self, table: Table, token: str) -> bool:
         stored = table.meta.get("organiser_digest")
@@ -564,13 +587,22 @@ class Referee:
 
     def _clock_started(self, game_id: str, state: GameState) -> None:
         if state.deadline is not None:
-            heapq.heappush(self._deadlines, (state.deadline[1], game_id))
+            self._keep(state.deadline[1], game_id)
+
+    def _keep(self, deadline: int, game_id: str) -> None:
+        entry = (deadline, game_id)
+        if entry not in self._kept:
+            self._kept.add(entry)
+            heapq.heappush(self._deadlines, entry)
             self._clock_wake.set()
+
+    async def _take_up_clocks(self) -> None:
+        for game_id, deadline in await asyncio.to_thread(self.store.deadlines):
+            self._keep(deadline, game_id)
 
     async def start_clocks(self) -> None:
         """Take up every running clock the store knows of (after a restart, or as another worker) and keep them."""
-        for game_id, deadline in await asyncio.to_thread(self.store.deadlines):
-            heapq.heappush(self._deadlines, (deadline, game_id))
+        await self._take_up_clocks()
         self._clock_task = asyncio.ensure_future(self._keep_clocks())
 
     async def stop_clocks(self) -> None:
@@ -581,16 +613,24 @@ class Referee:
                 await task
 
     async def _keep_clocks(self) -> None:
-        """One task for every clock: sleep until the earliest deadline, act on what is due."""
+        """One task for every clock: sleep until the earliest deadline, act on what is due. With several workers,
+        each also reads the store's running deadlines now and then, so a clock set by a worker that has stopped
+        is still kept (whoever records a timeout first wins; the others' appends are refused)."""
+        looked = time.monotonic()
         while True:
+            if self.store.shared and time.monotonic() - looked > CLOCK_RESCAN:
+                looked = time.monotonic()
+                with contextlib.suppress(Exception):
+                    await self._take_up_clocks()
             now = self.clock()
             while self._deadlines and self._deadlines[0][0] <= now:
                 deadline, game_id = heapq.heappop(self._deadlines)
+                self._kept.discard((deadline, game_id))
                 try:
                     await self.expire(game_id, deadline)
                 except Exception:  # a store outage, say: try again at the next look
                     log.exception("clock", game_id=game_id)
-                    heapq.heappush(self._deadlines, (deadline, game_id))
+                    self._keep(deadline, game_id)
                     break
             wait = CLOCK_POLL
             if self._deadlines:
@@ -717,7 +757,7 @@ class Referee:
                 events = [*mine, *automatic]
                 answer = self._answer(final, seat, events, state.seq + 1)
                 idem = Idempotency(idempotency_key, request_hash, 200, answer) if idempotency_key else None
-                index = self._index_change(table, table.meta, final)
+                index = self._index_change(table, table.meta, final, events)
                 try:
                     version = await self.store.commit(Append(game_id, state.seq, events, idem, index=index))
                 except ConflictError:
@@ -733,6 +773,8 @@ class Referee:
                 table.extend(events, final)
                 if index is not None:
                     table.indexed = index
+                    if index.news is not None and index.public:
+                        self.lobby_ping()
                 self._extended(table)
                 self._clock_started(game_id, final)
                 structlog.contextvars.bind_contextvars(seq=version)
@@ -832,6 +874,18 @@ def game_index(meta: dict[str, Any], state: GameState) -> GameIndex | None:
         dumps(listing),
         state.deadline[1] if state.deadline is not None else None,
     )
+
+
+def lobby_news(events: list[Event], state: GameState, *, created: bool = False) -> str | None:
+    """What the lobby's feed says of a public game after `events`: the biggest change they made, if any."""
+    kinds = {type(e) for e in events}
+    if GameEnded in kinds or GameAborted in kinds:
+        return "game_finished"
+    if SeatJoined in kinds or created:
+        if state.open_seats:
+            return "game_opened" if created else "seat_filled"
+        return "game_started"
+    return None
 
 
 def _seat_token_needed() -> Problem:

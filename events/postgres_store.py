@@ -59,6 +59,12 @@ CREATE TABLE IF NOT EXISTS game_index (
 CREATE INDEX IF NOT EXISTS game_index_lobby ON game_index (public, created DESC, game_id DESC);
 CREATE INDEX IF NOT EXISTS game_index_status ON game_index (public, status, created DESC, game_id DESC);
 CREATE INDEX IF NOT EXISTS game_index_deadline ON game_index (deadline) WHERE deadline IS NOT NULL;
+CREATE TABLE IF NOT EXISTS lobby_feed (
+    id          BIGSERIAL PRIMARY KEY,
+    game_id     TEXT NOT NULL,
+    kind        TEXT NOT NULL,
+    listing     BYTEA NOT NULL
+);
 CREATE TABLE IF NOT EXISTS idempotency (
     game_id      TEXT NOT NULL,
     key          TEXT NOT NULL,
@@ -230,6 +236,14 @@ class PostgresStore(EventStore):
                 "listing = excluded.listing, deadline = excluded.deadline",
                 (request.game_id, int(i.public), i.status, i.ruleset, i.created, i.listing, i.deadline),
             )
+            if i.news is not None and i.public:
+                # Workers write the feed one transaction at a time, so its ids become visible in order and a reader
+                # past id N never misses a smaller id committed later.
+                db.execute("SELECT pg_advisory_xact_lock(7141)")
+                db.execute(
+                    "INSERT INTO lobby_feed (game_id, kind, listing) VALUES (%s, %s, %s)",
+                    (request.game_id, i.news, i.listing),
+                )
         version, last_hash = rows.add(request, prev)
         self._versions[request.game_id] = (version, last_hash)
         return version
@@ -289,6 +303,16 @@ class PostgresStore(EventStore):
     def deadlines(self) -> list[tuple[str, int]]:
         rows = self._read("SELECT game_id, deadline FROM game_index WHERE deadline IS NOT NULL", ())
         return [(g, d) for g, d in rows]
+
+    def lobby_feed(self, after: int, limit: int) -> list[tuple[int, str, str, bytes]]:
+        rows = self._read(
+            "SELECT id, game_id, kind, listing FROM lobby_feed WHERE id > %s ORDER BY id LIMIT %s", (after, limit)
+        )
+        return [(i, g, k, bytes(listing)) for i, g, k, listing in rows]
+
+    def lobby_feed_head(self) -> int:
+        row = self._read("SELECT COALESCE(MAX(id), 0) FROM lobby_feed", (), one=True)
+        return int(row[0])
 
     # -- notifications across workers --------------------------------------------------------------
 

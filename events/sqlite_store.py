@@ -64,6 +64,12 @@ CREATE TABLE IF NOT EXISTS game_index (
 CREATE INDEX IF NOT EXISTS game_index_lobby ON game_index (public, created DESC, game_id DESC);
 CREATE INDEX IF NOT EXISTS game_index_status ON game_index (public, status, created DESC, game_id DESC);
 CREATE INDEX IF NOT EXISTS game_index_deadline ON game_index (deadline) WHERE deadline IS NOT NULL;
+CREATE TABLE IF NOT EXISTS lobby_feed (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id     TEXT NOT NULL,
+    kind        TEXT NOT NULL,
+    listing     BLOB NOT NULL
+);
 CREATE TABLE IF NOT EXISTS idempotency (
     game_id      TEXT NOT NULL,
     key          TEXT NOT NULL,
@@ -255,6 +261,11 @@ class SqliteStore(EventStore):
                 "listing = excluded.listing, deadline = excluded.deadline",
                 (request.game_id, int(i.public), i.status, i.ruleset, i.created, i.listing, i.deadline),
             )
+            if i.news is not None and i.public:
+                db.execute(
+                    "INSERT INTO lobby_feed (game_id, kind, listing) VALUES (?, ?, ?)",
+                    (request.game_id, i.news, i.listing),
+                )
         version, last_hash = rows.add(request, prev)
         self._versions[request.game_id] = (version, last_hash)
         return version
@@ -297,6 +308,16 @@ class SqliteStore(EventStore):
     def deadlines(self) -> list[tuple[str, int]]:
         rows = self._reader().execute("SELECT game_id, deadline FROM game_index WHERE deadline IS NOT NULL")
         return [(g, d) for g, d in rows]
+
+    def lobby_feed(self, after: int, limit: int) -> list[tuple[int, str, str, bytes]]:
+        rows = self._reader().execute(
+            "SELECT id, game_id, kind, listing FROM lobby_feed WHERE id > ? ORDER BY id LIMIT ?", (after, limit)
+        )
+        return [(i, g, k, bytes(listing)) for i, g, k, listing in rows]
+
+    def lobby_feed_head(self) -> int:
+        (head,) = self._reader().execute("SELECT COALESCE(MAX(id), 0) FROM lobby_feed").fetchone()
+        return int(head)
 
     def close(self) -> None:
         self._committer.close()

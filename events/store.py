@@ -60,6 +60,9 @@ class GameIndex:
     created: int
     listing: bytes
     deadline: int | None = None
+    news: str | None = None
+    """What the lobby's feed says of this change (`game_opened`, `seat_filled`, `game_started`, `game_finished`),
+    for a public game; None: nothing to announce."""
 
 
 @dataclass(slots=True)
@@ -191,6 +194,15 @@ class EventStore(ABC):
     @abstractmethod
     def deadlines(self) -> list[tuple[str, int]]:
         """(game_id, deadline) of every game whose clock is running."""
+
+    @abstractmethod
+    def lobby_feed(self, after: int, limit: int) -> list[tuple[int, str, str, bytes]]:
+        """The lobby's news after feed id `after`, oldest first: (id, game_id, kind, listing). Ids only grow, and a
+        reader that saw id N has seen every news item before it."""
+
+    @abstractmethod
+    def lobby_feed_head(self) -> int:
+        """The id of the latest news item (0: none yet)."""
 
     @abstractmethod
     def hashes(self, game_id: str) -> list[tuple[int, str, str]]:

@@ -325,3 +325,59 @@ def test_a_clock_survives_a_restart_between_its_deadline_being_set_and_passing(
     finally:
         store.close()
     assert "clock_ran_out" in kinds and "player_resigned" in kinds
+
+
+# -- the lobby's news ---------------------------------------------------------------------------------------------
+
+
+def test_the_lobby_stream_tells_a_game_opening_filling_starting_and_finishing(lobby: Lobby) -> None:
+    import threading
+
+    import orjson
+
+    news: list[tuple[int, str, dict[str, Any]]] = []
+    connected = threading.Event()
+
+    def listen(after: int | None, until: Callable[[list[tuple[int, str, dict[str, Any]]]], bool]) -> None:
+        path = "/lobby/stream" + (f"?after={after}" if after is not None else "")
+        with client(lobby.base) as c, c.stream("GET", path, timeout=30) as r:
+            assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
+            connected.set()
+            item: dict[str, str] = {}
+            for line in r.iter_lines():
+                if line.startswith(":"):
+                    continue
+                if line:
+                    name, _, value = line.partition(": ")
+                    item[name] = value
+                    continue
+                news.append((int(item["id"]), item["event"], orjson.loads(item["data"])))
+                item = {}
+                if until(news):
+                    return
+
+    def finished(game_id: str) -> Callable[[list[tuple[int, str, dict[str, Any]]]], bool]:
+        return lambda seen: any(kind == "game_finished" and data["game_id"] == game_id for _, kind, data in seen)
+
+    box: dict[str, str] = {}
+    listener = threading.Thread(target=lambda: listen(None, lambda seen: "g" in box and finished(box["g"])(seen)))
+    listener.start()
+    assert connected.wait(10)
+    time.sleep(0.3)  # the stream has read the feed's head: what follows is news
+    created = create(lobby.base, [{"open": True}, {"open": True}, {"name": "Ann"}], public=True)
+    box["g"] = game_id = created["game_id"]
+    assert join(lobby.base, game_id, name="Bob").status_code == 200
+    assert join(lobby.base, game_id, name="Cid").status_code == 200
+    with client(lobby.base, created["organiser_token"]) as c:
+        assert c.post(f"/games/{game_id}/abort").status_code == 200
+    listener.join(20)
+    assert not listener.is_alive(), "the lobby stream did not tell the game's end"
+    mine = [(i, kind, data) for i, kind, data in news if data["game_id"] == game_id]
+    assert [kind for _, kind, _ in mine] == ["game_opened", "seat_filled", "game_started", "game_finished"]
+    assert [data["open_seats"] for _, _, data in mine] == [2, 1, 0, 0] and mine[-1][2]["aborted"]
+    assert "organiser_token" not in str(mine) and all("invite" not in data for _, _, data in mine)
+    # resuming after the first item replays the rest, in order, with the same ids
+    news.clear()
+    connected.clear()
+    listen(mine[0][0], finished(game_id))
+    assert [(i, kind) for i, kind, data in news if data["game_id"] == game_id] == [(i, k) for i, k, _ in mine[1:]]

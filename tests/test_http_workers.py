@@ -153,3 +153,69 @@ def test_a_worker_whose_writer_remembers_an_overtaken_version_fails_only_that_ap
     finally:
         here.close()
         there.close()
+
+
+def test_two_workers_record_each_clock_timeout_once(workers: tuple[str, str], tmp_path: Path) -> None:
+    """Both workers keep every clock (each took it up from the store or heard of it): when a deadline passes, both
+    try to record the timeout at the same version, and the store lets exactly one through."""
+    import time
+
+    from loveletter.replays.replay import check
+
+    a, b = workers
+    created = create_game(a, [{"name": "Ann"}, {"name": "Bob"}], turn_seconds=1, on_timeout="bot")
+    gid = created["game_id"]
+    with client(b) as c:  # worker b hears of the game and keeps its clock too
+        assert c.get(f"/games/{gid}").json()["view"]["clock"]["deadline"] is not None
+    time.sleep(4.5)  # nobody moves: the clocks run out one after another, the bot moving for each seat
+    with client(a) as c:
+        game = c.get(f"/games/{gid}").json()
+    assert game["version"] > 4
+    with client(a, ADMIN) as c:
+        events = log_events(c.get(f"/games/{gid}/log").content)
+    kinds = [type(e).TYPE for e in events]
+    ran_out = [i for i, kind in enumerate(kinds) if kind == "clock_ran_out"]
+    assert len(ran_out) >= 2
+    for i in ran_out:  # each timeout answers one clock_set of its own, and is followed by that seat's move
+        assert kinds[:i].count("clock_set") >= len([j for j in ran_out if j <= i])
+        assert kinds[i + 1] == "card_played" and events[i + 1].player == events[i].player
+    assert check(events).problems == []
+
+
+def test_the_lobby_stream_tells_news_made_on_another_worker(workers: tuple[str, str]) -> None:
+    import orjson
+
+    a, b = workers
+    seen: list[tuple[str, dict[str, Any]]] = []
+    ready = threading.Event()
+    box: dict[str, str] = {}
+
+    def listen() -> None:
+        with client(a) as c, c.stream("GET", "/lobby/stream", timeout=30) as r:
+            ready.set()
+            item: dict[str, str] = {}
+            for line in r.iter_lines():
+                if line.startswith(":"):
+                    continue
+                if line:
+                    name, _, value = line.partition(": ")
+                    item[name] = value
+                    continue
+                seen.append((item["event"], orjson.loads(item["data"])))
+                item = {}
+                if any(kind == "game_started" and data["game_id"] == box.get("g") for kind, data in seen):
+                    return
+
+    listener = threading.Thread(target=listen)
+    listener.start()
+    assert ready.wait(10)
+    import time
+
+    time.sleep(0.3)
+    created = create_game(b, [{"name": "Ann"}, {"open": True}], public=True)
+    box["g"] = created["game_id"]
+    with client(b) as c:
+        assert c.post(f"/games/{created['game_id']}/join", json={"name": "Bob"}).status_code == 200
+    listener.join(20)
+    assert not listener.is_alive(), "worker a's lobby stream missed worker b's news"
+    assert [kind for kind, data in seen if data["game_id"] == box["g"]] == ["game_opened", "game_started"]

@@ -227,6 +227,12 @@ def create_app(
         """Take an open seat, by invite (or any open seat of a public game): answers that seat's own token."""
         return _json(await referee.join(parse.game_id(game_id), body))
 
+    @app.post("/games/{game_id}/rematch", tags=["lobby"], responses=answers(None, 401, 403, 404, 409))
+    async def rematch(game_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
+        """The rematch of a finished game: same players, seats rotated by one. With a seat token, also that player's
+        seat (and token) in the rematch; each player calls it with their own token."""
+        return _json(await referee.rematch(parse.game_id(game_id), parse.bearer(authorization)))
+
     @app.post("/games/{game_id}/resign", tags=["lobby"], responses=answers(None, 401, 403, 404, 409, 422))
     async def resign(game_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
         """The seat of the bearer token leaves the game (RULINGS §12)."""

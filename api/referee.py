@@ -354,7 +354,17 @@ class Referee:
 
     # -- creating a game --------------------------------------------------------------------------
 
-    async def create(self, body: CreateGameIn) -> dict[str, Any]:
+    async def create(
+        self,
+        body: CreateGameIn,
+        *,
+        game_id: str | None = None,
+        reserved: dict[int, str] | None = None,
+        organiser_digest: str | None = None,
+    ) -> dict[str, Any]:
+        """Create a game. A rematch passes its id, the open seats `reserved` for the token (digest) of a player of
+        the game before (no invite for those), and the organiser's token digest it keeps."""
+        reserved = reserved or {}
         names = tuple(p.name or "" for p in body.players)
         opened = tuple(i for i, p in enumerate(body.players) if p.open)
         first = None
@@ -382,8 +392,8 @@ class Referee:
         state = fold(events)
         deals = [self._scenario_deal(state, d) for d in body.scenario.deals] if body.scenario else []
         tokens = [None if p.open or p.bot else new_token() for p in body.players]
-        invites = [new_token() if p.open else None for p in body.players]
-        organiser = new_token()
+        invites = [new_token() if p.open and i not in reserved else None for i, p in enumerate(body.players)]
+        organiser = new_token() if organiser_digest is None else None
         meta = {
             "ruleset": state.ruleset.id if state.ruleset else body.ruleset,
             "players": list(names),
@@ -395,16 +405,17 @@ class Referee:
                     "bot": None if p.open else p.bot,
                     "token_digest": digest(t) if t else None,
                     "invite_digest": digest(code) if (code := invites[i]) else None,
+                    "reserved_digest": reserved.get(i),
                 }
                 for i, (p, t) in enumerate(zip(body.players, tokens, strict=True))
             ],
-            "organiser_digest": digest(organiser),
+            "organiser_digest": organiser_digest or digest(organiser or ""),
             "public": body.public,
             "created": self.clock(),
         }
         automatic, state = self._automatic(state, meta, deals)
         events += automatic
-        game_id = "g_" + secrets.token_urlsafe(12)
+        game_id = game_id or "g_" + secrets.token_urlsafe(12)
         index = game_index(meta, state)
         if index is not None:
             index = replace(index, news=lobby_news(events, state, created=True))
@@ -418,7 +429,9 @@ class Referee:
         log.info("game created", game_id=game_id, ruleset=meta["ruleset"], seats=len(names), seq=version)
         seats: list[dict[str, Any]] = []
         for i, (p, t) in enumerate(zip(body.players, tokens, strict=True)):
-            if p.open:
+            if p.open and i in reserved:
+                seats.append({"seat": i, "open": True, "reserved": True})
+            elif p.open:
                 code = invites[i]
                 seats.append({"seat": i, "open": True, "invite": code, "join": f"/games/{game_id}/join?invite={code}"})
             else:
@@ -435,13 +448,17 @@ class Referee:
 
     # -- the lobby: joining, leaving, aborting ----------------------------------------------------------
 
-    async def join(self, game_id: str, body: JoinIn, lang: str = "en") -> dict[str, Any]:
-        """Seat a player at an open seat (by invite, or any open seat of a public game): that seat's own token."""
+    async def join(self, game_id: str, body: JoinIn, *, claim: str | None = None) -> dict[str, Any]:
+        """Seat a player at an open seat (by invite, or any open seat of a public game; with `claim`, the seat a
+        rematch reserved for that token): that seat's own token."""
         table = await self.table(game_id)
         async with table.lock:
             for _ in range(MAX_RETRIES):
                 state = table.state
-                seat = self._seat_to_join(table, body.invite)
+                if claim is not None:
+                    seat = self._reserved_seat(table, claim)
+                else:
+                    seat = self._seat_to_join(table, body.invite)
                 token = new_token()
                 try:
                     events = list(decide(state, JoinSeat(seat, body.name, self.clock())))
@@ -486,8 +503,9 @@ class Referee:
                     "on ne rejoint cette partie que sur invitation : envoyez celle que vous avez reçue",
                 ),
             )
-        if state.open_seats and not state.over:
-            return state.open_seats[0]
+        free = [i for i in state.open_seats if not seats[i].get("reserved_digest")]
+        if free and not state.over:
+            return free[0]
         raise Problem(
             409,
             "game_full",
@@ -496,6 +514,98 @@ class Referee:
                 "tous les sièges de cette partie sont pris : elle a commencé",
             ),
         )
+
+    def _reserved_seat(self, table: Table, token: str) -> int:
+        for seat, info in enumerate(table.meta["seats"]):
+            stored = info.get("reserved_digest")
+            if stored and matches(token, stored):
+                if seat not in table.state.open_seats:
+                    raise Problem(
+                        409,
+                        "invite_used",
+                        Text("this seat of the rematch is already taken", "ce siège de la revanche est déjà pris"),
+                    )
+                return seat
+        raise _seat_token_needed()
+
+    # -- rematch ----------------------------------------------------------------------------------------
+
+    async def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The rematch of a finished game: the same table, seats rotated by one, each person's seat kept for them.
+        The first caller creates it (once, linked from the game); a seat token also takes its own new seat."""
+        old = await self.table(game_id)
+        if token is None:
+            raise Problem(
+                401,
+                "token_required",
+                Text(
+                    "send Authorization: Bearer <seat or organiser token>",
+                    "envoyez l'en-tête « Authorization: Bearer <jeton de siège ou d'organisateur> »",
+                ),
+            )
+        seat = self.seat_for(old, token, required=True)
+        if not old.state.over:
+            raise Problem(
+                409,
+                "game_not_over",
+                Text("a rematch follows a finished game", "une revanche suit une partie terminée"),
+            )
+        new_id = await self._rematch_of(old)
+        answer: dict[str, Any] = {"game_id": new_id, "rematch_of": game_id}
+        if seat is not None and old.meta["seats"][seat].get("bot") is None:
+            name = old.state.players[seat]
+            joined = await self.join(new_id, JoinIn(name=name), claim=token)
+            answer |= {"seat": joined["seat"], "name": name, "token": joined["token"], "version": joined["version"]}
+        return answer
+
+    async def _rematch_of(self, old: Table) -> str:
+        """The rematch's id: claimed in the old game's record first (at its version, so two workers agree on one),
+        then the game created under it if it does not exist yet."""
+        async with old.lock:
+            for _ in range(MAX_RETRIES):
+                new_id = old.meta.get("rematch")
+                if new_id is not None:
+                    break
+                claimed = "g_" + secrets.token_urlsafe(12)
+                meta = {**old.meta, "rematch": claimed}
+                try:
+                    await self.store.commit(Append(old.game_id, old.version, [], meta=meta))
+                except ConflictError:
+                    await self.refresh(old)
+                    old.meta = await asyncio.to_thread(self.store.meta, old.game_id) or old.meta
+                    continue
+                old.meta = meta
+            else:
+                raise _kept_changing(old)
+        if await asyncio.to_thread(self.store.meta, new_id) is None:
+            await self._create_rematch(old, new_id)
+        return str(new_id)
+
+    async def _create_rematch(self, old: Table, new_id: str) -> None:
+        state, seats = old.state, old.meta["seats"]
+        n = len(seats)
+        players: list[dict[str, Any]] = [{}] * n
+        reserved: dict[int, str] = {}
+        for i, info in enumerate(seats):
+            to = (i + 1) % n  # seats rotate: whoever sat at i sits at i + 1
+            if info.get("bot"):
+                players[to] = {"name": state.players[i], "bot": info["bot"]}
+            else:
+                players[to] = {"open": True}
+                reserved[to] = info["token_digest"]
+        body = CreateGameIn.model_validate(
+            {
+                "ruleset": old.meta["ruleset"],
+                "options": state.options.as_dict(),
+                "players": players,
+                "public": bool(old.meta.get("public")),
+                "turn_seconds": state.turn_seconds,
+                "on_timeout": state.on_timeout,
+            }
+        )
+        organiser = old.meta.get("organiser_digest")
+        with contextlib.suppress(ConflictError):  # another worker created it first
+            await self.create(body, game_id=new_id, reserved=reserved, organiser_digest=organiser)
 
     async def resign(self, game_id: str, token: str | None) -> tuple[bytes, int]:
         """The seat of `token` leaves the game (RULINGS §12): its answer as a move's, and the new version."""
@@ -833,6 +943,7 @@ class Referee:
             "scenario": state.scenario,
             "over": state.over,
             "your_turn": seat is not None and state.active == seat,
+            "rematch": table.meta.get("rematch"),
             "view": view(state, seat).as_dict(),
             "legal_moves": legal_moves_as_dicts(state, seat) if seat is not None else [],
         }

@@ -381,3 +381,39 @@ def test_the_lobby_stream_tells_a_game_opening_filling_starting_and_finishing(lo
     connected.clear()
     listen(mine[0][0], finished(game_id))
     assert [(i, kind) for i, kind, data in news if data["game_id"] == game_id] == [(i, k) for i, k, _ in mine[1:]]
+
+
+# -- rematch ------------------------------------------------------------------------------------------------------
+
+
+def test_a_rematch_seats_the_same_players_rotated_each_with_a_seat_nobody_else_can_take(lobby: Lobby) -> None:
+    created = create(lobby.base, [{"name": "Ann"}, {"name": "Bot", "bot": "heuristic"}, {"open": True}], public=True)
+    game_id = created["game_id"]
+    joined = join(lobby.base, game_id, name="Cid").json()
+    ann = created["seats"][0]["token"]
+    with client(lobby.base, ann) as c:
+        early = c.post(f"/games/{game_id}/rematch")
+        assert (early.status_code, early.json()["code"]) == (409, "game_not_over")
+    play_out(lobby.base, game_id, {0: ann, 2: joined["token"]})
+    with client(lobby.base, ann) as c:
+        first = c.post(f"/games/{game_id}/rematch").json()
+        again = c.post(f"/games/{game_id}/rematch")
+    new_id = first["game_id"]
+    assert first["seat"] == 1 and first["name"] == "Ann"  # Ann sat at 0: she sits at 1 now
+    assert (again.status_code, again.json()["code"]) == (409, "invite_used")  # her seat is taken, by her
+    with client(lobby.base) as c:
+        assert c.get(f"/games/{game_id}").json()["rematch"] == new_id  # linked from the finished game
+        waiting = c.get(f"/games/{new_id}").json()
+        assert waiting["players"] == ["", "Ann", "Bot"] and waiting["bots"] == [None, None, "heuristic"]
+    stranger = join(lobby.base, new_id, name="Eve")  # Cid's seat is kept for Cid
+    assert (stranger.status_code, stranger.json()["code"]) == (409, "game_full")
+    with client(lobby.base, created["organiser_token"]) as c:  # the organiser creates nothing twice, takes no seat
+        assert c.post(f"/games/{game_id}/rematch").json() == {"game_id": new_id, "rematch_of": game_id}
+    with client(lobby.base, joined["token"]) as c:
+        cid = c.post(f"/games/{game_id}/rematch").json()
+    assert cid["game_id"] == new_id and cid["seat"] == 0
+    with client(lobby.base, cid["token"]) as c:
+        view = c.get(f"/games/{new_id}").json()["view"]
+    assert view["round"] == 1 and view["seat"] == 0 and len(view["hand"]) in (1, 2)  # dealt: every seat is taken
+    with client(lobby.base, first["token"]) as c:
+        assert c.get(f"/games/{new_id}").json()["view"]["seat"] == 1

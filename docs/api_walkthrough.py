@@ -196,12 +196,97 @@ def main(errors_only: bool = False) -> None:
             "```",
             "",
         ]
+        lines += strangers(base)
         OUT.write_text("\n".join(lines))
         print(f"wrote {OUT.relative_to(ROOT)} ({move_no} moves)")
         write_errors(base)
     finally:
         server.terminate()
         server.wait(10)
+
+
+def _json_post(base: str, path: str, body: dict, token: str | None = None, alias: str = "") -> tuple[str, dict]:
+    args = ["-X", "POST", f"{base}{path}", "-H", "Content-Type: application/json", "-d", json.dumps(body)]
+    if token is not None:
+        args[3:3] = ["-H", f"Authorization: Bearer {token}"]
+    shown, answer = curl(base, *args)
+    if token is not None:
+        shown = shown.replace(f"'Authorization: Bearer {token}'", f'"Authorization: Bearer ${alias}"')
+    assert isinstance(answer, dict)
+    return shown, answer
+
+
+def _token_post(base: str, path: str, token: str, alias: str) -> tuple[str, dict]:
+    shown, answer = curl(base, "-X", "POST", f"{base}{path}", "-H", f"Authorization: Bearer {token}")
+    assert isinstance(answer, dict)
+    return shown.replace(f"'Authorization: Bearer {token}'", f'"Authorization: Bearer ${alias}"'), answer
+
+
+def _block(shown: str, answer: object) -> list[str]:
+    return ["```console", f"$ {shown}", json.dumps(answer, indent=2, ensure_ascii=False), "```", ""]
+
+
+def strangers(base: str) -> list[str]:
+    """The page's second part: an organiser opens a public table with a clock, two strangers take its seats (one by
+    invite, one from the lobby), nobody reads another's hand, one resigns. Every step checks the referee's answer,
+    so `tests/test_api_walkthrough.py` can play it against a fresh referee."""
+    lines = [
+        "## Strangers at one table",
+        "",
+        "Olga organises a game for two people she does not know, with a 60-second clock (the heuristic bot decides",
+        "for a player whose time runs out). She takes no seat: both seats are open, and the game is public.",
+        "",
+    ]
+    body = {"ruleset": "2019", "players": [{"open": True}, {"open": True}], "public": True, "turn_seconds": 60}
+    body["on_timeout"] = "bot"
+    shown, game = _json_post(base, "/games", body)
+    gid, olga = game["game_id"], game["organiser_token"]
+    assert [s["open"] for s in game["seats"]] == [True, True] and "token" not in game["seats"][0]
+    lines += _block(shown, game)
+    lines += [
+        "Olga keeps `organiser_token` (below `$OLGA`): it can abort the game and reads what a spectator reads. She",
+        "sends the first seat's invite to Carol. Carol joins with it and gets her own token, which only she holds:",
+        "",
+    ]
+    shown, carol = _json_post(base, f"/games/{gid}/join", {"name": "Carol", "invite": game["seats"][0]["invite"]})
+    assert carol["seat"] == 0 and carol["token"]
+    lines += _block(shown, carol)
+    shown, lobby = curl(base, f"{base}/games?status=open")
+    assert isinstance(lobby, dict)
+    listed = next(g for g in lobby["games"] if g["game_id"] == gid)
+    assert listed["open_seats"] == 1
+    lines += ["Dave finds the table in the lobby (public facts only: no token, no invite):", ""]
+    lines += _block(shown, {"games": [listed], "next": lobby["next"]})
+    lines += ["and takes the last open seat without an invite, which deals the game:", ""]
+    shown, dave = _json_post(base, f"/games/{gid}/join", {"name": "Dave"})
+    assert dave["seat"] == 1
+    lines += _block(shown, dave)
+    _, as_olga = curl(base, f"{base}/games/{gid}", "-H", f"Authorization: Bearer {olga}")
+    _, as_carol = curl(base, f"{base}/games/{gid}", "-H", f"Authorization: Bearer {carol['token']}")
+    assert isinstance(as_olga, dict) and isinstance(as_carol, dict)
+    assert as_olga["view"]["hand"] == [] and as_carol["view"]["hand"]
+    clock = as_carol["view"]["clock"]
+    assert clock["deadline"] is not None
+    lines += [
+        "Each player reads their own hand and nobody else's; Olga's token reads exactly what a spectator reads (no",
+        "hand at all). Every view shows the clock, `view.clock`: the turn's seconds, what happens at a timeout, and",
+        "the deadline of the pending decision:",
+        "",
+        *_block(f"curl -s $REFEREE/games/{gid} | jq .view.clock", clock),
+        "Carol has to leave. She resigns: her hand is discarded face up, and with one player left in the game, Dave",
+        "wins at once (RULINGS §12):",
+        "",
+    ]
+    shown, resigned = _token_post(base, f"/games/{gid}/resign", carol["token"], "CAROL")
+    kinds = [e["type"] for e in resigned["events"]]
+    assert kinds[0] == "player_resigned" and "game_ended" in kinds
+    trimmed = {"version": resigned["version"], "events": [e["type"] for e in resigned["events"]]}
+    trimmed["winners"] = resigned["view"]["winners"]
+    lines += _block(shown, trimmed)
+    shown, refused = _json_post(base, f"/games/{gid}/join", {"name": "Eve"})
+    assert refused["code"] == "game_full"
+    lines += ["A latecomer is told why not, as a problem+json with a stable code:", "", *_block(shown, refused)]
+    return lines
 
 
 def write_errors(base: str) -> None:

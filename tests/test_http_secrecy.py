@@ -171,15 +171,36 @@ class Auditor:
             assert state.deck[known["from_top"]].value == known["card"]
 
 
-@pytest.mark.parametrize("ruleset", ["2019"])
-def test_no_seat_ever_sees_another_seats_hand_unless_its_own_cards_showed_it(server: Server, ruleset: str) -> None:
+def _lobby_game(url: str, names: list[str]) -> tuple[dict[str, Any], str]:
+    """A public game of open seats, each taken by a stranger from the lobby: (its seats as `play_game` takes them,
+    the organiser's token)."""
+    opened = create_game(url, [{"open": True} for _ in names], public=True)
+    seats = []
+    with client(url) as c:
+        for name in names:
+            r = c.post(f"/games/{opened['game_id']}/join", json={"name": name})
+            assert r.status_code == 200, r.text
+            seats.append({"seat": r.json()["seat"], "name": name, "token": r.json()["token"], "bot": None})
+    return {"game_id": opened["game_id"], "seats": seats}, opened["organiser_token"]
+
+
+@pytest.mark.parametrize("table", ["named", "lobby"])
+def test_no_seat_ever_sees_another_seats_hand_unless_its_own_cards_showed_it(server: Server, table: str) -> None:
+    """Every payload each seat, a spectator and the organiser receive — views, moves' answers, /events, streams —
+    against the true log; a lobby game's seats are taken by strangers, and its organiser reads as a spectator."""
+    ruleset = "2019"
     names = ["Ann", "Bob", "Cid"]
-    created = create_game(server.url, [{"name": n} for n in names], ruleset=ruleset)
+    if table == "named":
+        created = create_game(server.url, [{"name": n} for n in names], ruleset=ruleset)
+        organiser = created["organiser_token"]
+    else:
+        created, organiser = _lobby_game(server.url, names)
     gid = created["game_id"]
-    tokens: dict[int | None, str | None] = {s["seat"]: s["token"] for s in created["seats"]}
+    tokens: dict[Any, str | None] = {s["seat"]: s["token"] for s in created["seats"]}
     tokens[None] = None
-    received: list[tuple[int | None, str, dict[str, Any]]] = []  # (viewer, kind, json)
-    streams: dict[int | None, list[dict[str, Any]]] = {}
+    tokens["organiser"] = organiser
+    received: list[tuple[Any, str, dict[str, Any]]] = []  # (viewer, kind, json)
+    streams: dict[Any, list[dict[str, Any]]] = {}
 
     def listen(viewer: int | None) -> None:
         streams[viewer] = read_sse(server.url, f"/games/{gid}/stream", tokens[viewer])
@@ -207,6 +228,7 @@ def test_no_seat_ever_sees_another_seats_hand_unless_its_own_cards_showed_it(ser
         assert not t.is_alive(), "the stream did not close after game_ended"
 
     auditor = Auditor(log_events(admin_log(server.url, gid)))
+    received = [(None if viewer == "organiser" else viewer, kind, data) for viewer, kind, data in received]
     for viewer, kind, data in received:
         if kind == "game":
             assert data["your_turn"] == (viewer is not None and data["view"]["active"] == viewer)
@@ -233,15 +255,17 @@ def test_no_seat_ever_sees_another_seats_hand_unless_its_own_cards_showed_it(ser
             auditor.view(data["view"], viewer, auditor.events(events, viewer))
     # Each stream delivered every event once, id = seq, redacted for its viewer exactly like /events.
     final_events = {}
-    for viewer, tok in tokens.items():
+    for key, tok in tokens.items():
+        viewer = None if key == "organiser" else key
         with client(server.url, tok) as c:
-            final_events[viewer] = c.get(f"/games/{gid}/events").json()["events"]
-        sse = streams[viewer]
+            final_events[key] = c.get(f"/games/{gid}/events").json()["events"]
+        sse = streams[key]
         assert [int(m["id"]) for m in sse] == list(range(1, len(auditor.full) + 1))
-        assert [m["data"] for m in sse] == final_events[viewer]
-        assert [m["event"] for m in sse] == [e["type"] for e in final_events[viewer]]
+        assert [m["data"] for m in sse] == final_events[key]
+        assert [m["event"] for m in sse] == [e["type"] for e in final_events[key]]
         assert [m["event"] for m in sse[-2:]] == ["game_ended", "seed_revealed"]
         auditor.events([m["data"] for m in sse], viewer)
+    assert final_events["organiser"] == final_events[None]  # the organiser reads what a spectator reads
     assert auditor.checked["view"] > 100 and auditor.checked["event"] > 1000
     if ruleset == "2019":
         assert any(e["type"] in ("hand_seen", "hands_compared", "hands_traded") for e in final_events[0])

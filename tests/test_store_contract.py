@@ -202,3 +202,68 @@ def test_log_chain__the_store_keeps_every_events_hash_chain_as_the_exported_log_
     (game,) = read_games(list(game_lines([e for _, e in store.load(gid)], header)))
     assert game.entries[0].prev == game.header_hash
     assert [(e.seq, e.prev, e.hash) for e in game.entries] == stored
+
+
+# -- the game index: the lobby, running deadlines and the lobby's news ---------------------------------------------
+
+FUTURE = 10**15  # creation times beyond any real one: these games come first in the lobby, whatever else is stored
+
+
+def _index(status: str, created: int, public: bool = True, deadline: int | None = None, news: str | None = None):  # type: ignore[no-untyped-def]
+    from loveletter.events.store import GameIndex
+
+    listing = b'{"status":"%s","created":%d}' % (status.encode(), created)
+    return GameIndex(public, status, "2019", created, listing, deadline, news)
+
+
+def test_the_game_index_is_written_with_its_events_and_pages_newest_first(store: EventStore) -> None:
+    from loveletter.events.store import Append
+
+    stamp = FUTURE + int(time.time_ns() % 10**9) * 10
+    ids = [new_id() for _ in range(5)]
+    for k, gid in enumerate(ids):
+        store.submit(Append(gid, 0, EVENTS, create={"seats": []}, index=_index("open", stamp + k))).result()
+    hidden = new_id()
+    store.submit(
+        Append(hidden, 0, EVENTS, create={"seats": []}, index=_index("open", stamp + 9, public=False))
+    ).result()
+    first = store.lobby("open", "2019", None, 2)
+    assert [g for _, g, _ in first] == [ids[4], ids[3]]
+    rest = store.lobby("open", "2019", first[-1][:2], 3)
+    assert [g for _, g, _ in rest] == [ids[2], ids[1], ids[0]]
+    # the status moves with an append, in place; a refused append changes nothing
+    store.submit(Append(ids[4], 1, EVENTS[:0], index=_index("running", stamp + 4, deadline=stamp))).result()
+    with pytest.raises(ConflictError):
+        store.submit(Append(ids[3], 0, EVENTS, index=_index("finished", stamp + 3))).result()
+    listed = {
+        g: status for g, status in ((g, loads_status(listing)) for _, g, listing in store.lobby(None, None, None, 7))
+    }
+    assert listed[ids[4]] == "running" and listed[ids[3]] == "open" and hidden not in listed
+    assert (ids[4], stamp) in store.deadlines()
+    store.submit(Append(ids[4], 1, EVENTS[:0], index=_index("running", stamp + 4, deadline=None))).result()
+    assert ids[4] not in [g for g, _ in store.deadlines()]
+
+
+def loads_status(listing: bytes) -> str:
+    import orjson
+
+    return str(orjson.loads(listing)["status"])
+
+
+def test_the_lobby_feed_grows_in_order_with_public_news_only(store: EventStore) -> None:
+    from loveletter.events.store import Append
+
+    head = store.lobby_feed_head()
+    a, b, private = new_id(), new_id(), new_id()
+    store.submit(Append(a, 0, EVENTS, create={"seats": []}, index=_index("open", FUTURE, news="game_opened"))).result()
+    store.submit(
+        Append(private, 0, EVENTS, create={"seats": []}, index=_index("open", FUTURE, False, news="game_opened"))
+    ).result()
+    store.submit(
+        Append(b, 0, EVENTS, create={"seats": []}, index=_index("running", FUTURE, news="game_started"))
+    ).result()
+    store.submit(Append(a, 1, EVENTS[:0], index=_index("running", FUTURE, news="game_started"))).result()
+    mine = [(g, kind) for _, g, kind, _ in store.lobby_feed(head, 100) if g in (a, b, private)]
+    assert mine == [(a, "game_opened"), (b, "game_started"), (a, "game_started")]
+    ids = [i for i, *_ in store.lobby_feed(head, 100)]
+    assert ids == sorted(ids) and store.lobby_feed_head() >= ids[-1]

@@ -128,13 +128,7 @@ def _player_resigned(s: Transient, e: PlayerResigned) -> None:
         s.deadline = None
     if s.phase == PHASE_DEAL or s.out[p]:
         return
-    s.out = _put(s.out, p, True)
-    s.hands = _put(s.hands, p, ())
-    if e.cards:
-        s.front = _put(s.front, p, s.front[p] + e.cards)
-    if s.protected[p]:
-        s.protected = _put(s.protected, p, False)
-    s.knows = _forget(s.knows, p)
+    _out_of_round(s, p, e.cards)
     if p == s.active:
         s.phase = PHASE_RESOLVING
 
@@ -281,11 +275,15 @@ def _chancellor_returned(s: Transient, e: ChancellorReturned) -> None:
 
 
 def _player_eliminated(s: Transient, e: PlayerEliminated) -> None:
-    p = e.player
+    _out_of_round(s, e.player, e.cards)
+
+
+def _out_of_round(s: Transient, p: int, cards: tuple[Card, ...]) -> None:
+    """`p` leaves the round, their hand (`cards`) face up in front of them; what anyone knew of it goes."""
     s.out = _put(s.out, p, True)
     s.hands = _put(s.hands, p, ())
-    if e.cards:
-        s.front = _put(s.front, p, s.front[p] + e.cards)
+    if cards:
+        s.front = _put(s.front, p, s.front[p] + cards)
     if s.protected[p]:
         s.protected = _put(s.protected, p, False)
     s.knows = _forget(s.knows, p)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -277,13 +278,75 @@ class _Reader:
                 f"{where}.first_player",
                 Text("each round names its first player", "chaque manche doit nommer son premier joueur"),
             )
+        set_aside = self.maybe_card(deal.get("set_aside"), f"{where}.deal.set_aside")
+        face_up = deal.get("face_up", [])
+        if not isinstance(face_up, list):
+            raise TranscriptFormatError(
+                f"{where}.deal.face_up", Text("must be a list of cards", "doit être une liste de cartes")
+            )
+        removed = [self.maybe_card(v, f"{where}.deal.face_up[{i}]") for i, v in enumerate(face_up)]
+        dealt = tuple(h for h in hands if h is not None)
+        deck = self.cards(deal.get("deck"), f"{where}.deal.deck", "setup.deal")
+        if set_aside is None or None in removed:
+            set_aside, removed = self.inferred(set_aside, removed, (*dealt, *deck), f"{where}.deal")
         return DealRound(
-            set_aside=self.card(deal.get("set_aside"), f"{where}.deal.set_aside", "setup.deal"),
-            face_up=self.cards(deal.get("face_up", []), f"{where}.deal.face_up", "setup.deal"),
-            hands=tuple(h for h in hands if h is not None),
-            deck=self.cards(deal.get("deck"), f"{where}.deal.deck", "setup.deal"),
+            set_aside=set_aside,
+            face_up=tuple(c for c in removed if c is not None),
+            hands=dealt,
+            deck=deck,
             first_player=self.seat(rnd["first_player"], f"{where}.first_player", "setup.first-player"),
         )
+
+    def maybe_card(self, value: Any, where: str) -> Card | None:
+        """A card, or None for one the table did not see: `"?"` (a card set aside face down, or the 2-player
+        setup's removed cards when a table plays them hidden)."""
+        if value == "?":
+            return None
+        return self.card(value, where, "setup.deal")
+
+    def inferred(
+        self, set_aside: Card | None, removed: list[Card | None], known: tuple[Card, ...], where: str
+    ) -> tuple[Card, list[Card | None]]:
+        """The cards written `"?"`: with every other card of the round written down, the ruleset's deck leaves
+        exactly one way to fill them (their order among themselves does not matter to the rules); otherwise the
+        deal is not a deal of this ruleset."""
+        rs = RULESETS.get(str(self.doc.get("ruleset", "2019")))
+        if rs is None:
+            raise TranscriptFormatError("$.ruleset", Text("unknown ruleset", "jeu de règles inconnu"))
+        left = Counter(rs.deck)
+        left.subtract([*known, *(c for c in removed if c is not None), *([set_aside] if set_aside else [])])
+        pool = sorted(left.elements())
+        wanted = (set_aside is None) + removed.count(None)
+        if any(n < 0 for n in left.values()) or len(pool) != wanted:
+            raise TranscriptMistake(
+                where,
+                "setup.deal",
+                "invalid_deal",
+                Text(
+                    f"the cards written '?' cannot be told: the cards written down leave {len(pool)} for "
+                    f"{wanted} unknown places, or hold more copies of a card than the {rs.id} deck has",
+                    f"les cartes notées « ? » ne peuvent pas être déduites : les cartes écrites en laissent "
+                    f"{len(pool)} pour {wanted} places inconnues, ou comptent plus d'exemplaires d'une carte que le "
+                    f"paquet « {rs.id} » n'en a",
+                ),
+            )
+        if set_aside is None and removed.count(None) and len(set(pool)) > 1:
+            raise TranscriptMistake(
+                f"{where}.set_aside",
+                "setup.deal",
+                "invalid_deal",
+                Text(
+                    "the set-aside card and the removed cards are both unknown, and the deck leaves different cards "
+                    "for them: write the set-aside card (it is shown at the end of the round)",
+                    "la carte mise de côté face cachée et les cartes retirées sont toutes inconnues, et le paquet "
+                    "laisse des cartes différentes pour elles : notez la carte mise de côté (elle est montrée à la fin "
+                    "de la manche)",
+                ),
+            )
+        if set_aside is None:
+            set_aside = pool.pop(0)
+        filled = [c if c is not None else pool.pop(0) for c in removed]
+        return set_aside, list(filled)
 
     def play(self, turn: Any, where: str) -> tuple[PlayCard, dict[str, Any]]:
         if not isinstance(turn, dict):

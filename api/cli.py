@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import click
+import orjson
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -247,6 +248,61 @@ def replay(file: Path, as_json: bool, lenient: bool, emit_log: Path | None, lang
             reason = os_error(exc)
             fail(f"cannot write {emit_log}: {reason.en}", f"impossible d'écrire {emit_log} : {reason.fr}")
     sys.exit(report.exit_code)
+
+
+@app.command(
+    help=_(
+        "Judge the turns that follow a position described mid-round, every way the unseen cards can lie: the cases "
+        "and their chances. Exit 0 judged, 1 impossible position, 2 unreadable.",
+        "Juger les tours qui suivent une position décrite en cours de manche, de toutes les façons dont les cartes "
+        "non vues peuvent se trouver : les cas et leurs chances. Code 0 jugé, 1 position impossible, 2 illisible.",
+    )
+)
+@FILE
+@click.option("--json", "as_json", is_flag=True, help=_("print the answer as JSON", "afficher la réponse en JSON"))
+@lang_option
+def situation(file: Path, as_json: bool, lang: Lang) -> None:
+    from loveletter.events.codec import json_reason
+    from loveletter.replays.report import Unreadable, cannot_read
+    from loveletter.replays.situations import SituationError, describe, judge
+
+    try:
+        doc = orjson.loads(file.read_bytes())
+    except OSError as exc:
+        fail_with(Unreadable(cannot_read(str(file), exc)))
+    except orjson.JSONDecodeError as exc:
+        fail(
+            f"invalid JSON in {file}: {exc}",
+            f"JSON invalide dans {file} : {json_reason(exc).fr} (ligne {exc.lineno}, colonne {exc.colno})",
+        )
+    try:
+        result = judge(doc)
+    except SituationError as exc:
+        if exc.rule_id is None:
+            fail_with(exc)
+        where = f" ({exc.where})" if exc.where else ""
+        if as_json:
+            print(orjson.dumps({"possible": False, "rule_id": exc.rule_id, "message": exc.message(lang)}).decode())
+        else:
+            print(
+                f"{file}{where}: {exc.rule_id}: {exc.message(lang)}"
+                if lang == "en"
+                else f"{file}{where} : {exc.rule_id} : {exc.message(lang)}"
+            )
+        sys.exit(1)
+    if as_json:
+        answer = {
+            "possible": True,
+            "players": list(result.players),
+            "ruleset": result.ruleset,
+            "unseen": {card.value: k for card, k in sorted(result.unseen.items())},
+            "ways": result.ways,
+            "complete": result.complete,
+            "cases": [case.as_dict(lang) for case in result.cases],
+        }
+        print(orjson.dumps(answer, option=orjson.OPT_INDENT_2).decode())
+    else:
+        print("\n".join(describe(result, lang)))
 
 
 def _load_events(file: Path) -> list[Any]:

@@ -389,6 +389,17 @@ RULES: Mapping[str, Rule] = _rules(
         ("RULINGS §10",),
     ),
     Rule(
+        "position.possible",
+        "A position described in the middle of a round is possible only if its cards and the unknown ones make up "
+        "exactly the ruleset's deck: no more copies of a card than the deck holds, one card in each hand still in "
+        "the round and two in the hand of the player to play, and as many unseen cards as unknown places for them.",
+        "Une position décrite en cours de manche n'est possible que si ses cartes et les cartes inconnues forment "
+        "exactement le paquet du jeu de règles : pas plus d'exemplaires d'une carte que le paquet n'en compte, une "
+        "carte dans chaque main encore en jeu et deux dans celle du joueur qui doit jouer, et autant de cartes non "
+        "vues que de places inconnues pour elles.",
+        ("RULINGS §1", "RULINGS §2"),
+    ),
+    Rule(
         "lobby.join",
         "A game may leave seats open when it is created. An open seat is taken once, under a name nobody at the "
         "table has, and only before the first round is dealt.",

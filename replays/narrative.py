@@ -274,10 +274,12 @@ def narrate(
     *,
     omniscient: bool = False,
     names: Sequence[str] = (),
+    narrator: Narrator | None = None,
 ) -> list[str]:
     """The story of `events`; seqs in `flagged` get a ⚠ mark (an audit found a problem there).
-    `omniscient` also tells the hidden cards; `names` replaces the players' names."""
-    narrator = Narrator(lang, omniscient=omniscient, names=names)
+    `omniscient` also tells the hidden cards; `names` replaces the players' names; `narrator`, one already told
+    where the game stands, tells events that do not start at the game's creation."""
+    narrator = narrator or Narrator(lang, omniscient=omniscient, names=names)
     lines: list[str] = []
     marks = set(flagged)
     events = list(events)

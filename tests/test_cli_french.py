@@ -17,7 +17,7 @@ from tests.french import not_french
 
 READER = str(ROOT / "examples" / "reader-question.json")
 NAMES = ["Claire", "Thibault", "Ann", "Bob", "Cleo", "Dan", "Eve", "Finn"]
-COMMANDS = ["simulate", "demo", "replay", "explain", "show", "audit", "serve"]
+COMMANDS = ["simulate", "demo", "replay", "explain", "show", "audit", "serve", "situation"]
 IDS = ["princess", "classic", "heuristic", "random", "genius", "frobnicate", "loveletter", "love", "letter", *COMMANDS]
 
 
@@ -33,6 +33,8 @@ def error_cases(tmp: Path, two_games: Path) -> list[tuple[str, ...]]:
     bad_key.write_text("not a key\n")
     bad_transcript = tmp / "bad.json"
     bad_transcript.write_text('{"format": "loveletter-transcript", "version": 1, "players": "Ann"}')
+    not_json = tmp / "not.json"
+    not_json.write_text('{"format": "loveletter-situation",')
     return [
         ("simulate", "--bots", "heuristic,random"),
         ("simulate", "--ruleset", "2020"),
@@ -71,6 +73,9 @@ def error_cases(tmp: Path, two_games: Path) -> list[tuple[str, ...]]:
         ("serve", "--port", "70000"),
         ("serve", "--database-url", "mysql://localhost/x"),
         ("show", str(bad_transcript)),
+        ("situation", str(tmp / "nowhere.json")),
+        ("situation", str(not_json)),
+        ("situation", str(bad_transcript)),
         ("frobnicate",),
     ]
 

@@ -253,6 +253,8 @@ def _raised() -> set[tuple[str, str]]:
 @pytest.mark.skipif("__mutmut_" in (CORE / "decide.py").read_text(), reason="the source is mutmut's rewritten copy")
 def test_every_refusal_core_can_raise_has_a_row() -> None:
     rows = {(row[3], row[4]) for row in ROWS}
+    # judged before any command, by core.situation.check_position (tests/test_situations.py holds its cases)
+    rows.add(("impossible_position", "position.possible"))
     assert _raised() <= rows
     # a refusal whose rule id is passed in (core.seats' `_seat` and `_clocked`) has a row per call, not a literal
     assert {code for code, _ in rows - _raised()} == {"unknown_player", "no_clock"}

@@ -41,6 +41,7 @@ from loveletter.core.catalogue import (
 from loveletter.core.lang import de, plural_fr
 from loveletter.core.rulesets import RULESETS, Ruleset
 from loveletter.events.codec import quoted_fr
+from loveletter.replays.outcomes import round_outcomes
 
 
 def clock_time(ms: int) -> str:
@@ -283,8 +284,23 @@ def narrate(
     lines: list[str] = []
     marks = set(flagged)
     events = list(events)
+    outcomes = iter(round_outcomes(events))
+    eliminations: list[dict[str, object]] = []
+    sums: object = None
+    fr = lang == "fr"
     for seq, event in enumerate(events, start=1):
         text = narrator.line(event)
+        if isinstance(event, RoundStarted):
+            outcome = next(outcomes, None)
+            eliminations = list(outcome["eliminations"]) if outcome else []
+            sums = outcome["discard_sums"] if outcome else None
+        elif isinstance(event, PlayerEliminated) and eliminations:
+            how = eliminations.pop(0).get("princess")
+            if how == "discarded" and text:  # the dispute is often exactly this: played, or discarded to a Prince?
+                text = text[:-1] + (" — Princesse défaussée." if fr else " — the Princess was discarded.")
+        elif isinstance(event, RoundEnded) and isinstance(sums, dict) and text:
+            shown = ", ".join(f"{name} {total}" for name, total in sums.items())
+            text += f" Sommes des défausses : {shown}." if fr else f" Discard sums: {shown}."
         if isinstance(event, CardPlayed) and event.card is Card.GUARD and event.target is not None:
             nxt = events[seq] if seq < len(events) else None
             hit = isinstance(nxt, PlayerEliminated) and nxt.player == event.target

@@ -28,7 +28,8 @@ def test_a_princess_discarded_to_a_prince_is_told_as_such() -> None:
 
 
 def test_the_2012_discard_sums_that_broke_a_tie_are_told() -> None:
-    # the file's deck-out: both hold a Baron; Alice's discards sum to 13, Bob's to 17 (its turns, summed by hand: Alice 13; Bob 15 played plus the Priest his Prince discarded)
+    # the file's deck-out: both hold a Baron. Summed by hand from its turns: Alice's discards 13; Bob's 17, the
+    # 15 he played and the Priest Alice's Prince made him discard
     (end,) = [line for line in story("2012-tie-discard-sums.json", "en") if line.startswith("End of round")]
     assert end.endswith("Discard sums: Alice 13, Bob 17.") and "Bob won" in end
     (fin,) = [line for line in story("2012-tie-discard-sums.json", "fr") if line.startswith("Fin de la manche")]

@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint docs docs-check docs-serve bench bench-api bench-overload soak fuzz-api property-long mutation clean
+.PHONY: run test lint docs docs-check docs-serve bench bench-api bench-overload bench-lobby soak fuzz-api property-long mutation clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -55,6 +55,14 @@ bench-api: $(STAMP)
 ## make bench-overload: 256 clients against the referee's default limits, then idle and slowloris connections
 bench-overload: $(STAMP)
 	$(BIN)/python bench/overload.py --clients 256 --duration 20
+
+## make bench-lobby: issue 13's benchmarks: the lobby list with 100,000 games (SQLite, PostgreSQL), one game watched
+## by 1,000 event streams, 1,000 running games with turn clocks (see docs/performance.md)
+bench-lobby: $(STAMP)
+	$(BIN)/python bench/lobby.py --store sqlite --games 100000
+	$(BIN)/python bench/lobby.py --store postgres --games 100000
+	$(BIN)/python bench/streams.py --streams 1000 --moves 40
+	$(BIN)/python bench/clocks.py --sizes 10,100,1000 --turn 5 --turns 2
 
 ## make soak: mixed load with faults (SQLite SIGKILLs, PostgreSQL restarts, dropped clients), then checks that
 ## every acknowledged move is in the log and every log replays clean. SOAK_SECONDS=600 for longer.

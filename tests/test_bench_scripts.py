@@ -21,6 +21,10 @@ SMALL = {
     "audit_parts.py": (["--games", "10"], "ms/game"),
     "determinism.py": (["--games", "20"], "identical"),
     "shuffle_uniformity.py": (["--decks", "2000", "--jobs", "1"], "ordered pair on top"),
+    # issue 13's lobby, stream and clock benchmarks: each starts a referee on 127.0.0.1 for a few seconds
+    "lobby.py": (["--games", "300", "--walk", "3", "--deep", "5"], "lobby page latency"),
+    "streams.py": (["--streams", "5", "--moves", "3", "--interval", "0.05"], "missing or repeating an event: 0"),
+    "clocks.py": (["--sizes", "2", "--turn", "1", "--turns", "2"], "timeout lateness"),
 }
 
 

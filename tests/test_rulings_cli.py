@@ -93,7 +93,7 @@ def test_show_tells_the_reader_question_in_french() -> None:
         "Manche 1, tour 1 — Thibault joue la Servante.",
         "Manche 1, tour 2 — Claire joue le Prince en se désignant.",
         "    Claire défausse la Princesse.",
-        "    Claire quitte la manche.",
+        "    Claire quitte la manche — Princesse défaussée.",
         "Fin de la manche 1 (dernier en lice) : Thibault la remporte. Carte mise de côté : le Roi.",
         "    Thibault gagne un pion Faveur (manche gagnée).",
     ]

@@ -13,6 +13,7 @@ import orjson
 import structlog
 from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.responses import Response, StreamingResponse
+from fastapi.routing import APIRoute
 from pydantic import TypeAdapter
 
 from loveletter.api import audit_routes, parse, problems, ruling_routes
@@ -117,6 +118,7 @@ def create_app(
         version="0.1.0",
         summary="Create games, take seats, submit moves: every move is judged by the rules, every hand kept secret.",
         lifespan=lifespan,
+        generate_unique_id_function=operation_id,
     )
     app.state.referee = referee
     problems.install(app)
@@ -130,11 +132,11 @@ def create_app(
     app.state.guard = guard
 
     @app.get("/healthz", tags=["service"], responses=answers("healthz"))
-    async def healthz() -> Response:
+    async def health() -> Response:
         return _json({"status": "ok", "store": type(the_store).__name__})
 
     @app.get("/keys", tags=["service"], responses=answers("keys"))
-    async def keys() -> Response:
+    async def get_keys() -> Response:
         """The public key exported logs are signed with: Ed25519, as hex (what `loveletter audit --key` takes),
         base64 and PEM, and the message each signature covers."""
         return _json({"keys": [signing_key.published()]})
@@ -146,7 +148,7 @@ def create_app(
         responses=answers("seed", 401, 403, 404, 422),
         openapi_extra={"requestBody": {"required": True, "content": {"application/json": {"schema": _schema(SEED)}}}},
     )
-    async def post_seed(game_id: str, request: Request) -> Response:
+    async def contribute_seed(game_id: str, request: Request) -> Response:
         """Add the seat's own 256-bit seed to the shuffles of the rounds dealt after it (once per seat)."""
         game = parse.game_id(game_id)
         raw = await request.body()
@@ -162,11 +164,11 @@ def create_app(
         return Response(body, status_code=status, media_type=JSON, headers={"ETag": f'"{version}"'})
 
     @app.get("/rulesets", tags=["rulesets"], responses=answers("ruleset"))
-    async def rulesets() -> Response:
+    async def list_rulesets() -> Response:
         return _json([ruleset_json(rs) for rs in RULESETS.values()])
 
     @app.get("/rulesets/{ruleset_id}", tags=["rulesets"], responses=answers("ruleset", 404))
-    async def one_ruleset(ruleset_id: str) -> Response:
+    async def get_ruleset(ruleset_id: str) -> Response:
         return _json(ruleset_json(RULESETS[parse.ruleset_id(ruleset_id)]))
 
     @app.post(
@@ -199,7 +201,7 @@ def create_app(
         return _json({"games": games, "next": parse.lobby_cursor_of(*rows[limit - 1][:2]) if more else None})
 
     @app.get("/lobby/stream", tags=["lobby"], responses=answers(None, 422, media="text/event-stream"))
-    async def lobby_stream(
+    async def stream_lobby(
         request: Request,
         after: Annotated[int | None, Query(ge=0, description="replay the news after this id (0: all)")] = None,
         last_event_id: Annotated[str | None, Header()] = None,
@@ -228,19 +230,19 @@ def create_app(
         return _json(await referee.join(parse.game_id(game_id), body))
 
     @app.post("/games/{game_id}/rematch", tags=["lobby"], responses=answers(None, 401, 403, 404, 409))
-    async def rematch(game_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
+    async def rematch_game(game_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
         """The rematch of a finished game: same players, seats rotated by one. With a seat token, also that player's
         seat (and token) in the rematch; each player calls it with their own token."""
         return _json(await referee.rematch(parse.game_id(game_id), parse.bearer(authorization)))
 
     @app.post("/games/{game_id}/resign", tags=["lobby"], responses=answers(None, 401, 403, 404, 409, 422))
-    async def resign(game_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
+    async def resign_seat(game_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
         """The seat of the bearer token leaves the game (RULINGS §12)."""
         body, version = await referee.resign(parse.game_id(game_id), parse.bearer(authorization))
         return Response(body, media_type=JSON, headers={"ETag": f'"{version}"'})
 
     @app.post("/games/{game_id}/abort", tags=["lobby"], responses=answers(None, 401, 403, 404, 409, 422))
-    async def abort(game_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
+    async def abort_game(game_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
         """The organiser (or an admin) stops the game: nobody wins (RULINGS §12)."""
         body, version = await referee.abort(parse.game_id(game_id), parse.bearer(authorization))
         return Response(body, media_type=JSON, headers={"ETag": f'"{version}"'})
@@ -275,7 +277,7 @@ def create_app(
             ],
         },
     )
-    async def post_move(game_id: str, request: Request) -> Response:
+    async def play_move(game_id: str, request: Request) -> Response:
         """Submit the seat's move (the seat is the bearer token's). Answers the events as this seat sees them,
         the new view and the seat's legal moves."""
         # Declared here for the OpenAPI document; `RefereeApp` answers it on a shorter path (api/moves.py).
@@ -287,7 +289,7 @@ def create_app(
         return Response(body, status_code=status, media_type=media_of(status), headers=extra)
 
     @app.get("/games/{game_id}/events", tags=["games"], responses=answers("events", 403, 404))
-    async def get_events(
+    async def list_events(
         game_id: str,
         after: Annotated[int, Query(ge=0)] = 0,
         authorization: Annotated[str | None, Header()] = None,
@@ -299,7 +301,7 @@ def create_app(
     @app.get(
         "/games/{game_id}/stream", tags=["games"], responses=answers("stream", 403, 404, media="text/event-stream")
     )
-    async def stream(
+    async def stream_game(
         game_id: str,
         request: Request,
         after: Annotated[int | None, Query(ge=0)] = None,
@@ -361,6 +363,12 @@ def create_app(
 
 
 _DEFINITIONS: dict[str, Any] = {}
+
+
+def operation_id(route: APIRoute) -> str:
+    """A route's operation id is its handler's name (`create_game`, `play_move`…): what a generated client names its
+    methods after, so it is short and says what the call does."""
+    return route.name
 
 
 def _schema(adapter: TypeAdapter[Any]) -> dict[str, Any]:

@@ -42,7 +42,7 @@ def install(app: FastAPI, referee: Referee) -> None:
             }
         },
     )
-    async def post_audit(
+    async def audit_log(
         request: Request,
         lang: Annotated[str | None, Query(pattern="^(en|fr)$", description="en or fr (else Accept-Language)")] = None,
         lenient: Annotated[bool, Query(description="report every problem, not just each game's first")] = False,

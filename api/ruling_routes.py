@@ -249,7 +249,7 @@ def install(app: FastAPI, referee: Referee) -> None:
             }
         },
     )
-    async def post_ruling(request: Request) -> Response:
+    async def ask_ruling(request: Request) -> Response:
         """Was this move legal after seq `at` of this log, under which rule, and what would it have caused?"""
         raw = await request.body()
         try:

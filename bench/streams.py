@@ -179,6 +179,50 @@ async def run(port: int, pid: int, streams: int, moves: int, interval: float, se
     }
 
 
+def wake_up_parts(streams: int) -> tuple[float, float]:
+    """In-process, on this machine: seconds to encode one move's events for one spectator as `_sse` does
+    (`events_json` and the SSE framing), per event; and to wake `streams` waits like `_sse`'s on one event."""
+    import timeit
+
+    import orjson
+
+    from loveletter.api.referee import events_json
+    from loveletter.core.chance import commitment, committed_deal
+    from loveletter.core.commands import StartGame
+    from loveletter.core.decide import decide
+    from loveletter.core.evolve import fold
+    from loveletter.core.legal import legal_moves
+    from loveletter.core.state import INITIAL
+
+    seed = bytes(32)
+    state = fold(decide(INITIAL, StartGame("2019", ("Ann", "Bob"), {}, None, False, commitment(seed))))
+    state = fold(decide(state, committed_deal(state, seed)), state)
+    events = list(decide(state, legal_moves(state, state.active)[0]))
+
+    def frame() -> list[bytes]:
+        return [
+            f"id: {item['seq']}\nevent: {item['type']}\ndata: {orjson.dumps(item).decode()}\n\n".encode()
+            for item in events_json(events, 10, None)
+        ]
+
+    encode = timeit.timeit(frame, number=5000) / 5000 / len(events)
+
+    async def wake() -> float:
+        changed = asyncio.Event()
+
+        async def one() -> None:
+            await asyncio.wait_for(changed.wait(), timeout=15)
+
+        waiting = [asyncio.ensure_future(one()) for _ in range(streams)]
+        await asyncio.sleep(0.05)
+        start = time.perf_counter()
+        changed.set()
+        await asyncio.gather(*waiting)
+        return time.perf_counter() - start
+
+    return encode, asyncio.run(wake())
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite")
@@ -230,6 +274,13 @@ def main() -> None:
             f"server CPU while playing: {result['cpu']:.2f} s, {result['cpu'] / delivered * 1e6:.0f} µs per event "
             f"delivered to a stream"
         )
+
+    encode, wake = wake_up_parts(n)
+    print(
+        f"in this process, for comparison: encoding and framing an event for one spectator {encode * 1e6:.1f} µs "
+        f"({encode * n * 1000:.1f} ms for {n:,} streams); waking {n:,} waits like the stream's on one event "
+        f"{wake * 1000:.1f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -382,24 +382,25 @@ async def _sse(referee: Referee, game_id: str, seat: int | None, cursor: int, re
     """The game's events after `cursor`, then each new one as it is appended, until the game is over.
 
     The stream holds the game's id, not its `Table`: the cache may evict the game and a later request rebuild it
-    from the store, so each round reads the game afresh (`Referee.current`), woken by the game's watch."""
+    from the store, so each round reads the game afresh (`Referee.current`), woken by the game's watch. Each event is
+    framed once per viewer (`Table.sse`) and a wake-up's events go out as one chunk; an idle stream waits on the watch
+    alone, which the referee's one ticker pokes every 15 seconds for a keep-alive."""
     with referee.watching(game_id) as watch:
         while True:
             waiter = watch.changed  # taken before reading: an append made meanwhile wakes the wait below
             table = await referee.current(game_id, watch)
             if cursor < len(table.events):
-                for item in events_json(table.events[cursor:], cursor + 1, seat):
-                    yield f"id: {item['seq']}\nevent: {item['type']}\ndata: {orjson.dumps(item).decode()}\n\n".encode()
+                chunk = table.sse(seat, cursor)
                 cursor = len(table.events)
+                yield chunk
+            elif await request.is_disconnected():
+                return
+            else:
+                yield b": keep-alive\n\n"
             if table.state.over:
                 return
             del table  # a stream keeps no evicted game alive
-            try:
-                await asyncio.wait_for(waiter.wait(), timeout=15)
-            except TimeoutError:
-                if await request.is_disconnected():
-                    return
-                yield b": keep-alive\n\n"
+            await waiter.wait()
 
 
 LOBBY_PAGE = 500
@@ -420,12 +421,10 @@ async def _lobby_sse(referee: Referee, store: EventStore, cursor: int, request: 
                 cursor = item
             if len(rows) == LOBBY_PAGE:
                 continue
-            try:
-                await asyncio.wait_for(news.wait(), timeout=15)
-            except TimeoutError:
-                if await request.is_disconnected():
-                    return
-                yield b": keep-alive\n\n"
+            await news.wait()  # the referee's ticker pings every 15 seconds: a keep-alive if nothing came
+            if await request.is_disconnected():
+                return
+            yield b": keep-alive\n\n"
     finally:
         referee.lobby_streams -= 1
 

@@ -63,6 +63,8 @@ log = structlog.get_logger()
 MAX_RETRIES = 5
 CLOCK_POLL = 1.0
 """Seconds the clock keeper sleeps at most between looks at the time source (which tests may move by hand)."""
+KEEP_ALIVE = 15.0
+"""Seconds between keep-alives on an idle event stream (and looks at whether its client has gone)."""
 CLOCK_RESCAN = 10.0
 """Seconds between two reads of the store's running deadlines by a worker sharing its store with others."""
 
@@ -83,6 +85,17 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     indexed: GameIndex | None = None
     """The index entry last written for this game (None: not yet known here, or a game the index skips)."""
+    frames: dict[int | None, list[bytes]] = field(default_factory=dict)
+    """Each viewer's server-sent event frames of the events so far (seat, or None for spectators and the
+    organiser), made once and shared by all of that viewer's streams."""
+
+    def sse(self, seat: int | None, after: int) -> bytes:
+        """The events after seq `after` as `seat` sees them, as server-sent event frames in one chunk."""
+        frames = self.frames.setdefault(seat, [])
+        if len(frames) < len(self.events):
+            for item in events_json(self.events[len(frames) :], len(frames) + 1, seat):
+                frames.append(b"id: %d\nevent: %s\ndata: %s\n\n" % (item["seq"], item["type"].encode(), dumps(item)))
+        return b"".join(frames[after:])
 
     @property
     def version(self) -> int:
@@ -107,8 +120,12 @@ class Watch:
     def announce(self, version: int) -> None:
         if version > self.version:
             self.version = version
-            self.changed.set()
-            self.changed = asyncio.Event()
+            self.poke()
+
+    def poke(self) -> None:
+        """Wake every stream of the game (they look for new events, or send a keep-alive)."""
+        self.changed.set()
+        self.changed = asyncio.Event()
 
 
 def seat_of(state: GameState, ref: int | str | None, what: str) -> int | None:
@@ -154,6 +171,7 @@ class Referee:
         self._kept: set[tuple[int, str]] = set()  # what the heap holds, so an entry is kept once
         self._clock_wake = asyncio.Event()
         self._clock_task: asyncio.Task[None] | None = None
+        self._ticker: asyncio.Task[None] | None = None
         self.lobby_news = asyncio.Event()
         """Set (then replaced) whenever the lobby's feed may have grown: lobby streams wait on it."""
         self.lobby_streams = 0
@@ -711,16 +729,27 @@ class Referee:
             self._keep(deadline, game_id)
 
     async def start_clocks(self) -> None:
-        """Take up every running clock the store knows of (after a restart, or as another worker) and keep them."""
+        """Take up every running clock the store knows of (after a restart, or as another worker) and keep them;
+        and start the one ticker that wakes every idle stream for its keep-alive."""
         await self._take_up_clocks()
         self._clock_task = asyncio.ensure_future(self._keep_clocks())
+        self._ticker = asyncio.ensure_future(self._tick())
+
+    async def _tick(self) -> None:
+        """Every KEEP_ALIVE seconds wake every stream once: one timer for all of them, none per stream."""
+        while True:
+            await asyncio.sleep(KEEP_ALIVE)
+            for watch in list(self._watches.values()):
+                watch.poke()
+            self.lobby_ping()
 
     async def stop_clocks(self) -> None:
-        task, self._clock_task = self._clock_task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        for task in (self._clock_task, self._ticker):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._clock_task = self._ticker = None
 
     async def _keep_clocks(self) -> None:
         """One task for every clock: sleep until the earliest deadline, act on what is due. With several workers,

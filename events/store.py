@@ -109,9 +109,9 @@ def lobby_query(
     if ruleset is not None:
         where.append(f"ruleset = {mark}")
         params.append(ruleset)
-    if before is not None:
-        where.append(f"(created < {mark} OR (created = {mark} AND game_id < {mark}))")
-        params += [before[0], before[0], before[1]]
+    if before is not None:  # a row value: both databases bound the index scan with it (an OR they only filter by)
+        where.append(f"(created, game_id) < ({mark}, {mark})")
+        params += [before[0], before[1]]
     sql = (
         f"SELECT created, game_id, listing FROM game_index WHERE {' AND '.join(where)} "
         f"ORDER BY created DESC, game_id DESC LIMIT {mark}"

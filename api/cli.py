@@ -5,16 +5,26 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text as RichText
 
 from loveletter.api.cli_text import HelpFormatter, Integer, OneOf, detect_lang, usage_error
-from loveletter.core.lang import BilingualError, Lang, Text, os_error
+from loveletter.core.lang import BilingualError, Lang, Text, number, os_error
 
 EXIT_USAGE = 2
 UI: Lang = detect_lang(sys.argv[1:], os.environ)
@@ -495,6 +505,22 @@ def _seat_of(value: str, players: list[str], option: str) -> int:
     default=None,
     help=_("worker processes (default: every core)", "processus de travail (par défaut : un par cœur)"),
 )
+@click.option(
+    "--per-game",
+    is_flag=True,
+    help=_(
+        "after the summary, a verdict for every game (without it: only the invalid games' problems)",
+        "après le bilan, un verdict pour chaque partie (sans elle : seulement les problèmes des parties invalides)",
+    ),
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help=_(
+        "show the progress in games on stderr (default: only on a terminal)",
+        "afficher l'avancement en parties sur la sortie d'erreur (par défaut : seulement dans un terminal)",
+    ),
+)
 @lang_option
 def audit(
     files: tuple[Path, ...],
@@ -503,9 +529,13 @@ def audit(
     key: str | None,
     require_signature: bool,
     jobs: int | None,
+    per_game: bool,
+    progress: bool | None,
     lang: Lang,
 ) -> None:
-    from loveletter.replays.audit import Options, audit_file, default_jobs, normalise_key, render_json, render_text
+    from loveletter.replays.audit import Options, UnreadableLog, default_jobs, normalise_key, stream_file
+    from loveletter.replays.audit_report import Listing
+    from loveletter.replays.report import cannot_read
 
     pinned = None
     if key is not None:
@@ -527,27 +557,122 @@ def audit(
     workers = default_jobs() if jobs is None else jobs
     options = Options(lenient=not strict, key=pinned, require_signature=require_signature)
     err = Console(stderr=True)
-    reports = []
-    label = _("auditing", "audit de")
-    columns = (TextColumn(label + " {task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
+    shown = err.is_terminal if progress is None else progress
+    listings = []
+    with _GameProgress(err, lang, shown) as bar:
         for file in files:
-            task = progress.add_task(file.name, total=None)
-
-            def on_progress(done: int, total: int, task: Any = task) -> None:
-                progress.update(task, completed=done, total=total)
-
-            reports.append(audit_file(str(file), options, workers, on_progress))
+            listing = Listing(str(file), lang, as_json=as_json, every=per_game)
+            bar.start(file.name)
+            try:
+                for games in stream_file(str(file), options, workers, bar.update):
+                    listing.add(games)
+            except OSError as exc:
+                listing.failure = cannot_read(str(file), exc)
+            except UnreadableLog as exc:
+                listing.failure, listing.error_line = exc.text, exc.line
+            bar.stop()
+            if as_json:
+                listings.append(listing)
+                continue
+            listing.write(sys.stdout)
+            if listing.failure is not None:
+                said = Text(f"error: {listing.path}: ", f"erreur : {listing.path} : ")(lang)
+                print(said + listing.failure(lang), file=sys.stderr)
+            listings.append(listing)
     if as_json:
-        print(render_json(reports, lang))
-    else:
-        for report in reports:
-            print(render_text(report, lang))
-    for report in reports:
-        if report.error is not None and not as_json:
-            said = Text(f"error: {report.path}: ", f"erreur : {report.path} : ")(lang)
-            print(said + report.error_message(lang), file=sys.stderr)
-    sys.exit(max(r.exit_code for r in reports))
+        if len(listings) > 1:
+            sys.stdout.write('{"files": [\n')
+        for i, listing in enumerate(listings):
+            if i:
+                sys.stdout.write(",\n")
+            listing.write(sys.stdout)
+        sys.stdout.write("\n]}\n" if len(listings) > 1 else "\n")
+    sys.exit(max(listing.exit_code for listing in listings))
+
+
+class _GameProgress:
+    """The audit's progress in games, with their rate and the time left, on stderr: a live bar on a terminal;
+    asked for elsewhere (`--progress`), a plain line every few seconds and one at the end of each file."""
+
+    EVERY = 2.0
+
+    def __init__(self, err: Console, lang: Lang, shown: bool) -> None:
+        self.err, self.lang, self.shown = err, lang, shown
+        self.live = shown and err.is_terminal
+        self.name = ""
+        self.started = self.said = 0.0
+        self.done = self.total = 0
+        columns = (
+            TextColumn(Text("auditing", "audit de")(lang) + " {task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn(Text("games", "parties")(lang)),
+            _RateColumn(lang),
+            TimeRemainingColumn(),
+        )
+        self.bar = Progress(*columns, console=err, transient=True, disable=not self.live)
+        self.task: Any = None
+
+    def __enter__(self) -> _GameProgress:
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.__exit__(None, None, None)
+
+    def start(self, name: str) -> None:
+        self.name, self.done, self.total = name, 0, 0
+        self.started = self.said = time.monotonic()
+        if self.live:
+            self.task = self.bar.add_task(name, total=None)
+
+    def update(self, done: int, total: int) -> None:
+        self.done, self.total = done, total
+        if self.live:
+            self.bar.update(self.task, completed=done, total=total)
+        elif self.shown and time.monotonic() - self.said >= self.EVERY:
+            self.said = time.monotonic()
+            self._line()
+
+    def stop(self) -> None:
+        if self.live:
+            self.bar.remove_task(self.task)
+        elif self.shown:
+            self._line()
+
+    def _line(self) -> None:
+        """ "auditing big.jsonl: 4,000/20,000 games, 1,150 games/s, 14 s left" """
+        fr = self.lang == "fr"
+        seconds = max(time.monotonic() - self.started, 1e-9)
+        rate = self.done / seconds
+        left = (self.total - self.done) / rate if rate else 0.0
+        count = number(f"{self.done:,}/{self.total:,}", self.lang)
+        speed = number(f"{rate:,.0f}", self.lang)
+        when = _duration(left)
+        if fr:
+            text = f"audit de {self.name} : {count} parties, {speed} parties/s, encore {when}"
+        else:
+            text = f"auditing {self.name}: {count} games, {speed} games/s, {when} left"
+        print(text, file=sys.stderr, flush=True)
+
+
+def _duration(seconds: float) -> str:
+    """14 s, 2 min 05 s."""
+    whole = round(seconds)
+    return f"{whole // 60} min {whole % 60:02d} s" if whole >= 60 else f"{whole} s"
+
+
+class _RateColumn(ProgressColumn):
+    """Games audited per second."""
+
+    def __init__(self, lang: Lang) -> None:
+        super().__init__()
+        self.unit = Text("games/s", "parties/s")(lang)
+        self.lang = lang
+
+    def render(self, task: Task) -> RichText:
+        speed = task.speed
+        return RichText("" if speed is None else f"{number(f'{speed:,.0f}', self.lang)} {self.unit}")
 
 
 def _is_hex_key(text: str) -> bool:

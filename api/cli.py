@@ -161,17 +161,75 @@ def app() -> None:
     metavar="FILE",
     help=_("write every game to this JSONL log", "écrire chaque partie dans ce journal JSONL"),
 )
+@click.option(
+    "--option",
+    "rule_options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help=_(
+        "a rule option (RULINGS §11), e.g. tie_2012=all or guard_unknown=miss; repeatable",
+        "une option de règle (RULINGS §11), par exemple tie_2012=all ou guard_unknown=miss ; peut être donnée "
+        "plusieurs fois",
+    ),
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help=_(
+        "print the statistics as JSON, with their 95% confidence intervals",
+        "afficher les statistiques en JSON, avec leurs intervalles de confiance à 95 %",
+    ),
+)
+@click.option(
+    "--csv",
+    "as_csv",
+    is_flag=True,
+    help=_(
+        "print the statistics as CSV, with their 95% confidence intervals",
+        "afficher les statistiques en CSV, avec leurs intervalles de confiance à 95 %",
+    ),
+)
+@click.option(
+    "--plot",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help=_(
+        "draw the charts (win rates, favors, eliminations) into this PNG or SVG file",
+        "dessiner les graphiques (victoires, faveurs, éliminations) dans ce fichier PNG ou SVG",
+    ),
+)
 @lang_option
-def simulate(ruleset: str, players: int, games: int, seed: int, bots: str, log: Path | None, lang: Lang) -> None:
-    from loveletter.api.simulate import Config, SimulationError, render_summary
+def simulate(
+    ruleset: str,
+    players: int,
+    games: int,
+    seed: int,
+    bots: str,
+    log: Path | None,
+    rule_options: tuple[str, ...],
+    as_json: bool,
+    as_csv: bool,
+    plot: Path | None,
+    lang: Lang,
+) -> None:
+    from loveletter.api.simulate import Config, SimulationError, parse_options, plot_format, render_summary
     from loveletter.api.simulate import simulate as run
 
     names = tuple(b.strip() for b in bots.split(",")) if bots else ("random",) * players
-    config = Config(ruleset=ruleset, players=players, games=games, seed=seed, bots=names)
     try:
+        config = Config(ruleset, players, games, seed, names, parse_options(rule_options))
         config.check()
     except SimulationError as exc:
         fail_with(exc)
+    if as_json and as_csv:
+        fail("--json and --csv cannot be used together", "--json et --csv ne vont pas ensemble : choisir l'un")
+    if plot is not None and plot_format(str(plot)) is None:
+        fail(
+            f"--plot {plot}: the file's name must end in .png or .svg",
+            f"--plot {plot} : le nom du fichier doit finir par .png ou .svg",
+        )
     err = Console(stderr=True)
     columns = (TextColumn(_("simulating", "simulation")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
@@ -191,7 +249,26 @@ def simulate(ruleset: str, players: int, games: int, seed: int, bots: str, log: 
         except OSError as exc:
             reason = os_error(exc)
             fail(f"cannot write {log}: {reason.en}", f"impossible d'écrire {log} : {reason.fr}")
-    Console().print(render_summary(stats, lang))
+    if plot is not None:
+        from loveletter.api.simulate import plot as draw
+
+        try:
+            draw(stats, str(plot), lang)
+        except OSError as exc:
+            reason = os_error(exc)
+            fail(f"cannot write {plot}: {reason.en}", f"impossible d'écrire {plot} : {reason.fr}")
+    if as_json:
+        import orjson
+
+        from loveletter.api.simulate import statistics
+
+        print(orjson.dumps(statistics(stats), option=orjson.OPT_INDENT_2).decode())
+    elif as_csv:
+        from loveletter.api.simulate import render_csv
+
+        sys.stdout.write(render_csv(stats))
+    else:
+        Console().print(render_summary(stats, lang))
 
 
 @app.command(

@@ -16,8 +16,10 @@ For each game of a JSONL log (format and schema are already enforced by the read
 6. `rules` — every move and every consequence is judged again by `decide` (`replays.replay.check`).
 
 Strict (the default) stops a game's audit at the first check that finds a problem; lenient reports them all.
-Reading is the log's own reader (`events.log.read_games`); a file with many games is cut at header lines into
-chunks that `audit_file` hands to worker processes.
+Reading is the log's own reader (`events.log.read_games`). A log file of any size is audited in bounded memory
+(`stream_file`): it is scanned once for the lines that begin a game and cut there into pieces of a few
+megabytes, which worker processes read from the file themselves; a log held in memory (`audit_bytes`, an upload)
+is cut the same way (`chunks`).
 
 This module is the entry point: it runs the checks of one game in order, then whole files. The checks live in
 `replays.audit_chain` (1–3) and `replays.audit_shuffle` (4–5); the options, the reports and their text and JSON

@@ -447,7 +447,7 @@ PLOT_FORMATS = ("png", "svg")
 
 
 def plot_format(path: str) -> str | None:
-    """ "png" or "svg" from the file's extension; None for any other."""
+    """The chart's format from the file's extension: "png", "svg", or None for any other."""
     ext = path.rsplit(".", 1)[-1].lower() if "." in path else ""
     return ext if ext in PLOT_FORMATS else None
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
@@ -12,10 +13,19 @@ from typing import Any, NoReturn
 import click
 import orjson
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text as RichText
 
 from loveletter.api.cli_text import HelpFormatter, Integer, OneOf, detect_lang, usage_error
-from loveletter.core.lang import BilingualError, Lang, Text, os_error
+from loveletter.core.lang import BilingualError, Lang, Text, number, os_error
 
 EXIT_USAGE = 2
 UI: Lang = detect_lang(sys.argv[1:], os.environ)
@@ -152,17 +162,75 @@ def app() -> None:
     metavar="FILE",
     help=_("write every game to this JSONL log", "écrire chaque partie dans ce journal JSONL"),
 )
+@click.option(
+    "--option",
+    "rule_options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help=_(
+        "a rule option (RULINGS §11), e.g. tie_2012=all or guard_unknown=miss; repeatable",
+        "une option de règle (RULINGS §11), par exemple tie_2012=all ou guard_unknown=miss ; peut être donnée "
+        "plusieurs fois",
+    ),
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help=_(
+        "print the statistics as JSON, with their 95% confidence intervals",
+        "afficher les statistiques en JSON, avec leurs intervalles de confiance à 95 %",
+    ),
+)
+@click.option(
+    "--csv",
+    "as_csv",
+    is_flag=True,
+    help=_(
+        "print the statistics as CSV, with their 95% confidence intervals",
+        "afficher les statistiques en CSV, avec leurs intervalles de confiance à 95 %",
+    ),
+)
+@click.option(
+    "--plot",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help=_(
+        "draw the charts (win rates, favors, eliminations) into this PNG or SVG file",
+        "dessiner les graphiques (victoires, faveurs, éliminations) dans ce fichier PNG ou SVG",
+    ),
+)
 @lang_option
-def simulate(ruleset: str, players: int, games: int, seed: int, bots: str, log: Path | None, lang: Lang) -> None:
-    from loveletter.api.simulate import Config, SimulationError, render_summary
+def simulate(
+    ruleset: str,
+    players: int,
+    games: int,
+    seed: int,
+    bots: str,
+    log: Path | None,
+    rule_options: tuple[str, ...],
+    as_json: bool,
+    as_csv: bool,
+    plot: Path | None,
+    lang: Lang,
+) -> None:
+    from loveletter.api.simulate import Config, SimulationError, parse_options, plot_format, render_summary
     from loveletter.api.simulate import simulate as run
 
     names = tuple(b.strip() for b in bots.split(",")) if bots else ("random",) * players
-    config = Config(ruleset=ruleset, players=players, games=games, seed=seed, bots=names)
     try:
+        config = Config(ruleset, players, games, seed, names, parse_options(rule_options))
         config.check()
     except SimulationError as exc:
         fail_with(exc)
+    if as_json and as_csv:
+        fail("--json and --csv cannot be used together", "--json et --csv ne vont pas ensemble : choisir l'un")
+    if plot is not None and plot_format(str(plot)) is None:
+        fail(
+            f"--plot {plot}: the file's name must end in .png or .svg",
+            f"--plot {plot} : le nom du fichier doit finir par .png ou .svg",
+        )
     err = Console(stderr=True)
     columns = (TextColumn(_("simulating", "simulation")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
@@ -182,7 +250,26 @@ def simulate(ruleset: str, players: int, games: int, seed: int, bots: str, log: 
         except OSError as exc:
             reason = os_error(exc)
             fail(f"cannot write {log}: {reason.en}", f"impossible d'écrire {log} : {reason.fr}")
-    Console().print(render_summary(stats, lang))
+    if plot is not None:
+        from loveletter.api.simulate import plot as draw
+
+        try:
+            draw(stats, str(plot), lang)
+        except OSError as exc:
+            reason = os_error(exc)
+            fail(f"cannot write {plot}: {reason.en}", f"impossible d'écrire {plot} : {reason.fr}")
+    if as_json:
+        import orjson
+
+        from loveletter.api.simulate import statistics
+
+        print(orjson.dumps(statistics(stats), option=orjson.OPT_INDENT_2).decode())
+    elif as_csv:
+        from loveletter.api.simulate import render_csv
+
+        sys.stdout.write(render_csv(stats))
+    else:
+        Console().print(render_summary(stats, lang))
 
 
 @app.command(
@@ -551,6 +638,22 @@ def _seat_of(value: str, players: list[str], option: str) -> int:
     default=None,
     help=_("worker processes (default: every core)", "processus de travail (par défaut : un par cœur)"),
 )
+@click.option(
+    "--per-game",
+    is_flag=True,
+    help=_(
+        "after the summary, a verdict for every game (without it: only the invalid games' problems)",
+        "après le bilan, un verdict pour chaque partie (sans elle : seulement les problèmes des parties invalides)",
+    ),
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help=_(
+        "show the progress in games on stderr (default: only on a terminal)",
+        "afficher l'avancement en parties sur la sortie d'erreur (par défaut : seulement dans un terminal)",
+    ),
+)
 @lang_option
 def audit(
     files: tuple[Path, ...],
@@ -559,9 +662,13 @@ def audit(
     key: str | None,
     require_signature: bool,
     jobs: int | None,
+    per_game: bool,
+    progress: bool | None,
     lang: Lang,
 ) -> None:
-    from loveletter.replays.audit import Options, audit_file, default_jobs, normalise_key, render_json, render_text
+    from loveletter.replays.audit import Options, UnreadableLog, default_jobs, normalise_key, stream_file
+    from loveletter.replays.audit_report import Listing
+    from loveletter.replays.report import cannot_read
 
     pinned = None
     if key is not None:
@@ -583,27 +690,122 @@ def audit(
     workers = default_jobs() if jobs is None else jobs
     options = Options(lenient=not strict, key=pinned, require_signature=require_signature)
     err = Console(stderr=True)
-    reports = []
-    label = _("auditing", "audit de")
-    columns = (TextColumn(label + " {task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
+    shown = err.is_terminal if progress is None else progress
+    listings = []
+    with _GameProgress(err, lang, shown) as bar:
         for file in files:
-            task = progress.add_task(file.name, total=None)
-
-            def on_progress(done: int, total: int, task: Any = task) -> None:
-                progress.update(task, completed=done, total=total)
-
-            reports.append(audit_file(str(file), options, workers, on_progress))
+            listing = Listing(str(file), lang, as_json=as_json, every=per_game)
+            bar.start(file.name)
+            try:
+                for games in stream_file(str(file), options, workers, bar.update):
+                    listing.add(games)
+            except OSError as exc:
+                listing.failure = cannot_read(str(file), exc)
+            except UnreadableLog as exc:
+                listing.failure, listing.error_line = exc.text, exc.line
+            bar.stop()
+            if as_json:
+                listings.append(listing)
+                continue
+            listing.write(sys.stdout)
+            if listing.failure is not None:
+                said = Text(f"error: {listing.path}: ", f"erreur : {listing.path} : ")(lang)
+                print(said + listing.failure(lang), file=sys.stderr)
+            listings.append(listing)
     if as_json:
-        print(render_json(reports, lang))
-    else:
-        for report in reports:
-            print(render_text(report, lang))
-    for report in reports:
-        if report.error is not None and not as_json:
-            said = Text(f"error: {report.path}: ", f"erreur : {report.path} : ")(lang)
-            print(said + report.error_message(lang), file=sys.stderr)
-    sys.exit(max(r.exit_code for r in reports))
+        if len(listings) > 1:
+            sys.stdout.write('{"files": [\n')
+        for i, listing in enumerate(listings):
+            if i:
+                sys.stdout.write(",\n")
+            listing.write(sys.stdout)
+        sys.stdout.write("\n]}\n" if len(listings) > 1 else "\n")
+    sys.exit(max(listing.exit_code for listing in listings))
+
+
+class _GameProgress:
+    """The audit's progress in games, with their rate and the time left, on stderr: a live bar on a terminal;
+    asked for elsewhere (`--progress`), a plain line every few seconds and one at the end of each file."""
+
+    EVERY = 2.0
+
+    def __init__(self, err: Console, lang: Lang, shown: bool) -> None:
+        self.err, self.lang, self.shown = err, lang, shown
+        self.live = shown and err.is_terminal
+        self.name = ""
+        self.started = self.said = 0.0
+        self.done = self.total = 0
+        columns = (
+            TextColumn(Text("auditing", "audit de")(lang) + " {task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn(Text("games", "parties")(lang)),
+            _RateColumn(lang),
+            TimeRemainingColumn(),
+        )
+        self.bar = Progress(*columns, console=err, transient=True, disable=not self.live)
+        self.task: Any = None
+
+    def __enter__(self) -> _GameProgress:
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.__exit__(None, None, None)
+
+    def start(self, name: str) -> None:
+        self.name, self.done, self.total = name, 0, 0
+        self.started = self.said = time.monotonic()
+        if self.live:
+            self.task = self.bar.add_task(name, total=None)
+
+    def update(self, done: int, total: int) -> None:
+        self.done, self.total = done, total
+        if self.live:
+            self.bar.update(self.task, completed=done, total=total)
+        elif self.shown and time.monotonic() - self.said >= self.EVERY:
+            self.said = time.monotonic()
+            self._line()
+
+    def stop(self) -> None:
+        if self.live:
+            self.bar.remove_task(self.task)
+        elif self.shown:
+            self._line()
+
+    def _line(self) -> None:
+        """ "auditing big.jsonl: 4,000/20,000 games, 1,150 games/s, 14 s left" """
+        fr = self.lang == "fr"
+        seconds = max(time.monotonic() - self.started, 1e-9)
+        rate = self.done / seconds
+        left = (self.total - self.done) / rate if rate else 0.0
+        count = number(f"{self.done:,}/{self.total:,}", self.lang)
+        speed = number(f"{rate:,.0f}", self.lang)
+        when = _duration(left)
+        if fr:
+            text = f"audit de {self.name} : {count} parties, {speed} parties/s, encore {when}"
+        else:
+            text = f"auditing {self.name}: {count} games, {speed} games/s, {when} left"
+        print(text, file=sys.stderr, flush=True)
+
+
+def _duration(seconds: float) -> str:
+    """14 s, 2 min 05 s."""
+    whole = round(seconds)
+    return f"{whole // 60} min {whole % 60:02d} s" if whole >= 60 else f"{whole} s"
+
+
+class _RateColumn(ProgressColumn):
+    """Games audited per second."""
+
+    def __init__(self, lang: Lang) -> None:
+        super().__init__()
+        self.unit = Text("games/s", "parties/s")(lang)
+        self.lang = lang
+
+    def render(self, task: Task) -> RichText:
+        speed = task.speed
+        return RichText("" if speed is None else f"{number(f'{speed:,.0f}', self.lang)} {self.unit}")
 
 
 def _is_hex_key(text: str) -> bool:

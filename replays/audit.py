@@ -16,8 +16,10 @@ For each game of a JSONL log (format and schema are already enforced by the read
 6. `rules` — every move and every consequence is judged again by `decide` (`replays.replay.check`).
 
 Strict (the default) stops a game's audit at the first check that finds a problem; lenient reports them all.
-Reading is the log's own reader (`events.log.read_games`); a file with many games is cut at header lines into
-chunks that `audit_file` hands to worker processes.
+Reading is the log's own reader (`events.log.read_games`). A log file of any size is audited in bounded memory
+(`stream_file`): it is scanned once for the lines that begin a game and cut there into pieces of a few
+megabytes, which worker processes read from the file themselves; a log held in memory (`audit_bytes`, an upload)
+is cut the same way (`chunks`).
 
 This module is the entry point: it runs the checks of one game in order, then whole files. The checks live in
 `replays.audit_chain` (1–3) and `replays.audit_shuffle` (4–5); the options, the reports and their text and JSON
@@ -28,8 +30,11 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+import stat
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
 
 from loveletter.core.catalogue import RoundStarted
 from loveletter.core.lang import BilingualError, Text
@@ -43,6 +48,14 @@ from loveletter.replays.report import cannot_read
 
 CHECKS = ("sequence", "chain", "signature", "commitment", "derivation", "rules")
 HEADER_PREFIX = b'{"format":"' + FORMAT.encode() + b'"'
+
+
+class UnreadableLog(BilingualError):
+    """A file that is not a log from some line on: `text` says so with the line, as `FileAudit.failure` does."""
+
+    def __init__(self, line: int, text: Text) -> None:
+        super().__init__(text)
+        self.line = line
 
 
 class KeyFormatError(BilingualError):
@@ -260,12 +273,152 @@ def audit_bytes(
 def audit_file(
     path: str, options: Options | None = None, jobs: int = 1, on_progress: Callable[[int, int], None] | None = None
 ) -> FileAudit:
+    """Audit every game of the log at `path`, read piece by piece (`stream_file`); never raises for bad input.
+
+    `on_progress(games done, games in the file)` follows the games, not the pieces."""
+    report = FileAudit(path)
     try:
-        with open(path, "rb") as fp:
-            data = fp.read()
+        for games in stream_file(path, options or Options(), jobs, on_progress):
+            report.games.extend(games)
     except OSError as exc:
         return FileAudit(path, failure=cannot_read(path, exc))
-    return audit_bytes(data, path, options, jobs, on_progress)
+    except UnreadableLog as exc:
+        report.failure, report.error_line = exc.text, exc.line
+    return report
+
+
+# -- big files, in bounded memory ----------------------------------------------------------------------------
+
+BLOCK = 1 << 20
+"""How much of the file the scan reads at a time."""
+PIECE_BYTES = 4 << 20
+"""A piece handed to a worker is cut at the first game that starts this far from the piece's start."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """Where a log file is cut: pieces `(start, stop, first line)` that begin at a game, and how many games the
+    file holds (its canonical header lines: what the progress counts)."""
+
+    size: int
+    pieces: tuple[tuple[int, int, int], ...]
+    games: int
+
+
+def _terminators(data: bytes) -> int:
+    """Line ends in `data` as `bytes.splitlines` counts them (\n, \r and \r\n)."""
+    return data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+
+
+def plan_file(path: str, piece_bytes: int = PIECE_BYTES) -> Plan:
+    """Scan the file once, a block at a time, for the lines that begin a game; cut it into pieces of about
+    `piece_bytes`. Only complete lines are scanned, so a header is never split between two blocks and line
+    numbers are those of `bytes.splitlines` over the whole file."""
+    pattern = b"\n" + HEADER_PREFIX
+    pieces: list[tuple[int, int, int]] = []
+    games = begin = offset = 0
+    first = lines = 1  # `lines`: the line number at `offset`
+    rest = b""
+    after_newline, after_cr = True, False
+    with open(path, "rb") as fp:
+        while True:
+            block = fp.read(BLOCK)
+            data = rest + block
+            end = len(data) if not block else max(data.rfind(b"\n"), data.rfind(b"\r")) + 1
+            region, rest = data[:end], data[end:]
+            if not region:
+                if not block:
+                    break
+                continue
+            twin = 1 if after_cr and region[:1] == b"\n" else 0  # the \n of a \r\n cut in two
+            search = (b"\n" if after_newline else b"") + region
+            shift = 1 if after_newline else 0
+            at = search.find(pattern)
+            while at != -1:
+                start = at + 1 - shift  # where the header line begins, in `region`
+                games += 1
+                if offset + start - begin >= piece_bytes and offset + start > begin:
+                    number = lines + _terminators(region[:start]) - (twin if start else 0)
+                    pieces.append((begin, offset + start, first))
+                    begin, first = offset + start, number
+                at = search.find(pattern, at + 1)
+            lines += _terminators(region) - twin
+            offset += len(region)
+            after_newline, after_cr = region.endswith(b"\n"), region.endswith(b"\r")
+            if not block:
+                break
+    pieces.append((begin, offset, first))
+    return Plan(offset, tuple(pieces), games)
+
+
+def _piece_job(args: tuple[str, int, int, int, Options]) -> tuple[list[GameAudit], int | None, Text | None]:
+    """A worker's piece: read from the file itself (nothing but offsets travels), then audited."""
+    path, start, stop, first_line, options = args
+    with open(path, "rb") as fp:
+        fp.seek(start)
+        data = fp.read(stop - start)
+    return _chunk_job((data, first_line, options))
+
+
+def stream_file(
+    path: str, options: Options, jobs: int = 1, on_progress: Callable[[int, int], None] | None = None
+) -> Iterator[list[GameAudit]]:
+    """The game reports of a log file, in order, a piece at a time, in memory bounded whatever the file's size:
+    the file is scanned for game starts (`plan_file`), and each worker reads its own piece; at most a few pieces
+    per worker are in flight. Raises `OSError` (cannot read) or `LogFormatError` (unreadable, at its line) after
+    the pieces before it. A file that cannot be scanned twice (a pipe) is read whole (`audit_bytes`)."""
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        with open(path, "rb") as fp:
+            report = audit_bytes(fp.read(), path, options, jobs)
+        if report.games and on_progress:
+            on_progress(len(report.games), len(report.games))
+        if report.failure is not None:
+            yield report.games
+            raise UnreadableLog(report.error_line or 1, report.failure)
+        yield report.games
+        return
+    size = os.path.getsize(path)
+    plan = plan_file(path, min(PIECE_BYTES, max(1 << 16, size // max(1, jobs * 8))))
+    total = plan.games
+    done = 0
+    number = 0
+    jobs_args = [(path, start, stop, first, options) for start, stop, first in plan.pieces]
+    for games, error_line, error in _run(jobs_args, jobs):
+        if error is not None:
+            raise UnreadableLog(error_line or 1, error)
+        for game in games:
+            number += 1
+            game.number = number
+        done += len(games)
+        if on_progress:
+            on_progress(done, max(total, done))
+        yield games
+    if number == 0:
+        raise UnreadableLog(1, LogFormatError(1, NO_GAME).text)
+
+
+def _run(
+    jobs_args: list[tuple[str, int, int, int, Options]], jobs: int
+) -> Iterator[tuple[list[GameAudit], int | None, Text | None]]:
+    """Each piece's result, in order: in this process, or in `jobs` worker processes with a bounded window of
+    pieces in flight (so results waiting behind a slow piece cannot pile up)."""
+    if jobs <= 1 or len(jobs_args) == 1:
+        for args in jobs_args:
+            yield _piece_job(args)
+        return
+    fork = "fork" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if fork else None)
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+    window: deque[Future[tuple[list[GameAudit], int | None, Text | None]]] = deque()
+    try:
+        for args in jobs_args:
+            window.append(pool.submit(_piece_job, args))
+            if len(window) >= jobs * 3:
+                yield window.popleft().result()
+        while window:
+            yield window.popleft().result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def default_jobs() -> int:
@@ -278,10 +431,13 @@ __all__ = [
     "KeyFormatError",
     "Note",
     "Options",
+    "UnreadableLog",
     "audit_bytes",
     "audit_file",
     "audit_game",
     "describe",
+    "plan_file",
     "render_json",
     "render_text",
+    "stream_file",
 ]

@@ -7,9 +7,10 @@ share one vocabulary; `make_problem` is how every check words a problem at a lin
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
 import orjson
 
@@ -114,14 +115,10 @@ class FileAudit:
         return {EXIT_VALID: "valid", EXIT_INVALID: "invalid", EXIT_UNREADABLE: "unreadable"}[self.exit_code]
 
     def counts(self) -> dict[str, int]:
-        return {
-            "games": len(self.games),
-            "valid": sum(g.valid for g in self.games),
-            "invalid": sum(not g.valid for g in self.games),
-            "events": sum(g.events for g in self.games),
-            "problems": sum(len(g.problems) for g in self.games),
-            "signed": sum(g.signed for g in self.games),
-        }
+        counts = new_counts()
+        for g in self.games:
+            tally(counts, g)
+        return counts
 
     def as_dict(self, lang: str = "en") -> dict[str, Any]:
         return {
@@ -132,6 +129,20 @@ class FileAudit:
             "counts": self.counts(),
             "games": [g.as_dict(lang) for g in self.games],
         }
+
+
+def new_counts() -> dict[str, int]:
+    """A file's totals before any game: what `tally` adds to, one game at a time."""
+    return dict.fromkeys(("games", "valid", "invalid", "events", "problems", "signed"), 0)
+
+
+def tally(counts: dict[str, int], g: GameAudit) -> None:
+    """Add one game to a file's totals (so a file's summary needs no list of its games)."""
+    counts["games"] += 1
+    counts["valid" if g.valid else "invalid"] += 1
+    counts["events"] += g.events
+    counts["problems"] += len(g.problems)
+    counts["signed"] += g.signed
 
 
 def make_problem(
@@ -186,29 +197,36 @@ def _where(p: Problem, lang: str) -> str:
     return f"at {at} ({p.event})"
 
 
-def render_text(report: FileAudit, lang: str = "en") -> str:
+def unreadable_line(path: str, failure: Text, lang: str = "en") -> str:
+    """The whole report of a file that cannot be read."""
+    fr = lang == "fr"
+    return f"{path}{' :' if fr else ':'} {'illisible' if fr else 'unreadable'} — {failure(lang)}"
+
+
+def game_lines(path: str, g: GameAudit, lang: str = "en") -> list[str]:
+    """A game's verdict: one line when it is valid, its problems (with what was expected and found) otherwise."""
     fr = lang == "fr"
     colon = " :" if fr else ":"
-    if report.failure is not None:
-        return f"{report.path}{colon} {'illisible' if fr else 'unreadable'} — {report.failure(lang)}"
+    head = f"{path} [{'partie' if fr else 'game'} {g.number}{', ' + g.game_id if g.game_id else ''}]"
+    if g.valid:
+        word = "valide" if fr else "valid"
+        notes = (" ; " if fr else "; ").join(n.fr if fr else n.en for n in g.notes)
+        events = _count(g.events, "événement", "événements", lang) if fr else f"{g.events} events"
+        return [f"{head}{colon} {word} — {events}" + (f" ({notes})" if notes else "")]
     lines = []
-    c = report.counts()
-    for g in report.games:
-        head = f"{report.path} [{'partie' if fr else 'game'} {g.number}{', ' + g.game_id if g.game_id else ''}]"
-        if g.valid:
-            word = "valide" if fr else "valid"
-            notes = (" ; " if fr else "; ").join(n.fr if fr else n.en for n in g.notes)
-            events = _count(g.events, "événement", "événements", lang) if fr else f"{g.events} events"
-            lines.append(f"{head}{colon} {word} — {events}" + (f" ({notes})" if notes else ""))
-            continue
-        for p in g.problems:
-            verdict = " ".join(filter(None, ["invalide" if fr else "invalid", _where(p, lang)]))
-            lines.append(f"{head}{colon} {verdict}{colon} [{p.rule_id}] {p.message(lang)}")
-            if p.expected is not None:
-                lines.append(f"    {'attendu :' if fr else 'expected:'} {p.expected}")
-            if p.found is not None:
-                lines.append(f"    {'trouvé : ' if fr else 'found:   '} {p.found}")
-    if fr:
+    for p in g.problems:
+        verdict = " ".join(filter(None, ["invalide" if fr else "invalid", _where(p, lang)]))
+        lines.append(f"{head}{colon} {verdict}{colon} [{p.rule_id}] {p.message(lang)}")
+        if p.expected is not None:
+            lines.append(f"    {'attendu :' if fr else 'expected:'} {p.expected}")
+        if p.found is not None:
+            lines.append(f"    {'trouvé : ' if fr else 'found:   '} {p.found}")
+    return lines
+
+
+def summary_line(path: str, c: dict[str, int], lang: str = "en") -> str:
+    """A file's totals: "x.jsonl: 6 games, 6 valid, 0 invalid, 1,402 events, 0 problems"."""
+    if lang == "fr":
         counted = [
             _count(c["games"], "partie", "parties", lang),
             _count(c["valid"], "valide", "valides", lang),
@@ -216,13 +234,79 @@ def render_text(report: FileAudit, lang: str = "en") -> str:
             _count(c["events"], "événement", "événements", lang),
             _count(c["problems"], "problème", "problèmes", lang),
         ]
-        lines.append(f"{report.path} : {', '.join(counted)}")
-    else:
-        lines.append(
-            f"{report.path}: {plural_en(c['games'], 'game', 'games')}, {c['valid']} valid, {c['invalid']} invalid, "
-            f"{plural_en(c['events'], 'event', 'events')}, {plural_en(c['problems'], 'problem', 'problems')}"
-        )
+        return f"{path} : {', '.join(counted)}"
+    return (
+        f"{path}: {plural_en(c['games'], 'game', 'games')}, {c['valid']} valid, {c['invalid']} invalid, "
+        f"{plural_en(c['events'], 'event', 'events')}, {plural_en(c['problems'], 'problem', 'problems')}"
+    )
+
+
+def render_text(report: FileAudit, lang: str = "en") -> str:
+    """Every game's verdict, then the file's totals (the whole report, for a file held in memory)."""
+    if report.failure is not None:
+        return unreadable_line(report.path, report.failure, lang)
+    lines = [line for g in report.games for line in game_lines(report.path, g, lang)]
+    lines.append(summary_line(report.path, report.counts(), lang))
     return "\n".join(lines)
+
+
+class Listing:
+    """A file's audit as `loveletter audit` prints it, built while the games come: the totals first, then the
+    games asked for (the invalid ones, or every one). Those wait in a temporary file rather than in memory, so a
+    log of any size is summarised in bounded memory."""
+
+    def __init__(self, path: str, lang: str = "en", *, as_json: bool = False, every: bool = False) -> None:
+        self.path, self.lang, self.as_json, self.every = path, lang, as_json, every
+        self.counts = new_counts()
+        self.failure: Text | None = None
+        self.error_line: int | None = None
+        self._spool: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - closed by `write`, or with the object
+
+    def add(self, games: Iterable[GameAudit]) -> None:
+        for g in games:
+            tally(self.counts, g)
+            if self.every or not g.valid:
+                if self.as_json:
+                    self._spool.write(orjson.dumps(g.as_dict(self.lang)) + b"\n")
+                else:
+                    self._spool.write("\n".join(game_lines(self.path, g, self.lang)).encode() + b"\n")
+
+    @property
+    def exit_code(self) -> int:
+        if self.failure is not None:
+            return EXIT_UNREADABLE
+        return EXIT_INVALID if self.counts["invalid"] else EXIT_VALID
+
+    def head(self) -> dict[str, Any]:
+        """The JSON summary without its games: the keys of `FileAudit.as_dict`, and which games are listed."""
+        verdict = {EXIT_VALID: "valid", EXIT_INVALID: "invalid", EXIT_UNREADABLE: "unreadable"}[self.exit_code]
+        return {
+            "file": self.path,
+            "verdict": verdict,
+            "error": None if self.failure is None else self.failure(self.lang),
+            "error_line": self.error_line,
+            "counts": dict(self.counts),
+            "listed": "all" if self.every else "invalid",
+        }
+
+    def write(self, out: IO[str]) -> None:
+        """The summary, then the games asked for; an unreadable file is one line (text) or lists no game."""
+        spool = self._spool
+        spool.seek(0)
+        if self.as_json:
+            head = orjson.dumps(self.head()).decode()
+            out.write(head[:-1] + ', "games": [')
+            if self.failure is None:
+                for i, line in enumerate(spool):
+                    out.write(("\n" if i == 0 else ",\n") + line.decode().rstrip("\n"))
+            out.write("]}")
+        elif self.failure is not None:
+            out.write(unreadable_line(self.path, self.failure, self.lang) + "\n")
+        else:
+            out.write(summary_line(self.path, self.counts, self.lang) + "\n")
+            for line in spool:
+                out.write(line.decode())
+        spool.close()
 
 
 def render_json(reports: Sequence[FileAudit], lang: str = "en") -> str:

@@ -19,6 +19,7 @@ SMALL = {
     "sqlite_commit.py": (["--commits", "10"], "median"),
     "audit.py": (["--games", "20", "--jobs", "1"], "games"),
     "audit_parts.py": (["--games", "10"], "ms/game"),
+    "audit_memory.py": (["--games", "5", "10", "--jobs", "1"], "peak resident memory"),
     "determinism.py": (["--games", "20"], "identical"),
     "shuffle_uniformity.py": (["--decks", "2000", "--jobs", "1"], "ordered pair on top"),
     # issue 13's lobby, stream and clock benchmarks: each starts a referee on 127.0.0.1 for a few seconds

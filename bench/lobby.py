@@ -119,7 +119,10 @@ def query_plans(url: str, keys: list[tuple[int, str]]) -> list[str]:
         cut = f"(created < {mark} OR (created = {mark} AND game_id < {mark}))"
         row_sql = sql.replace(cut, f"(created, game_id) < ({mark}, {mark})")
         row_params = (*([status] if status else []), created, game_id, 21)
-        for name, query, args in (("as written", sql, params), ("row value", row_sql, row_params)):
+        variants = [("as written", sql, params)]
+        if cut in sql:  # the store's cursor is an OR: compare with the row value (the store has used one since b6e98ef)
+            variants.append(("row value", row_sql, row_params))
+        for name, query, args in variants:
             start = time.perf_counter()
             for _ in range(10):
                 rows = run(query, args).fetchall()

@@ -23,7 +23,7 @@ from loveletter.api.logs import RequestContext, configure
 from loveletter.api.moves import MOVE, RefereeApp, answer, media_of, move_handler, parse_body
 from loveletter.api.openapi import answers
 from loveletter.api.problems import Problem, lang_of
-from loveletter.api.referee import Referee, events_json
+from loveletter.api.referee import KEEP_ALIVE, Referee, events_json
 from loveletter.api.schemas import CreateGameIn, JoinIn, SeedIn
 from loveletter.api.settings import Settings
 from loveletter.core.cards import CARD_ORDER
@@ -385,6 +385,8 @@ async def _sse(referee: Referee, game_id: str, seat: int | None, cursor: int, re
     from the store, so each round reads the game afresh (`Referee.current`), woken by the game's watch. Each event is
     framed once per viewer (`Table.sse`) and a wake-up's events go out as one chunk; an idle stream waits on the watch
     alone, which the referee's one ticker pokes every 15 seconds for a keep-alive."""
+    loop = asyncio.get_running_loop()
+    written = loop.time()
     with referee.watching(game_id) as watch:
         while True:
             waiter = watch.changed  # taken before reading: an append made meanwhile wakes the wait below
@@ -392,10 +394,12 @@ async def _sse(referee: Referee, game_id: str, seat: int | None, cursor: int, re
             if cursor < len(table.events):
                 chunk = table.sse(seat, cursor)
                 cursor = len(table.events)
+                written = loop.time()
                 yield chunk
-            elif await request.is_disconnected():
-                return
-            else:
+            elif loop.time() - written >= KEEP_ALIVE * 0.9:  # the ticker's poke on an idle stream
+                if await request.is_disconnected():
+                    return
+                written = loop.time()
                 yield b": keep-alive\n\n"
             if table.state.over:
                 return
@@ -411,6 +415,8 @@ async def _lobby_sse(referee: Referee, store: EventStore, cursor: int, request: 
     """The lobby's news after `cursor`, then each new item as the feed grows (woken by this worker's commits and,
     on PostgreSQL, by every worker's)."""
     referee.lobby_streams += 1
+    loop = asyncio.get_running_loop()
+    written = loop.time()
     try:
         while True:
             news = referee.lobby_news  # taken before reading: news written meanwhile wakes the wait below
@@ -419,12 +425,15 @@ async def _lobby_sse(referee: Referee, store: EventStore, cursor: int, request: 
                 data = b'{"game_id":"' + game_id.encode() + b'",' + listing[1:]
                 yield b"id: %d\nevent: %s\ndata: %s\n\n" % (item, kind.encode(), data)
                 cursor = item
+                written = loop.time()
             if len(rows) == LOBBY_PAGE:
                 continue
-            await news.wait()  # the referee's ticker pings every 15 seconds: a keep-alive if nothing came
-            if await request.is_disconnected():
-                return
-            yield b": keep-alive\n\n"
+            await news.wait()  # woken by news, or by the referee's ticker every 15 seconds
+            if loop.time() - written >= KEEP_ALIVE * 0.9:
+                if await request.is_disconnected():
+                    return
+                written = loop.time()
+                yield b": keep-alive\n\n"
     finally:
         referee.lobby_streams -= 1
 

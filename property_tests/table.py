@@ -73,6 +73,9 @@ class Table:
     last_round_winners: tuple[int, ...] | None = None
     winners: tuple[int, ...] = ()
     resigned: list[bool] = field(default_factory=list)
+    turn_seconds: int | None = None
+    on_timeout: str | None = None
+    deadline: tuple[int, int] | None = None  # (seat, Unix ms) of the running clock
     # What the last decision caused, for the machines to compare with core's events.
     eliminated: list[int] = field(default_factory=list)
     round_end: tuple[str, tuple[int, ...]] | None = None
@@ -174,6 +177,7 @@ class Table:
     def play(self, cmd: PlayCard | ReturnCards) -> None:
         assert cmd in self.legal_moves(cmd.player), cmd
         self._clear_outcome()
+        self.deadline = None  # a decision made stops its clock
         p = cmd.player
         if isinstance(cmd, ReturnCards):
             self.hands[p] = [cmd.keep]
@@ -221,12 +225,37 @@ class Table:
     def resign_is_legal(self, p: int) -> bool:
         return 0 <= p < self.n and not self.resigned[p] and self.round > 0 and self.phase != "over"
 
+    # -- turn clocks (RULINGS §12) ------------------------------------------------------------------------
+
+    def set_clock_is_legal(self, p: int) -> bool:
+        pending = self.phase in ("play", "chancellor") and p == self.active
+        return self.turn_seconds is not None and pending and self.deadline is None
+
+    def set_clock(self, p: int, at: int) -> None:
+        assert self.set_clock_is_legal(p) and self.turn_seconds is not None
+        self._clear_outcome()
+        self.deadline = (p, at + self.turn_seconds * 1000)
+
+    def time_out_is_legal(self, p: int, at: int) -> bool:
+        return self.phase != "over" and self.deadline is not None and self.deadline[0] == p and at >= self.deadline[1]
+
+    def time_out(self, p: int) -> None:
+        """The deadline passed: the seat resigns, or (bot) its decision stays pending for the server's bot."""
+        assert self.deadline is not None
+        self.deadline = None
+        if self.on_timeout == "resign":
+            self.resign(p)
+        else:
+            self._clear_outcome()
+
     def resign(self, p: int) -> None:
         """Out of the round at once, hand face up without effect; the turn ends if it was theirs; out of later
         rounds; the last one left in the game wins it."""
         assert self.resign_is_legal(p)
         self._clear_outcome()
         self.resigned[p] = True
+        if self.deadline is not None and self.deadline[0] == p:
+            self.deadline = None
         if self.phase == "deal" or self.out[p]:
             if self.phase == "deal" and len(self.playing()) == 1:
                 self.winners = tuple(self.playing())
@@ -244,6 +273,7 @@ class Table:
 
     def abort(self) -> None:
         self._clear_outcome()
+        self.deadline = None
         self.winners = ()
         self.phase = "over"
 

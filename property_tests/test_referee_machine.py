@@ -20,6 +20,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from loveletter.core.cards import Card
 from loveletter.core.catalogue import (
+    ClockRanOut,
     Event,
     FavorGained,
     GameAborted,
@@ -31,7 +32,17 @@ from loveletter.core.catalogue import (
     RoundStarted,
 )
 from loveletter.core.chance import deal
-from loveletter.core.commands import Abort, Command, DealRound, PlayCard, Resign, ReturnCards, StartGame
+from loveletter.core.commands import (
+    Abort,
+    Command,
+    DealRound,
+    PlayCard,
+    Resign,
+    ReturnCards,
+    SetClock,
+    StartGame,
+    TimeOut,
+)
 from loveletter.core.decide import decide
 from loveletter.core.evolve import evolve, fold
 from loveletter.core.legal import action_code, from_action_code, legal_moves
@@ -71,7 +82,7 @@ class RefereeMachine(RuleBasedStateMachine):
         self.decisions: list[tuple[Command, int]] = []  # each accepted deal or move, with the log length before it
         self.hand_made_deals: list[int] = []  # seqs of round_started events dealt by hand, not by chance's shuffle
         self.clock = 1_790_000_000_000  # Unix milliseconds of the resignations and aborts, moving forward
-        self.left_the_table = False  # a resignation or an abort was recorded: no transcript can say so
+        self.beyond_transcripts = False  # a clock, a resignation or an abort: no transcript can say so
 
     @property
     def t(self) -> Table:
@@ -87,6 +98,10 @@ class RefereeMachine(RuleBasedStateMachine):
             return self.t.resign_is_legal(command.player)
         if isinstance(command, Abort):
             return self.t.phase != "over"
+        if isinstance(command, SetClock):
+            return self.t.set_clock_is_legal(command.player)
+        if isinstance(command, TimeOut):
+            return self.t.time_out_is_legal(command.player, command.at)
         assert isinstance(command, (PlayCard, ReturnCards))
         return command in self.t.legal_moves(command.player)
 
@@ -112,6 +127,7 @@ class RefereeMachine(RuleBasedStateMachine):
         assert fold(events, before) == state
         if isinstance(command, StartGame):
             self.table = Table(command.ruleset, len(command.players), dict(command.options), command.first_player)
+            self.table.turn_seconds, self.table.on_timeout = command.turn_seconds, command.on_timeout
             self.start_command = command
         else:
             self.decisions.append((command, len(self.log)))
@@ -121,6 +137,10 @@ class RefereeMachine(RuleBasedStateMachine):
                 self.t.resign(command.player)
             elif isinstance(command, Abort):
                 self.t.abort()
+            elif isinstance(command, SetClock):
+                self.t.set_clock(command.player, command.at)
+            elif isinstance(command, TimeOut):
+                self.t.time_out(command.player)
             else:
                 assert isinstance(command, (PlayCard, ReturnCards))
                 self.t.play(command)
@@ -156,8 +176,13 @@ class RefereeMachine(RuleBasedStateMachine):
             label="options",
         )
         first = data.draw(st.none() | st.integers(0, self.n - 1), label="first_player")
+        on_timeout = data.draw(st.sampled_from([None, "bot", "resign"]), label="on_timeout")
+        seconds = 30 if on_timeout else None
+        self.beyond_transcripts = on_timeout is not None
         self.refuse(StartGame(self.ruleset, NAMES[: hi + 1] if hi < 6 else (*NAMES, "Gus")))
-        self.accept(StartGame(self.ruleset, NAMES[: self.n], options, first))
+        self.accept(
+            StartGame(self.ruleset, NAMES[: self.n], options, first, turn_seconds=seconds, on_timeout=on_timeout)
+        )
         self.refuse(StartGame(self.ruleset, NAMES[: self.n]))
 
     @precondition(lambda self: self.state.phase == "deal")
@@ -174,7 +199,7 @@ class RefereeMachine(RuleBasedStateMachine):
         if chance:
             return
         self.clock += 1000
-        self.left_the_table = self.left_the_table or self.t.resign_is_legal(player)
+        self.beyond_transcripts = self.beyond_transcripts or self.t.resign_is_legal(player)
         self.judge(Resign(player, self.clock))
 
     @precondition(lambda self: self.table is not None and self.t.round > 1)
@@ -184,8 +209,32 @@ class RefereeMachine(RuleBasedStateMachine):
         is accepted."""
         if chance == 0:
             self.clock += 1000
-            self.left_the_table = self.left_the_table or self.t.phase != "over"
+            self.beyond_transcripts = self.beyond_transcripts or self.t.phase != "over"
             self.judge(Abort(self.clock))
+
+    @precondition(lambda self: self.state.phase in ("play", "chancellor"))
+    @rule(player=st.integers(-1, 6), chance=st.integers(0, 2))
+    def set_clock(self, player: int, chance: int) -> None:
+        """The referee starts the clock of the pending decision (refused for any other seat, a second time, or in a
+        game without a clock); usually for the active seat."""
+        self.clock += 500
+        self.judge(SetClock(self.state.active if chance else player, self.clock))
+
+    @precondition(lambda self: self.state.phase in ("play", "chancellor"))
+    @rule(late=st.integers(-100, 1000), chance=st.integers(0, 1))
+    def time_out(self, late: int, chance: int) -> None:
+        """A timeout a little before or after the running deadline (or with none running): only one at or after
+        it is recorded; then the seat resigns, or its decision waits for the bot (the machine's next moves)."""
+        if chance:
+            return
+        if self.state.turn_seconds is not None and self.state.deadline is None:  # start the clock that will run out
+            self.clock += 500
+            self.judge(SetClock(self.state.active, self.clock))
+        deadline = self.state.deadline
+        at = max(self.clock, (deadline[1] if deadline else self.clock) + late)
+        self.clock = at
+        self.beyond_transcripts = self.beyond_transcripts or self.t.time_out_is_legal(self.state.active, at)
+        self.judge(TimeOut(self.state.active, at))
 
     @precondition(lambda self: self.state.phase in ("play", "chancellor"))
     @rule(data=st.data())
@@ -291,10 +340,11 @@ class RefereeMachine(RuleBasedStateMachine):
         type(self).reached["resigned in a round"] += any(e.cards for e in resigned)
         type(self).reached["resigned between rounds"] += any(not e.cards for e in resigned)
         type(self).reached["aborted"] += any(isinstance(e, GameAborted) for e in self.log)
+        type(self).reached["timed out"] += any(isinstance(e, ClockRanOut) for e in self.log)
         if self.start_command is None:
             return
         self._check_the_real_path()
-        if not self.left_the_table:
+        if not self.beyond_transcripts:
             self._check_the_transcript()
 
     def _check_the_real_path(self) -> None:
@@ -386,6 +436,7 @@ class RefereeMachine(RuleBasedStateMachine):
             assert s.winners == t.winners
         if t.round == 0:
             return
+        assert s.deadline == t.deadline, (s.deadline, t.deadline)
         if t.phase in ("play", "chancellor"):
             assert s.active == t.active
         assert list(s.deck) == t.deck, "the draw pile differs (order included)"

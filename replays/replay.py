@@ -72,7 +72,7 @@ DECISIONS = (
     GameAborted,
 )
 """Events that record a decision (a player's, chance's or the referee's); every other event is a consequence.
-A `player_resigned` is a decision when it starts its group, and a consequence after `clock_ran_out`."""
+A `player_resigned` is a decision, except one for time right after its `clock_ran_out`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +139,10 @@ def starts_decision(entries: Sequence[Entry], k: int) -> bool:
     event = entries[k].event
     if isinstance(event, DECISIONS):
         return True
-    return type(event) is PlayerResigned and (k == 0 or type(entries[k - 1].event) is not ClockRanOut)
+    if type(event) is not PlayerResigned:
+        return False
+    # a resignation for time follows its clock_ran_out as a consequence; any other is the player's own decision
+    return event.reason != "timeout" or k == 0 or type(entries[k - 1].event) is not ClockRanOut
 
 
 def command_of(event: Event) -> Command | None:

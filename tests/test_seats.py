@@ -309,3 +309,16 @@ def test_leave_gone_move_by_a_resigned_seat_is_caught_by_replay() -> None:
 
     forged = [*game.events, CardPlayed(1, P, 0)]
     assert _first_problem(forged) == ("leave.gone", len(forged))
+
+
+def test_leave_resign_right_after_a_bot_timeout_is_a_decision_of_its_own_for_replay() -> None:
+    """Found by the state machine: replay read a resignation that follows a `clock_ran_out` as that timeout's
+    consequence, which only a resignation *for time* is."""
+    game = Game(("Ann", "Bob", "Cid"), turn_seconds=30, on_timeout="bot")
+    game.do(deal3((G, P, B), (H, S)))
+    game.do(SetClock(0, T0))
+    game.do(TimeOut(0, T0 + 30_000))
+    game.do(Resign(0, T0 + 30_001))
+    assert [type(e).TYPE for e in game.events[-3:]] == ["clock_ran_out", "player_resigned", "turn_started"]
+    result = check(game.events)
+    assert result.problems == [] and result.state == game.state

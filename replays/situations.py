@@ -31,7 +31,7 @@ from loveletter.core.rulesets import RULESETS, Options
 from loveletter.core.situation import check_position, position_state
 from loveletter.core.state import GameState
 from loveletter.replays.narrative import Narrator, narrate
-from loveletter.replays.transcript import TranscriptFormatError, TranscriptMistake, _Reader
+from loveletter.replays.transcript import TranscriptFormatError, TranscriptMistake, Reader
 
 FORMAT = "loveletter-situation"
 MAX_WAYS = 200_000
@@ -90,12 +90,12 @@ class _Position:
     places: int
 
 
-def _position(doc: Any) -> tuple[_Reader, _Position, list[Command]]:
+def _position(doc: Any) -> tuple[Reader, _Position, list[Command]]:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise SituationError(
             Text(f"a situation file has format {FORMAT!r}", f"un fichier de situation a le format « {FORMAT} »")
         )
-    reader = _Reader({**doc, "format": "loveletter-transcript", "rounds": []})
+    reader = Reader({**doc, "format": "loveletter-transcript", "rounds": []})
     rs = RULESETS.get(str(doc.get("ruleset", "2019")))
     if rs is None:
         raise SituationError(Text("unknown ruleset", "jeu de règles inconnu"), where="$.ruleset")
@@ -170,7 +170,7 @@ def _position(doc: Any) -> tuple[_Reader, _Position, list[Command]]:
     return reader, _Position(args, unknown_hands, deck_size, set_aside, unseen, places), commands
 
 
-def _turns(reader: _Reader, turns: Any) -> list[Command]:
+def _turns(reader: Reader, turns: Any) -> list[Command]:
     if not isinstance(turns, list):
         raise SituationError(Text("$.turns must be a list", "« $.turns » doit être une liste"), where="$.turns")
     commands: list[Command] = []

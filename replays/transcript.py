@@ -153,7 +153,7 @@ def _missing(where: str) -> TranscriptFormatError:
 _TURN_FIELDS = ("player", "play", "target", "guess", "keep", "bottom", "note")
 
 
-class _Reader:
+class Reader:
     def __init__(self, doc: Any) -> None:
         if not isinstance(doc, dict):
             raise TranscriptFormatError(
@@ -411,7 +411,7 @@ def expand(doc: Any, *, lenient: bool = False) -> Expansion:
     judging resumes at the next round's deal, whose first player is then taken as written (the skipped round has
     no known winner).
     """
-    reader = _Reader(doc)
+    reader = Reader(doc)
     out = Expansion()
     state = INITIAL  # the working state; `out.state` stays the state of `out.events`, the legal prefix
 

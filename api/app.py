@@ -16,7 +16,7 @@ from fastapi.responses import Response, StreamingResponse
 from fastapi.routing import APIRoute
 from pydantic import TypeAdapter
 
-from loveletter.api import audit_routes, parse, problems, ruling_routes
+from loveletter.api import audit_routes, docs_pages, parse, problems, ruling_routes
 from loveletter.api.credentials import AdminTokens, redact_access_log
 from loveletter.api.limits import Guard, Limits
 from loveletter.api.logs import RequestContext, configure
@@ -119,7 +119,10 @@ def create_app(
         summary="Create games, take seats, submit moves: every move is judged by the rules, every hand kept secret.",
         lifespan=lifespan,
         generate_unique_id_function=operation_id,
+        docs_url=None,
+        redoc_url=None,
     )
+    docs_pages.install(app)  # /docs and /redoc with their assets served here: they work offline
     app.state.referee = referee
     problems.install(app)
 

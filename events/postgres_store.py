@@ -257,8 +257,9 @@ class PostgresStore(EventStore):
     # -- reading ---------------------------------------------------------------------------------
 
     def _read(self, sql: str, params: tuple[Any, ...], one: bool = False) -> Any:
-        """Run a query on a pooled connection: its rows (or first row). A connection the database dropped (it
-        restarted) is tried once more on another; the database out of reach is a `StoreError`."""
+        """Run a query on a pooled connection: its rows (or first row). After a connection the database dropped (it
+        restarted), every idle connection of the pool is checked — several may be dead at once — and the query is
+        tried once more; the database out of reach is a `StoreError`."""
         for attempt in (1, 2):
             try:
                 with self._pool.connection() as conn:
@@ -269,6 +270,7 @@ class PostgresStore(EventStore):
             except psycopg.OperationalError as exc:
                 if attempt == 2:
                     raise StoreError(f"read failed: {exc}") from exc
+                self._pool.check()  # drops the other connections the restart broke, so the retry gets a live one
         raise AssertionError("unreachable")
 
     def _rows(self, game_id: str, after: int) -> list[tuple[int, bytes]]:

@@ -315,3 +315,21 @@ def test_the_examples_of_docs_client_run(base: str) -> None:
     for block in blocks:
         exec(compile(block.replace("http://127.0.0.1:8000", base), "docs/client.md", "exec"), namespace)
     assert namespace["game"].over
+
+
+def test_the_async_client_pages_the_lobby_and_raises_refusals_in_both_languages(base: str) -> None:
+    async def run() -> tuple[list[str], list[str], RuleRefusal]:
+        async with AsyncClient(base, both_languages=True) as client:
+            made = [(await client.create_game(["Ann", {"open": True}], public=True)).game_id for _ in range(3)]
+            listed = [g.game_id async for g in client.lobby(limit=2)]
+            created = await client.create_game(["Alice", "Bob"], first_player="Alice")
+            try:
+                await client.seat(created.token("Bob")).play(created.game_id, card="handmaid")
+            except RuleRefusal as refusal:
+                return made, listed, refusal
+            raise AssertionError("a move out of turn was accepted")
+
+    made, listed, refusal = asyncio.run(run())
+    assert listed[:3] == made[::-1] and len(set(listed)) == len(listed)
+    assert refusal.rule_id == "turn.order" and set(refusal.details) == {"en", "fr"}
+    assert refusal.details["en"] != refusal.details["fr"]

@@ -21,6 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("core", "events", "replays", "api")
 # What each layer may import from the project: itself and the layers below it.
 ALLOWED = {layer: set(LAYERS[: i + 1]) for i, layer in enumerate(LAYERS)}
+# The client library speaks HTTP to the referee and shares only the rules' vocabulary with it (docs/client.md).
+ALLOWED["client"] = {"core", "client"}
+PACKAGES = (*LAYERS, "client")
 # I/O and clocks have no place in the pure rules.
 IMPURE = {
     "os",
@@ -62,13 +65,15 @@ def project_files() -> list[Path]:
     )
 
 
-@pytest.mark.parametrize("layer", LAYERS)
+@pytest.mark.parametrize("layer", PACKAGES)
 def test_a_layer_imports_only_itself_and_the_layers_below(layer: str) -> None:
     wrong = [
         f"{path.relative_to(ROOT)}:{line} imports {name}"
         for path in sorted((ROOT / layer).glob("*.py"))
         for line, name in imported_modules(path)
-        if name.startswith("loveletter.") and name.split(".")[1] in LAYERS and name.split(".")[1] not in ALLOWED[layer]
+        if name.startswith("loveletter.")
+        and name.split(".")[1] in PACKAGES
+        and name.split(".")[1] not in ALLOWED[layer]
     ]
     assert wrong == []
 
@@ -88,12 +93,12 @@ def test_no_code_imports_a_folder_by_its_bare_name() -> None:
         f"{path.relative_to(ROOT)}:{line} imports {name}"
         for path in project_files()
         for line, name in imported_modules(path)
-        if name.split(".")[0] in LAYERS
+        if name.split(".")[0] in PACKAGES
     ]
     assert bare == []
 
 
-LAYER = r"(?:core|events|replays|api)"
+LAYER = r"(?:core|events|replays|api|client)"
 BARE_IN_TEXT = re.compile(rf"\bfrom\s+{LAYER}(?:\.\w+)*\s+import\b|\bimport\s+{LAYER}\b|-m\s+{LAYER}\b")
 
 
@@ -146,6 +151,7 @@ def test_the_wheel_installs_one_package_named_loveletter(tmp_path: Path) -> None
     names = zipfile.ZipFile(wheel).namelist()
     top = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert top == {"loveletter"}
-    for layer in LAYERS:
+    for layer in PACKAGES:
         assert f"loveletter/{layer}/__init__.py" in names
+    assert "loveletter/client/py.typed" in names and "loveletter/client/sync.py" in names
     assert "loveletter/core/decide.py" in names and "loveletter/api/openapi_examples.json" in names

@@ -1,0 +1,48 @@
+"""A typed client of the referee's HTTP API, blocking (`Client`) and asyncio (`AsyncClient`), so bots and tools
+never write HTTP, server-sent events, tokens, retries or problem parsing by hand (docs/client.md).
+
+It imports nothing of the server: only the answers' shapes (`loveletter.client.models`), and the rules core's
+`Card` is accepted wherever a card is named."""
+
+from loveletter.client._common import RetryPolicy
+from loveletter.client.aio import AsyncClient
+from loveletter.client.errors import RefereeError, RuleRefusal
+from loveletter.client.models import (
+    Created,
+    CreatedSeat,
+    Event,
+    Events,
+    Game,
+    Joined,
+    LegalMove,
+    LobbyGame,
+    LobbyNews,
+    LobbySeat,
+    MoveResult,
+    Rematch,
+    SeatView,
+    View,
+)
+from loveletter.client.sync import Client
+
+__all__ = [
+    "AsyncClient",
+    "Client",
+    "Created",
+    "CreatedSeat",
+    "Event",
+    "Events",
+    "Game",
+    "Joined",
+    "LegalMove",
+    "LobbyGame",
+    "LobbyNews",
+    "LobbySeat",
+    "MoveResult",
+    "RefereeError",
+    "Rematch",
+    "RetryPolicy",
+    "RuleRefusal",
+    "SeatView",
+    "View",
+]

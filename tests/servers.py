@@ -340,3 +340,19 @@ def read_sse(
             name, _, value = line.partition(":")
             current[name] = value.removeprefix(" ")
     return out
+
+
+def sse_items(response: httpx.Response) -> Iterator[dict[str, Any]]:
+    """The server-sent events of an open streamed response, each {"id", "event", "data"} with `data` parsed;
+    comment lines (keep-alives) are skipped."""
+    item: dict[str, str] = {}
+    for line in response.iter_lines():
+        if line.startswith(":"):
+            continue
+        if line:
+            name, _, value = line.partition(":")
+            item[name] = value.removeprefix(" ")
+            continue
+        if item:
+            yield {**item, "data": orjson.loads(item["data"])}
+        item = {}

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from loveletter.api.settings import Settings
-from tests.servers import ADMIN, COUNTESS_DEAL, admin_log, client, log_events, open_test_store, serve
+from tests.servers import ADMIN, COUNTESS_DEAL, admin_log, client, log_events, open_test_store, serve, sse_items
 from tests.stores import pg_url  # noqa: F401  (fixture)
 
 T0 = 1_790_000_000_000
@@ -333,8 +333,6 @@ def test_a_clock_survives_a_restart_between_its_deadline_being_set_and_passing(
 def test_the_lobby_stream_tells_a_game_opening_filling_starting_and_finishing(lobby: Lobby) -> None:
     import threading
 
-    import orjson
-
     news: list[tuple[int, str, dict[str, Any]]] = []
     connected = threading.Event()
 
@@ -343,16 +341,8 @@ def test_the_lobby_stream_tells_a_game_opening_filling_starting_and_finishing(lo
         with client(lobby.base) as c, c.stream("GET", path, timeout=30) as r:
             assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
             connected.set()
-            item: dict[str, str] = {}
-            for line in r.iter_lines():
-                if line.startswith(":"):
-                    continue
-                if line:
-                    name, _, value = line.partition(": ")
-                    item[name] = value
-                    continue
-                news.append((int(item["id"]), item["event"], orjson.loads(item["data"])))
-                item = {}
+            for item in sse_items(r):
+                news.append((int(item["id"]), item["event"], item["data"]))
                 if until(news):
                     return
 

@@ -28,6 +28,7 @@ from tests.servers import (
     play_game,
     read_sse,
     serve,
+    sse_items,
     verify_log,
 )
 from tests.stores import pg_url, sqlite_path  # noqa: F401  (fixtures)
@@ -184,8 +185,6 @@ def test_two_workers_record_each_clock_timeout_once(workers: tuple[str, str], tm
 
 
 def test_the_lobby_stream_tells_news_made_on_another_worker(workers: tuple[str, str]) -> None:
-    import orjson
-
     a, b = workers
     seen: list[tuple[str, dict[str, Any]]] = []
     ready = threading.Event()
@@ -194,16 +193,8 @@ def test_the_lobby_stream_tells_news_made_on_another_worker(workers: tuple[str, 
     def listen() -> None:
         with client(a) as c, c.stream("GET", "/lobby/stream", timeout=30) as r:
             ready.set()
-            item: dict[str, str] = {}
-            for line in r.iter_lines():
-                if line.startswith(":"):
-                    continue
-                if line:
-                    name, _, value = line.partition(": ")
-                    item[name] = value
-                    continue
-                seen.append((item["event"], orjson.loads(item["data"])))
-                item = {}
+            for item in sse_items(r):
+                seen.append((item["event"], item["data"]))
                 if any(kind == "game_started" and data["game_id"] == box.get("g") for kind, data in seen):
                     return
 

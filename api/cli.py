@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import click
+import httpx
 import orjson
 from rich.console import Console
 from rich.progress import (
@@ -390,6 +391,70 @@ def situation(file: Path, as_json: bool, lang: Lang) -> None:
         print(orjson.dumps(answer, option=orjson.OPT_INDENT_2).decode())
     else:
         print("\n".join(describe(result, lang)))
+
+
+@app.group(help=_("Bots that play at a referee over HTTP.", "Des robots qui jouent chez un arbitre, par HTTP."))
+def bot() -> None:
+    pass
+
+
+@bot.command(
+    "run",
+    help=_(
+        "Play one seat with the bot MODULE:NAME (a function or class given the seat's game, answering one of its "
+        "legal moves) until the game ends: a game by its invite, or the first open public seat of the lobby.",
+        "Jouer un siège avec le robot MODULE:NOM (une fonction ou une classe qui reçoit la partie du siège et "
+        "répond l'un de ses coups légaux) jusqu'à la fin de la partie : une partie par son invitation, ou le "
+        "premier siège ouvert d'une partie publique du salon.",
+    ),
+)
+@click.argument("spec", metavar="MODULE:NAME")
+@click.option("--server", default="http://127.0.0.1:8000", show_default=True, help=_("the referee", "l'arbitre"))
+@click.option("--game", "game_id", default=None, metavar="ID", help=_("the game to join", "la partie à rejoindre"))
+@click.option("--invite", default=None, metavar="CODE", help=_("its invite", "son invitation"))
+@click.option(
+    "--join-open", is_flag=True, help=_("take the lobby's first open seat", "prendre le premier siège ouvert du salon")
+)
+@click.option("--name", default="bot", show_default=True, help=_("the seat's name", "le nom du siège"))
+@lang_option
+def bot_run(
+    spec: str, server: str, game_id: str | None, invite: str | None, join_open: bool, name: str, lang: Lang
+) -> None:
+    from loveletter.client import Client, RefereeError
+    from loveletter.client.bots import load, play
+
+    try:
+        player = load(spec)
+    except (ImportError, AttributeError, ValueError) as exc:
+        fail(
+            f"cannot load the bot {spec}: {exc}",
+            f"impossible de charger le robot {spec} : module ou nom introuvable, ou écrit autrement que MODULE:NOM",
+        )
+    if (game_id is None) == (not join_open):
+        fail("give --game ID (with --invite) or --join-open", "donnez --game ID (avec --invite) ou --join-open")
+    with Client(server, language=lang) as anyone:
+        try:
+            if join_open:
+                game_id = next((g.game_id for g in anyone.lobby(status="open")), None)
+                if game_id is None:  # told by the referee's answer, as a refusal is (tests/test_bot_harness.py)
+                    fail_with(
+                        BilingualError(
+                            Text("no public game has an open seat", "aucune partie publique n'a de siège ouvert")
+                        )
+                    )
+            assert game_id is not None
+            joined = anyone.join(game_id, name, invite=invite)
+            final = play(anyone.seat(joined.token), game_id, player)
+        except RefereeError as exc:
+            fail_with(BilingualError(Text(f"the referee refused: {exc}", f"l'arbitre a refusé : {exc}")))
+        except httpx.TransportError as exc:
+            fail(f"cannot reach {server}: {exc}", f"impossible de joindre {server} (est-il démarré ?)")
+    winners = ", ".join(final.players[w] for w in final.view.winners) or "—"
+    print(
+        f"{name} (siège {joined.seat}) : partie {game_id} terminée, gagnants : {winners}"
+        if lang == "fr"
+        else f"{name} (seat {joined.seat}): game {game_id} over, winners: {winners}"
+    )
 
 
 def _load_events(file: Path) -> list[Any]:

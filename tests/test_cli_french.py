@@ -17,7 +17,7 @@ from tests.french import not_french
 
 READER = str(ROOT / "examples" / "reader-question.json")
 NAMES = ["Claire", "Thibault", "Ann", "Bob", "Cleo", "Dan", "Eve", "Finn"]
-COMMANDS = ["simulate", "demo", "replay", "explain", "show", "audit", "serve", "situation"]
+COMMANDS = ["simulate", "demo", "replay", "explain", "show", "audit", "serve", "situation", "bot"]
 IDS = ["princess", "classic", "heuristic", "random", "genius", "frobnicate", "loveletter", "love", "letter", *COMMANDS]
 
 
@@ -81,6 +81,9 @@ def error_cases(tmp: Path, two_games: Path) -> list[tuple[str, ...]]:
         ("situation", str(tmp / "nowhere.json")),
         ("situation", str(not_json)),
         ("situation", str(bad_transcript)),
+        ("bot", "run", "no.such.module:bot", "--join-open"),
+        ("bot", "run", "examples.bots.first:choose"),
+        ("bot", "run", "examples.bots.first:choose", "--join-open", "--server", "http://127.0.0.1:9"),
         ("frobnicate",),
     ]
 

@@ -23,6 +23,7 @@ LAYERS = ("core", "events", "replays", "api")
 ALLOWED = {layer: set(LAYERS[: i + 1]) for i, layer in enumerate(LAYERS)}
 # The client library speaks HTTP to the referee and shares only the rules' vocabulary with it (docs/client.md).
 ALLOWED["client"] = {"core", "client"}
+ALLOWED["api"].add("client")  # the command line's `bot run` is a client of a referee like any other
 PACKAGES = (*LAYERS, "client")
 # I/O and clocks have no place in the pure rules.
 IMPURE = {

@@ -9,6 +9,7 @@ truth, so a cold start or a conflict just folds the log again.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import hashlib
 import heapq
@@ -217,8 +218,10 @@ class Referee:
         """Catch up with appends made elsewhere (another worker)."""
         rows = await asyncio.to_thread(self.store.load, table.game_id, table.version)
         if rows and rows[0][0] == table.version + 1:
-            table.extend([e for seq, e in rows if seq > table.version])
-            table.meta = await asyncio.to_thread(self.store.meta, table.game_id) or table.meta  # a join's new token
+            new = [e for seq, e in rows if seq > table.version]
+            table.extend(new)
+            if any(type(e) is SeatJoined for e in new):  # a join elsewhere: its seat's token digest is in the record
+                table.meta = await asyncio.to_thread(self.store.meta, table.game_id) or table.meta
             table.indexed = None
             self._extended(table)
             self._clock_started(table.game_id, table.state)
@@ -577,27 +580,18 @@ class Referee:
         return answer
 
     async def _rematch_of(self, old: Table) -> str:
-        """The rematch's id: claimed in the old game's record first (at its version, so two workers agree on one),
-        then the game created under it if it does not exist yet."""
-        async with old.lock:
-            for _ in range(MAX_RETRIES):
-                new_id = old.meta.get("rematch")
-                if new_id is not None:
-                    break
-                claimed = "g_" + secrets.token_urlsafe(12)
-                meta = {**old.meta, "rematch": claimed}
-                try:
-                    await self.store.commit(Append(old.game_id, old.version, [], meta=meta))
-                except ConflictError:
-                    await self.refresh(old)
-                    old.meta = await asyncio.to_thread(self.store.meta, old.game_id) or old.meta
-                    continue
-                old.meta = meta
-            else:
-                raise _kept_changing(old)
+        """The rematch's id, derived from the finished game's: every worker asked at once names the same game, the
+        store creates it once (the others' creations are refused), and the finished game's record links to it."""
+        new_id = rematch_id(old.game_id)
         if await asyncio.to_thread(self.store.meta, new_id) is None:
             await self._create_rematch(old, new_id)
-        return str(new_id)
+        if old.meta.get("rematch") != new_id:
+            async with old.lock:
+                meta = {**old.meta, "rematch": new_id}
+                with contextlib.suppress(ConflictError):  # the game moved meanwhile: the link waits for a next call
+                    await self.store.commit(Append(old.game_id, old.version, [], meta=meta))
+                    old.meta = meta
+        return new_id
 
     async def _create_rematch(self, old: Table, new_id: str) -> None:
         state, seats = old.state, old.meta["seats"]
@@ -1014,6 +1008,11 @@ def game_index(meta: dict[str, Any], state: GameState) -> GameIndex | None:
         dumps(listing),
         state.deadline[1] if state.deadline is not None else None,
     )
+
+
+def rematch_id(game_id: str) -> str:
+    """A finished game's rematch id: 16 url-safe characters of a SHA-256 of its id (ids are public; tokens guard)."""
+    return "g_" + base64.urlsafe_b64encode(hashlib.sha256(f"rematch/{game_id}".encode()).digest())[:16].decode()
 
 
 def lobby_news(events: list[Event], state: GameState, *, created: bool = False) -> str | None:

@@ -3,6 +3,7 @@ speaks to the user, in English or French (`--lang`, else `LOVELETTER_LANG`, else
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -416,15 +417,42 @@ def bot() -> None:
     "--join-open", is_flag=True, help=_("take the lobby's first open seat", "prendre le premier siège ouvert du salon")
 )
 @click.option("--name", default="bot", show_default=True, help=_("the seat's name", "le nom du siège"))
+@click.option(
+    "--seed",
+    type=Integer(UI),
+    default=None,
+    help=_(
+        "seed of a built-in bot's random choices (heuristic, random)",
+        "graine des choix au hasard d'un robot intégré (heuristic, random)",
+    ),
+)
+@click.option(
+    "--jsonl",
+    is_flag=True,
+    help=_(
+        "print a JSON line for each refused move and for a crash; a refused move is then left to the game's clock "
+        "instead of stopping the bot (as loveletter tournament runs its bots)",
+        "écrire une ligne JSON par coup refusé et en cas de plantage ; un coup refusé est alors laissé à la "
+        "pendule de la partie au lieu d'arrêter le robot (ainsi loveletter tournament lance ses robots)",
+    ),
+)
 @lang_option
 def bot_run(
-    spec: str, server: str, game_id: str | None, invite: str | None, join_open: bool, name: str, lang: Lang
+    spec: str,
+    server: str,
+    game_id: str | None,
+    invite: str | None,
+    join_open: bool,
+    name: str,
+    seed: int | None,
+    jsonl: bool,
+    lang: Lang,
 ) -> None:
     from loveletter.client import Client, RefereeError
     from loveletter.client.bots import load, play
 
     try:
-        player = load(spec)
+        player = load(spec, seed)
     except (ImportError, AttributeError, ValueError) as exc:
         fail(
             f"cannot load the bot {spec}: {exc}",
@@ -432,6 +460,13 @@ def bot_run(
         )
     if (game_id is None) == (not join_open):
         fail("give --game ID (with --invite) or --join-open", "donnez --game ID (avec --invite) ou --join-open")
+
+    def said(item: dict[str, Any]) -> None:
+        print(orjson.dumps(item).decode(), flush=True)
+
+    def refused(refusal: RefereeError) -> None:
+        said({"refused": refusal.code, "rule_id": refusal.rule_id, "status": refusal.status})
+
     with Client(server, language=lang) as anyone:
         try:
             if join_open:
@@ -444,17 +479,257 @@ def bot_run(
                     )
             assert game_id is not None
             joined = anyone.join(game_id, name, invite=invite)
-            final = play(anyone.seat(joined.token), game_id, player)
+            final = play(anyone.seat(joined.token), game_id, player, on_refused=refused if jsonl else None)
         except RefereeError as exc:
             fail_with(BilingualError(Text(f"the referee refused: {exc}", f"l'arbitre a refusé : {exc}")))
         except httpx.TransportError as exc:
             fail(f"cannot reach {server}: {exc}", f"impossible de joindre {server} (est-il démarré ?)")
+        except Failure:
+            raise
+        except Exception as exc:  # the bot's own code failed: say so, and where
+            import traceback
+
+            traceback.print_exc()
+            if jsonl:
+                said({"crashed": f"{type(exc).__name__}: {exc}"})
+            fail(
+                f"the bot {spec} failed: {type(exc).__name__}: {exc}",
+                f"le robot {spec} a échoué : {type(exc).__name__} : {exc}",
+            )
     winners = ", ".join(final.players[w] for w in final.view.winners) or "—"
     print(
         f"{name} (siège {joined.seat}) : partie {game_id} terminée, gagnants : {winners}"
         if lang == "fr"
         else f"{name} (seat {joined.seat}): game {game_id} over, winners: {winners}"
     )
+
+
+@app.command(
+    help=_(
+        "Rank bots: many games with the seats rotated and, in process, duplicate deals (each set of shuffles played "
+        "once per rotation); OpenSkill ratings with 95% intervals and a head-to-head table. In process by default, "
+        "or over HTTP (--server, --serve) with each bot in its own process and every game on a turn clock.",
+        "Classer des robots : de nombreuses parties, sièges en rotation et, dans le processus, donnes dupliquées "
+        "(chaque jeu de mélanges joué une fois par rotation) ; notes OpenSkill avec intervalles à 95 % et tableau "
+        "des face-à-face. Dans le processus par défaut, ou par HTTP (--server, --serve), chaque robot dans son "
+        "propre processus et chaque partie avec une pendule.",
+    )
+)
+@click.option(
+    "--bots",
+    required=True,
+    metavar="BOT,BOT,…",
+    help=_(
+        "the entrants, comma-separated: heuristic, random or MODULE:NAME (a bot of your own)",
+        "les participants, séparés par des virgules : heuristic, random ou MODULE:NOM (un robot à vous)",
+    ),
+)
+@click.option(
+    "--players", type=Integer(UI, 1), default=4, show_default=True, help=_("seats per game", "sièges par partie")
+)
+@click.option("--ruleset", default="2019", show_default=True, help=RULESET_HELP)
+@click.option(
+    "--games", type=Integer(UI, 1), default=1000, show_default=True, help=_("games to play", "parties à jouer")
+)
+@click.option(
+    "--seed",
+    type=Integer(UI),
+    default=1,
+    show_default=True,
+    help=_("tournament seed: same seed, same games", "graine du tournoi : même graine, mêmes parties"),
+)
+@click.option(
+    "--option",
+    "rule_options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help=_("a rule option (RULINGS §11); repeatable", "une option de règle (RULINGS §11) ; peut être répétée"),
+)
+@click.option(
+    "--duplicate/--no-duplicate",
+    default=True,
+    show_default=True,
+    help=_(
+        "deal every rotation of a lineup the same shuffles (in process)",
+        "donner à chaque rotation d'une tablée les mêmes mélanges (dans le processus)",
+    ),
+)
+@click.option("--json", "as_json", is_flag=True, help=_("print the results as JSON", "afficher les résultats en JSON"))
+@click.option("--csv", "as_csv", is_flag=True, help=_("print the results as CSV", "afficher les résultats en CSV"))
+@click.option(
+    "--plot",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help=_(
+        "draw the ratings over the games into this PNG or SVG file",
+        "dessiner les notes au fil des parties dans ce fichier PNG ou SVG",
+    ),
+)
+@click.option(
+    "--log",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help=_(
+        "write every game to this JSONL log (loveletter audit checks it)",
+        "écrire chaque partie dans ce journal JSONL (loveletter audit le vérifie)",
+    ),
+)
+@click.option(
+    "--server",
+    default=None,
+    metavar="URL",
+    help=_(
+        "play over HTTP at this referee, each bot in its own process",
+        "jouer par HTTP chez cet arbitre, chaque robot dans son propre processus",
+    ),
+)
+@click.option(
+    "--serve",
+    is_flag=True,
+    help=_(
+        "play over HTTP at a referee started for the tournament (SQLite, 127.0.0.1)",
+        "jouer par HTTP chez un arbitre démarré pour le tournoi (SQLite, 127.0.0.1)",
+    ),
+)
+@click.option(
+    "--turn-seconds",
+    type=Integer(UI, 1),
+    default=10,
+    show_default=True,
+    help=_("over HTTP: each decision's clock", "par HTTP : la pendule de chaque décision"),
+)
+@click.option(
+    "--on-timeout",
+    type=OneOf(UI, ("bot", "resign")),
+    default="bot",
+    show_default=True,
+    help=_(
+        "over HTTP: when a clock runs out, the referee's bot plays the seat, or the seat resigns",
+        "par HTTP : quand une pendule tombe, le robot de l'arbitre joue pour le siège, ou le siège abandonne",
+    ),
+)
+@click.option(
+    "--parallel",
+    type=Integer(UI, 1),
+    default=2,
+    show_default=True,
+    help=_("over HTTP: games played at once", "par HTTP : parties jouées en même temps"),
+)
+@lang_option
+def tournament(
+    bots: str,
+    players: int,
+    ruleset: str,
+    games: int,
+    seed: int,
+    rule_options: tuple[str, ...],
+    duplicate: bool,
+    as_json: bool,
+    as_csv: bool,
+    plot: Path | None,
+    log: Path | None,
+    server: str | None,
+    serve: bool,
+    turn_seconds: int,
+    on_timeout: str,
+    parallel: int,
+    lang: Lang,
+) -> None:
+    from loveletter.api.simulate import SimulationError, plot_format
+    from loveletter.api.tournament import Config, TournamentError, load_bots, parse_options
+
+    try:
+        names = tuple(b.strip() for b in bots.split(",") if b.strip())
+        config = Config(names, players, ruleset, games, seed, parse_options(rule_options), duplicate)
+        config.check()
+        load_bots(config.bots)
+    except (TournamentError, SimulationError) as exc:
+        fail_with(exc)
+    if as_json and as_csv:
+        fail("--json and --csv cannot be used together", "--json et --csv ne vont pas ensemble : choisir l'un")
+    if server is not None and serve:
+        fail("--server and --serve cannot be used together", "--server et --serve ne vont pas ensemble : choisir l'un")
+    if plot is not None and plot_format(str(plot)) is None:
+        fail(
+            f"--plot {plot}: the file's name must end in .png or .svg",
+            f"--plot {plot} : le nom du fichier doit finir par .png ou .svg",
+        )
+    over_http = server is not None or serve
+    err = Console(stderr=True)
+    columns = (
+        TextColumn(_("tournament", "tournoi")),
+        BarColumn(),
+        MofNCompleteColumn(),
+        _RateColumn(lang),
+        TimeRemainingColumn(),
+    )
+    try:
+        fp = open(log, "wb") if log is not None else None  # noqa: SIM115 - closed below, after every game
+    except OSError as exc:
+        reason = os_error(exc)
+        fail(f"cannot write {log}: {reason.en}", f"impossible d'écrire {log} : {reason.fr}")
+    started = time.perf_counter()
+    try:
+        with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
+            task = progress.add_task("games", total=games)
+
+            def on_game(_: object) -> None:
+                progress.advance(task)
+
+            if over_http:
+                outcomes = _tournament_over_http(config, server, turn_seconds, on_timeout, parallel, fp, on_game)
+            else:
+                from loveletter.api.tournament import run_in_process
+
+                outcomes = run_in_process(config, fp, on_game)
+    except OSError as exc:
+        reason = os_error(exc)
+        fail(f"cannot write {log}: {reason.en}", f"impossible d'écrire {log} : {reason.fr}")
+    finally:
+        if fp is not None:
+            fp.close()
+    seconds = time.perf_counter() - started
+    from loveletter.api.tournament_ratings import render_csv, render_tables, results
+
+    figures = results(config, outcomes, seconds, "http" if over_http else "in-process")
+    if plot is not None:
+        from loveletter.api.tournament_ratings import plot as draw
+
+        try:
+            draw(config, outcomes, str(plot), lang)
+        except OSError as exc:
+            reason = os_error(exc)
+            fail(f"cannot write {plot}: {reason.en}", f"impossible d'écrire {plot} : {reason.fr}")
+    if as_json:
+        print(orjson.dumps(figures, option=orjson.OPT_INDENT_2).decode())
+    elif as_csv:
+        sys.stdout.write(render_csv(figures))
+    else:
+        console = Console(width=max(120, Console().width))
+        for table in render_tables(figures, lang):
+            console.print(table)
+
+
+def _tournament_over_http(
+    config: Any,
+    server: str | None,
+    turn_seconds: int,
+    on_timeout: str,
+    parallel: int,
+    log: Any,
+    on_game: Callable[[object], None],
+) -> list[Any]:
+    from loveletter.api.tournament_http import HttpConfig, HttpTournamentError, local_referee, run_over_http
+
+    try:
+        with contextlib.ExitStack() as stack:
+            url = server if server is not None else stack.enter_context(local_referee())
+            http = HttpConfig(url, turn_seconds, on_timeout, parallel)
+            return run_over_http(config, http, log, on_game)
+    except HttpTournamentError as exc:
+        fail_with(exc)
 
 
 def _load_events(file: Path) -> list[Any]:

@@ -1,17 +1,26 @@
 """Bots: a bot is a function (or an object with `choose`) that is given the seat's `Game` — its view and its legal
 moves — and answers one of those moves. `play` plays a seat with it over HTTP until the game ends, woken by the
-game's event stream (never polling); `load` finds a bot by `module:name`, as `loveletter bot run` is told."""
+game's event stream (never polling); `seat_game` builds the very same `Game` in process, so one bot file plays both
+ways; `load` finds a bot by `module:name` (or a built-in's name), as `loveletter bot run` is told."""
 
 from __future__ import annotations
 
 import importlib
 import os
+import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, Union
 
+from loveletter.client.errors import RefereeError
 from loveletter.client.models import Game, LegalMove
 from loveletter.client.sync import Client
+from loveletter.core.bots import BOTS, get_bot
+from loveletter.core.cards import Card
+from loveletter.core.legal import action_code, from_action_code, legal_moves_as_dicts
+from loveletter.core.state import GameState
+from loveletter.core.views import SeatPublic, view
+from loveletter.core.views import View as CoreView
 
 
 class BotObject(Protocol):
@@ -26,11 +35,23 @@ def decide(bot: Bot, game: Game) -> LegalMove | int:
     return choose(game) if callable(choose) else bot(game)  # type: ignore[operator]
 
 
-def play(seat: Client, game_id: str, bot: Bot) -> Game:
-    """Play the seat of `seat` (a client with that seat's token) until the game is over: the final game."""
+def play(seat: Client, game_id: str, bot: Bot, *, on_refused: Callable[[RefereeError], None] | None = None) -> Game:
+    """Play the seat of `seat` (a client with that seat's token) until the game is over: the final game.
+
+    A refused move raises, unless `on_refused` is given: then it is told the refusal and the seat waits for the
+    game to move on (a game with a turn clock times the seat out and plays or resigns for it)."""
+
+    def move(game: Game) -> None:
+        try:
+            seat.play(game_id, decide(bot, game))
+        except RefereeError as refusal:
+            if on_refused is None or refusal.status not in (409, 422):
+                raise
+            on_refused(refusal)
+
     game = seat.game(game_id)
     if game.your_turn and not game.over:
-        seat.play(game_id, decide(bot, game))
+        move(game)
     for event in seat.stream(game_id):
         if event.seq < game.version:
             continue  # the stream's beginning: events the seat has already answered
@@ -38,16 +59,105 @@ def play(seat: Client, game_id: str, bot: Bot) -> Game:
         if game.over:
             break
         if game.your_turn:
-            seat.play(game_id, decide(bot, game))
+            move(game)
     return seat.game(game_id)
 
 
-def load(spec: str) -> Bot:
-    """The bot named `module:name` (a class is made into an instance); the current directory is importable, as
-    with `python -m`, so a bot file beside the caller needs no installing."""
+# -- the same game in process --------------------------------------------------------------------------------------
+
+
+def seat_game(
+    state: GameState, seat: int, game_id: str = "in-process", bots: Sequence[str | None] | None = None
+) -> Game:
+    """The `Game` that `GET /games/{id}` answers `seat` at `state`, built in process from the seat's view and legal
+    moves (the referee's own `core.views.view` and `core.legal`) — never from the full state — so a bot cannot tell
+    the two apart (tests/test_bot_harness.py compares them move by move)."""
+    return Game.of(
+        {
+            "game_id": game_id,
+            "version": state.seq,
+            "players": list(state.players),
+            "bots": list(bots) if bots is not None else [None] * len(state.players),
+            "scenario": state.scenario,
+            "over": state.over,
+            "your_turn": state.active == seat,
+            "rematch": None,
+            "view": view(state, seat).as_dict(),
+            "legal_moves": legal_moves_as_dicts(state, seat),
+        }
+    )
+
+
+def core_view(game: Game) -> CoreView:
+    """The rules core's `View` of the seat, read back from the `Game` it was sent: what a built-in policy of
+    `core.bots` reads, so the built-in bots play over HTTP exactly as they do in process."""
+    d = game.view.raw
+    clock = d.get("clock")
+    deadline = clock.get("deadline") if clock else None
+    return CoreView(
+        seat=d["seat"],
+        ruleset=d["ruleset"],
+        options=dict(d["options"]),
+        round=d["round"],
+        phase=d["phase"],
+        active=d["active"],
+        deck_size=d["deck_size"],
+        set_aside_face_down=d["set_aside_face_down"],
+        face_up=tuple(Card(c) for c in d["face_up"]),
+        seats=tuple(
+            SeatPublic(
+                s["seat"],
+                s["name"],
+                s["favors"],
+                s["in_round"],
+                s["protected"],
+                s["hand_size"],
+                tuple(Card(c) for c in s["front"]),
+                Card(s["known_hand"]) if s["known_hand"] else None,
+                s["in_game"],
+                s["open"],
+            )
+            for s in d["seats"]
+        ),
+        hand=tuple(Card(c) for c in d["hand"]),
+        deck_known=tuple((k["from_top"], Card(k["card"])) for k in d["deck_known"]),
+        unseen={Card(c): n for c, n in d["unseen"].items()},
+        round_winners=tuple(d["round_winners"]),
+        winners=tuple(d["winners"]),
+        version=d["version"],
+        deadline=(deadline["seat"], deadline["at"]) if deadline else None,
+        turn_seconds=clock["turn_seconds"] if clock else None,
+        on_timeout=clock["on_timeout"] if clock else None,
+        aborted=d["aborted"],
+    )
+
+
+class BuiltinBot:
+    """A built-in policy of `core.bots` (`heuristic`, `random`) as a bot like any other: its own seeded random
+    generator, so the same seed makes the same choices over HTTP and in process."""
+
+    def __init__(self, name: str, seed: int | None = None) -> None:
+        self.name = name
+        self.policy = get_bot(name)
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game) -> LegalMove:
+        seat = game.view.seat
+        assert seat is not None
+        moves = [from_action_code(m.action_code, seat) for m in game.legal_moves]
+        code = action_code(self.policy.choose(core_view(game), moves, self.rng))
+        return next(m for m in game.legal_moves if m.action_code == code)
+
+
+def load(spec: str, seed: int | None = None) -> Bot:
+    """The bot named `module:name` (a class is made into an instance), or a built-in by its name (`heuristic`,
+    `random`, seeded with `seed`); the current directory is importable, as with `python -m`, so a bot file beside
+    the caller needs no installing."""
+    if spec in BOTS:
+        return BuiltinBot(spec, seed)
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
-        raise ValueError(f"a bot is named MODULE:NAME, not {spec!r}")
+        raise ValueError(f"a bot is a built-in ({', '.join(BOTS)}) or MODULE:NAME, not {spec!r}")
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
     found: Any = getattr(importlib.import_module(module_name), attribute)

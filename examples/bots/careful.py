@@ -18,3 +18,6 @@ class Careful:
         if guards and unseen:
             return max(guards, key=lambda m: unseen.get(m.guess or "", 0))
         return moves[0]
+
+
+Bot = Careful  # the name `loveletter tournament --bots examples.bots.careful:Bot` gives it

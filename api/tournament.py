@@ -1,0 +1,318 @@
+"""Tournaments between bots: who sits where, which shuffles each table plays, and each game played in process.
+
+A tournament is a sequence of games. Games are grouped in *deal sets* of `players` games: a set has one lineup of
+bots, played once in every rotation of the seats, and (with duplicate deals, the default) every game of the set is
+dealt from the same server seed — so round k of each game is shuffled alike, and each bot of the lineup gets to
+hold the cards every other one held. Luck of the deal then cancels out within the set instead of over thousands of
+games. Lineups cycle through the bots (in a new seeded order every cycle), so every bot sits equally often.
+
+The built-in bots (`heuristic`, `random`) are played through `core.bots` directly; any other bot is given the
+seat's `Game` built by `loveletter.client.bots.seat_game` — the very shape it gets over HTTP — and its answer is
+judged like a move sent to the referee. In process there is no clock: a bot that raises or answers a move that is
+not legal has that decision played by the heuristic (as the referee's clock does with `on_timeout` bot), and it is
+counted. A bot that may hang belongs over HTTP (`api/tournament_http.py`), where the turn clock handles it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import IO
+
+from loveletter.api.simulate import SeedKey, parse_options
+from loveletter.client.bots import Bot, decide, load, seat_game
+from loveletter.core.bots import BOTS, get_bot
+from loveletter.core.bots import Bot as Policy
+from loveletter.core.catalogue import ClockRanOut, Event, GameEnded
+from loveletter.core.chance import commitment, committed_deal
+from loveletter.core.commands import Command, PlayerCommand, RevealSeed, StartGame
+from loveletter.core.decide import decide as judge
+from loveletter.core.evolve import apply_all
+from loveletter.core.lang import BilingualError, Text
+from loveletter.core.legal import from_action_code, legal_moves
+from loveletter.core.rules import RuleViolation
+from loveletter.core.rulesets import RULESETS, Options
+from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, PHASE_OVER, PHASE_PLAY, GameState
+from loveletter.core.views import view
+from loveletter.events.log import Header, write_game
+
+__all__ = ["TournamentError", "parse_options"]
+
+
+class TournamentError(BilingualError):
+    """A tournament that cannot be run as asked (one line, for the command line)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    bots: tuple[str, ...] = ("heuristic", "random")
+    players: int = 4
+    ruleset: str = "2019"
+    games: int = 100
+    seed: int = 1
+    options: tuple[tuple[str, str], ...] = ()
+    duplicate: bool = True
+    """Every game of a deal set dealt from the same server seed (in process only: see docs/bots.md)."""
+
+    def check(self) -> None:
+        """Raise `TournamentError` for a tournament that cannot be played."""
+        if self.ruleset not in RULESETS:
+            known = ", ".join(RULESETS)
+            raise TournamentError(
+                Text(
+                    f"unknown ruleset {self.ruleset!r} (known: {known})",
+                    f"jeu de règles inconnu « {self.ruleset} » (connus : {known})",
+                )
+            )
+        rs = RULESETS[self.ruleset]
+        if not rs.min_players <= self.players <= rs.max_players:
+            low, high, n = rs.min_players, rs.max_players, self.players
+            raise TournamentError(
+                Text(
+                    f"ruleset {rs.id} is played by {low} to {high} players, not {n}",
+                    f"le jeu de règles {rs.id} se joue de {low} à {high} joueurs, pas {n}",
+                )
+            )
+        if len(self.bots) < 2:
+            raise TournamentError(
+                Text(
+                    "a tournament needs at least two bots (--bots heuristic,random)",
+                    "un tournoi demande au moins deux robots (--bots heuristic,random)",
+                )
+            )
+        if len(set(self.bots)) != len(self.bots):
+            twice = next(b for b in self.bots if self.bots.count(b) > 1)
+            raise TournamentError(
+                Text(f"the bot {twice} is entered twice", f"le robot {twice} est inscrit deux fois"),
+            )
+        if self.games < 1:
+            raise TournamentError(
+                Text(f"--games must be at least 1, not {self.games}", f"--games vaut au moins 1, pas {self.games}")
+            )
+        try:
+            Options.from_dict(dict(self.options))
+        except BilingualError as exc:
+            raise TournamentError(Text(f"--option: {exc.text.en}", f"--option : {exc.text.fr}")) from None
+
+
+def load_bots(specs: Sequence[str]) -> list[Bot | Policy]:
+    """Each entrant: a built-in policy by its name, or the bot `MODULE:NAME` loaded (a `TournamentError` naming
+    the first that cannot be)."""
+    out: list[Bot | Policy] = []
+    for spec in specs:
+        if spec in BOTS:
+            out.append(get_bot(spec))
+            continue
+        try:
+            out.append(load(spec))
+        except (ImportError, AttributeError, ValueError) as exc:
+            raise TournamentError(
+                Text(
+                    f"cannot load the bot {spec}: {exc}",
+                    f"impossible de charger le robot {spec} : module ou nom introuvable, ou écrit autrement que "
+                    "MODULE:NOM",
+                )
+            ) from None
+    return out
+
+
+def short_names(specs: Sequence[str]) -> list[str]:
+    """How each bot is named in tables and logs: a built-in by its name, `pkg.mod:Name` as `mod:Name` (the whole
+    spec when two would read alike)."""
+    short = [s if ":" not in s else s.rsplit(":", 1)[0].rsplit(".", 1)[-1] + ":" + s.rsplit(":", 1)[1] for s in specs]
+    return [s if short.count(s) == 1 else spec for s, spec in zip(short, specs, strict=True)]
+
+
+def seat_names(config: Config, seating: Seating) -> tuple[str, ...]:
+    """The players' names of one game: each seat's bot and the seat (`heuristic-2`), at most 40 characters."""
+    short = short_names(config.bots)
+    return tuple(f"{short[b][:36]}-{seat}" for seat, b in enumerate(seating.seats))
+
+
+# -- the schedule ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """One game of the tournament: its number, its deal set and which bot (by index) sits in each seat."""
+
+    game: int
+    deal: int
+    seats: tuple[int, ...]
+
+
+def schedule(config: Config) -> Iterator[Seating]:
+    """Every game's seating. Set `d` plays lineup `d` in each of the `players` rotations of the seats; lineups are
+    windows of a bot order that is shuffled again (from the seed) every cycle through the bots."""
+    n, b = config.players, len(config.bots)
+    key = tournament_key(config.seed)
+    order: list[int] = []
+    for game in range(config.games):
+        deal_set, turn = divmod(game, n)
+        cycle, at = divmod(deal_set, b)
+        if at == 0 and turn == 0:
+            order = list(range(b))
+            random.Random(int.from_bytes(key.derive(b"tournament/lineup:%d" % cycle), "big")).shuffle(order)
+        lineup = [order[(at + k) % b] for k in range(n)]
+        seats = tuple(lineup[(s + turn) % n] for s in range(n))
+        yield Seating(game, deal_set if config.duplicate else game, seats)
+
+
+def tournament_key(seed: int) -> SeedKey:
+    """The key every seed of tournament `seed` is derived from (its messages start with `tournament/`, so they
+    never meet a simulation's)."""
+    return SeedKey(seed)
+
+
+def server_seed(key: SeedKey, deal: int) -> bytes:
+    """The server seed every round of deal set `deal` is shuffled from (committed to, then revealed, per game)."""
+    return key.derive(b"tournament/deal:%d" % deal)
+
+
+def bot_seed(key: SeedKey, game: int, seat: int) -> int:
+    """The seed of the random generator of the bot in `seat` of `game` (a built-in's ties and draws)."""
+    return int.from_bytes(key.derive(b"tournament/bot:%d:%d" % (game, seat))[:8], "big")
+
+
+# -- one game's outcome -------------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What the ratings and the report need of one game: per seat, the bot, its rank (1 is best; winners first,
+    then by favors, a seat that left the game last) and what went wrong."""
+
+    game: int
+    deal: int
+    seats: tuple[int, ...]
+    winners: tuple[int, ...]
+    favors: tuple[int, ...]
+    resigned: tuple[bool, ...]
+    aborted: bool = False
+    timeouts: list[int] = field(default_factory=list)
+    refused: list[int] = field(default_factory=list)
+    crashes: list[int] = field(default_factory=list)
+    hangs: list[int] = field(default_factory=list)
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        keys = [
+            (0 if gone else 1, 1 if s in self.winners else 0, f)
+            for s, (f, gone) in enumerate(zip(self.favors, self.resigned, strict=True))
+        ]
+        return tuple(1 + sum(other > mine for other in keys) for mine in keys)
+
+    @classmethod
+    def of(cls, seating: Seating, state: GameState, events: Sequence[Event]) -> Outcome:
+        n = len(seating.seats)
+        timeouts = [0] * n
+        for e in events:
+            if type(e) is ClockRanOut:
+                timeouts[e.player] += 1
+        return cls(
+            seating.game,
+            seating.deal,
+            seating.seats,
+            tuple(state.winners),
+            tuple(state.favors),
+            tuple(state.resigned),
+            state.aborted or not any(type(e) is GameEnded for e in events),
+            timeouts,
+            [0] * n,
+            [0] * n,
+            [0] * n,
+        )
+
+
+# -- in process -----------------------------------------------------------------------------------------------------
+
+
+def play_in_process(
+    config: Config, seating: Seating, entrants: Sequence[Bot | Policy], key: SeedKey, record: list[Event]
+) -> Outcome:
+    """Play one game of the tournament with the bots in this process; its events go to `record`."""
+    names = seat_names(config, seating)
+    seed = server_seed(key, seating.deal)
+    rngs = [random.Random(bot_seed(key, seating.game, s)) for s in range(config.players)]
+    bots = [entrants[i] for i in seating.seats]
+    refused, crashes = [0] * config.players, [0] * config.players
+    fallback = get_bot("heuristic")
+    game_id = _game_id(config, seating)
+    state = INITIAL.thaw()
+    command: Command = StartGame(config.ruleset, names, dict(config.options), seed_commitment=commitment(seed))
+    while True:
+        events = judge(state, command)
+        apply_all(state, events)
+        record.extend(events)
+        phase = state.phase
+        if phase in (PHASE_PLAY, PHASE_CHANCELLOR):
+            seat = state.active
+            bot = bots[seat]
+            if isinstance(bot, Policy):
+                command = bot.choose(view(state, seat), legal_moves(state, seat), rngs[seat])
+                continue
+            move = _answer(bot, seat_game(state, seat, game_id), seat)
+            if isinstance(move, BaseException):
+                crashes[seat] += 1
+            elif move is None:
+                refused[seat] += 1
+            else:
+                command = move
+                continue
+            command = fallback.choose(view(state, seat), legal_moves(state, seat), rngs[seat])
+        elif phase == PHASE_DEAL:
+            command = committed_deal(state, seed)
+        elif phase == PHASE_OVER:
+            if state.server_seed is not None:
+                break
+            command = RevealSeed(seed.hex())
+        else:  # pragma: no cover - decide always stops at a decision
+            raise RuntimeError(f"tournament game stuck in phase {phase!r}")
+    outcome = Outcome.of(seating, state.freeze(), record)
+    outcome.refused, outcome.crashes = refused, crashes
+    return outcome
+
+
+def _answer(bot: Bot, game: object, seat: int) -> PlayerCommand | BaseException | None:
+    """The bot's move as a command; the exception it raised; or None for an answer that is not a legal move."""
+    try:
+        answer = decide(bot, game)  # type: ignore[arg-type]
+    except Exception as exc:
+        return exc
+    code = answer if isinstance(answer, int) else getattr(answer, "action_code", None)
+    legal = {m.action_code for m in game.legal_moves}  # type: ignore[attr-defined]
+    if not isinstance(code, int) or code not in legal:
+        return None
+    try:
+        return from_action_code(code, seat)
+    except (ValueError, RuleViolation):
+        return None
+
+
+def run_in_process(
+    config: Config,
+    log: IO[bytes] | None = None,
+    on_game: Callable[[Outcome], None] | None = None,
+) -> list[Outcome]:
+    """Play the whole tournament in this process; every game to `log` (JSONL) if given."""
+    config.check()
+    entrants = load_bots(config.bots)
+    key = tournament_key(config.seed)
+    outcomes: list[Outcome] = []
+    record: list[Event] = []
+    for seating in schedule(config):
+        record.clear()
+        outcome = play_in_process(config, seating, entrants, key, record)
+        outcomes.append(outcome)
+        if log is not None:
+            started = record[0]
+            header = Header(config.ruleset, started.players, dict(started.options), _game_id(config, seating))  # type: ignore[union-attr]
+            write_game(log, record, header)
+        if on_game is not None:
+            on_game(outcome)
+    return outcomes
+
+
+def _game_id(config: Config, seating: Seating) -> str:
+    return f"tournament-{config.seed}-{seating.game}"

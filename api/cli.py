@@ -394,7 +394,9 @@ def situation(file: Path, as_json: bool, lang: Lang) -> None:
         print("\n".join(describe(result, lang)))
 
 
-@app.group(help=_("Bots that play at a referee over HTTP.", "Des robots qui jouent chez un arbitre, par HTTP."))
+@app.group(
+    cls=Group, help=_("Bots that play at a referee over HTTP.", "Des robots qui jouent chez un arbitre, par HTTP.")
+)
 def bot() -> None:
     pass
 
@@ -432,7 +434,7 @@ def bot() -> None:
     help=_(
         "print a JSON line for each refused move and for a crash; a refused move is then left to the game's clock "
         "instead of stopping the bot (as loveletter tournament runs its bots)",
-        "écrire une ligne JSON par coup refusé et en cas de plantage ; un coup refusé est alors laissé à la "
+        "écrire une ligne JSON par coup refusé et si le robot échoue ; un coup refusé est alors laissé à la "
         "pendule de la partie au lieu d'arrêter le robot (ainsi loveletter tournament lance ses robots)",
     ),
 )
@@ -509,7 +511,7 @@ def bot_run(
         "Rank bots: many games with the seats rotated and, in process, duplicate deals (each set of shuffles played "
         "once per rotation); OpenSkill ratings with 95% intervals and a head-to-head table. In process by default, "
         "or over HTTP (--server, --serve) with each bot in its own process and every game on a turn clock.",
-        "Classer des robots : de nombreuses parties, sièges en rotation et, dans le processus, donnes dupliquées "
+        "Classer des robots : de nombreuses parties, sièges en rotation et, dans le processus, donnes rejouées "
         "(chaque jeu de mélanges joué une fois par rotation) ; notes OpenSkill avec intervalles à 95 % et tableau "
         "des face-à-face. Dans le processus par défaut, ou par HTTP (--server, --serve), chaque robot dans son "
         "propre processus et chaque partie avec une pendule.",
@@ -602,12 +604,13 @@ def bot_run(
 )
 @click.option(
     "--on-timeout",
-    type=OneOf(UI, ("bot", "resign")),
-    default="bot",
+    type=OneOf(UI, ("resign", "bot")),
+    default="resign",
     show_default=True,
     help=_(
-        "over HTTP: when a clock runs out, the referee's bot plays the seat, or the seat resigns",
-        "par HTTP : quand une pendule tombe, le robot de l'arbitre joue pour le siège, ou le siège abandonne",
+        "over HTTP: when a clock runs out, the seat resigns (it finishes last), or the referee's bot plays for it",
+        "par HTTP : quand une pendule tombe, le siège abandonne (il finit dernier), ou le robot de l'arbitre joue "
+        "pour lui",
     ),
 )
 @click.option(

@@ -41,11 +41,11 @@ CLI = (sys.executable, "-c", "from loveletter.api.cli import main; main()")
 class HttpConfig:
     url: str
     turn_seconds: int = 10
-    on_timeout: str = "bot"
+    on_timeout: str = "resign"
     parallel: int = 2
     join_seconds: float = 60.0
     """Longest wait for every bot to take its seat before the game is aborted (and not rated)."""
-    grace_seconds: float = 5.0
+    grace_seconds: float = 2.0
     """How long a bot's process may take to leave after its game is over before it is ended (a hang)."""
 
 

@@ -231,13 +231,14 @@ def render_tables(figures: dict[str, Any], lang: str = "en") -> list[Table]:
     for head, justify in (
         ("#", "right"),
         ("robot" if fr else "bot", "left"),
-        ("note (mu)" if fr else "rating (mu)", "right"),
+        ("note" if fr else "rating (mu)", "right"),
         ("intervalle à 95 %" if fr else "95% interval", "right"),
         ("victoires" if fr else "win rate", "right"),
         ("parties" if fr else "seat-games", "right"),
-        ("plantages" if fr else "crashes", "right"),
+        ("échecs" if fr else "crashes", "right"),
         ("hors délai" if fr else "timeouts", "right"),
         ("coups refusés" if fr else "refused", "right"),
+        ("bloqués" if fr else "hung", "right"),
     ):
         ratings.add_column(head, justify=justify)  # type: ignore[arg-type]
     for r in figures["ratings"]:
@@ -251,6 +252,7 @@ def render_tables(figures: dict[str, Any], lang: str = "en") -> list[Table]:
             str(r["crashes"]),
             str(r["timeouts"]),
             str(r["refused_moves"]),
+            str(r["hangs"]),
         )
     names = [r["name"] for r in figures["ratings"]]
     h2h = Table(

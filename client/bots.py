@@ -41,7 +41,13 @@ def play(seat: Client, game_id: str, bot: Bot, *, on_refused: Callable[[RefereeE
     A refused move raises, unless `on_refused` is given: then it is told the refusal and the seat waits for the
     game to move on (a game with a turn clock times the seat out and plays or resigns for it)."""
 
+    asked = -1  # the version the bot last answered: a refused answer is not asked for again at the same place
+
     def move(game: Game) -> None:
+        nonlocal asked
+        if not game.your_turn or game.over or game.version == asked:
+            return
+        asked = game.version
         try:
             seat.play(game_id, decide(bot, game))
         except RefereeError as refusal:
@@ -50,16 +56,14 @@ def play(seat: Client, game_id: str, bot: Bot, *, on_refused: Callable[[RefereeE
             on_refused(refusal)
 
     game = seat.game(game_id)
-    if game.your_turn and not game.over:
-        move(game)
+    move(game)
     for event in seat.stream(game_id):
         if event.seq < game.version:
             continue  # the stream's beginning: events the seat has already answered
         game = seat.game(game_id)
         if game.over:
             break
-        if game.your_turn:
-            move(game)
+        move(game)
     return seat.game(game_id)
 
 

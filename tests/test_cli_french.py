@@ -17,8 +17,20 @@ from tests.french import not_french
 
 READER = str(ROOT / "examples" / "reader-question.json")
 NAMES = ["Claire", "Thibault", "Ann", "Bob", "Cleo", "Dan", "Eve", "Finn"]
-COMMANDS = ["simulate", "demo", "replay", "explain", "show", "audit", "serve", "situation", "bot"]
-IDS = ["princess", "classic", "heuristic", "random", "genius", "frobnicate", "loveletter", "love", "letter", *COMMANDS]
+COMMANDS = ["simulate", "demo", "replay", "explain", "show", "audit", "serve", "situation", "bot", "tournament"]
+IDS = [
+    "princess",
+    "classic",
+    "heuristic",
+    "random",
+    "genius",
+    "frobnicate",
+    "loveletter",
+    "love",
+    "letter",
+    "resign",
+    *COMMANDS,
+]
 
 
 @pytest.fixture(scope="module")
@@ -84,6 +96,20 @@ def error_cases(tmp: Path, two_games: Path) -> list[tuple[str, ...]]:
         ("bot", "run", "no.such.module:bot", "--join-open"),
         ("bot", "run", "examples.bots.first:choose"),
         ("bot", "run", "examples.bots.first:choose", "--join-open", "--server", "http://127.0.0.1:9"),
+        ("tournament", "--bots", "heuristic"),
+        ("tournament", "--bots", "heuristic,heuristic"),
+        ("tournament", "--bots", "heuristic,no.such.module:bot"),
+        ("tournament", "--bots", "heuristic,random", "--ruleset", "2020"),
+        ("tournament", "--bots", "heuristic,random", "--players", "9"),
+        ("tournament", "--bots", "heuristic,random", "--games", "0"),
+        ("tournament", "--bots", "heuristic,random", "--option", "tie_2012=maybe"),
+        ("tournament", "--bots", "heuristic,random", "--json", "--csv"),
+        ("tournament", "--bots", "heuristic,random", "--server", "http://127.0.0.1:9", "--serve"),
+        ("tournament", "--bots", "heuristic,random", "--plot", str(tmp / "chart.gif")),
+        ("tournament", "--bots", "heuristic,random", "--games", "1", "--log", str(tmp / "missing" / "x.jsonl")),
+        ("tournament", "--bots", "heuristic,random", "--games", "1", "--plot", str(tmp / "missing" / "r.svg")),
+        ("tournament", "--bots", "heuristic,random", "--games", "1", "--server", "http://127.0.0.1:9"),
+        ("tournament", "--bots", "heuristic,random", "--on-timeout", "never"),
         ("frobnicate",),
     ]
 
@@ -134,14 +160,16 @@ def test_the_language_comes_from_the_environment_when_not_given() -> None:
     assert given.stderr.startswith("error: --games: must be at least 1, not 0")
 
 
-@pytest.mark.parametrize("command", ["", "simulate", "demo", "replay", "explain", "show", "audit", "serve"])
+@pytest.mark.parametrize(
+    "command", ["", "simulate", "demo", "replay", "explain", "show", "audit", "serve", "tournament", "bot run"]
+)
 def test_help_pages_are_french(command: str) -> None:
-    result = loveletter(*([command] if command else []), "--help", "--lang", "fr")
+    result = loveletter(*command.split(), "--help", "--lang", "fr")
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("Utilisation : loveletter")
     # Option names, metavars and the example JSON are not prose: set aside before the check.
     prose = re.sub(r"\b[A-Z][A-Z.]*\b|\{[^}]*\}|sqlite:\S+|postgresql:\S+", " ", result.stdout)
-    assert not_french(prose, allowed=[*IDS, "locale", "cœur"]) == []
+    assert not_french(prose, allowed=[*IDS, "locale", "cœur", "OpenSkill", "run"]) == []
 
 
 def test_reports_and_stories_are_french(two_games: Path, tmp_path: Path) -> None:
@@ -159,6 +187,7 @@ def test_reports_and_stories_are_french(two_games: Path, tmp_path: Path) -> None
         loveletter("show", str(one), "--lang", "fr"),
         loveletter("demo", "--lang", "fr"),
         loveletter("simulate", "--games", "20", "--lang", "fr"),
+        loveletter("tournament", "--bots", "heuristic,random", "--games", "8", "--lang", "fr"),
     ]
     for result in outputs:
         assert result.returncode in (0, 1), result.stderr

@@ -1,0 +1,85 @@
+"""`loveletter tournament` over HTTP against a real referee on 127.0.0.1 (SQLite): each bot in its own process, every
+game on a short turn clock. A bot that crashes and one that hangs are timed out by the clock, the tournament
+finishes, and the report counts, per bot, what went wrong."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from loveletter.api.settings import Settings
+from loveletter.events.log import read_path
+from loveletter.events.sqlite_store import SqliteStore
+from tests.cli import loveletter
+from tests.servers import ADMIN, serve
+
+CRASH, HANG = "examples.bots.faulty:Crash", "examples.bots.faulty:Hang"
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    store = SqliteStore(str(tmp_path_factory.mktemp("tournament") / "referee.db"))
+    try:
+        with serve(Settings(admin_token=ADMIN, log_level="warning", create_rate=0, move_rate=0), store) as url:
+            yield url
+    finally:
+        store.close()
+
+
+def test_a_crashing_and_a_hanging_bot_are_timed_out_and_reported_and_the_tournament_finishes(
+    base: str, tmp_path: Path
+) -> None:
+    log = tmp_path / "http.jsonl"
+    ran = loveletter(
+        "tournament", "--bots", f"heuristic,random,{CRASH},{HANG}", "--players", "4", "--games", "2",
+        "--server", base, "--turn-seconds", "2", "--json", "--log", str(log),
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    figures = json.loads(ran.stdout)
+    assert figures["mode"] == "http" and figures["games"] == 2 and figures["aborted_games"] == 0
+    bots = {r["bot"]: r for r in figures["ratings"]}
+    # Both games seat all four bots. The crashing bot's process dies in each (on its third move) and its clock then
+    # runs out; the hanging one never answers: its clock runs out, it resigns, and its process is ended at the end.
+    assert bots[CRASH]["crashes"] == 2 and bots[CRASH]["timeouts"] == 2 and bots[CRASH]["hangs"] == 0
+    assert bots[HANG]["timeouts"] == 2 and bots[HANG]["hangs"] == 2 and bots[HANG]["crashes"] == 0
+    for healthy in ("heuristic", "random"):
+        assert bots[healthy]["crashes"] == 0 and bots[healthy]["hangs"] == 0 and bots[healthy]["refused_moves"] == 0
+    # A seat that resigned finishes below every seat still in the game: both faulty bots rank below both others.
+    places = {r["bot"]: r["place"] for r in figures["ratings"]}
+    assert max(places["heuristic"], places["random"]) < min(places[CRASH], places[HANG])
+    # The log is the referee's own: both games, each with the two timeouts and resignations, and it audits clean.
+    games = read_path(str(log))
+    assert len(games) == 2
+    for game in games:
+        kinds = [type(e).TYPE for e in game.events]
+        assert kinds.count("clock_ran_out") == 2 and kinds.count("player_resigned") == 2, kinds
+        assert kinds[-2:] == ["game_ended", "seed_revealed"]
+    audit = loveletter("audit", str(log))
+    assert audit.returncode == 0, audit.stdout
+    assert "2 games, 2 valid, 0 invalid" in audit.stdout
+
+
+def test_an_illegal_move_is_refused_reported_and_left_to_the_clock(base: str) -> None:
+    illegal = "examples.bots.faulty:illegal"
+    ran = loveletter(
+        "tournament", "--bots", f"heuristic,{illegal}", "--players", "2", "--games", "1",
+        "--server", base, "--turn-seconds", "1", "--json",
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    bots = {r["bot"]: r for r in json.loads(ran.stdout)["ratings"]}
+    assert bots[illegal]["refused_moves"] == 1 and bots[illegal]["timeouts"] == 1 and bots[illegal]["crashes"] == 0
+    assert bots["heuristic"]["wins"] == 1
+
+
+def test_serve_starts_a_referee_of_its_own(tmp_path: Path) -> None:
+    ran = loveletter(
+        "tournament", "--bots", "heuristic,examples.bots.careful:Bot", "--players", "2", "--games", "2", "--serve",
+        "--turn-seconds", "5", "--csv",
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    rows = [line.split(",") for line in ran.stdout.splitlines()]
+    assert rows[0][0] == "section" and sum(1 for r in rows if r[0] == "rating") == 2
+    assert sum(int(r[4]) for r in rows if r[0] == "rating") == 4  # two games of two seats

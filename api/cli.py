@@ -710,7 +710,7 @@ def tournament(
     elif as_csv:
         sys.stdout.write(render_csv(figures))
     else:
-        console = Console(width=max(120, Console().width))
+        console = Console() if sys.stdout.isatty() else Console(width=120)  # a file or a pipe: the same text always
         for table in render_tables(figures, lang):
             console.print(table)
 

@@ -228,37 +228,42 @@ def render_tables(figures: dict[str, Any], lang: str = "en") -> list[Table]:
         else f"{games} games of {figures['ruleset']}, {figures['players']} players, seed {figures['seed']}"
     )
     ratings = Table(title=title)
-    for head, justify in (
+    columns = [
         ("#", "right"),
         ("robot" if fr else "bot", "left"),
         ("note" if fr else "rating (mu)", "right"),
         ("intervalle à 95 %" if fr else "95% interval", "right"),
         ("victoires" if fr else "win rate", "right"),
         ("parties" if fr else "seat-games", "right"),
-        ("échecs" if fr else "crashes", "right"),
-        ("hors délai" if fr else "timeouts", "right"),
-        ("coups refusés" if fr else "refused", "right"),
-        ("bloqués" if fr else "hung", "right"),
-    ):
+    ]
+    incidents = ("crashes", "timeouts", "refused_moves", "hangs")
+    shown = figures["mode"] == "http" or any(r[k] for r in figures["ratings"] for k in incidents)
+    if shown:  # what went wrong, per bot: always over HTTP, and in process when something did
+        columns += [
+            ("échecs" if fr else "crashes", "right"),
+            ("hors délai" if fr else "timeouts", "right"),
+            ("coups refusés" if fr else "refused", "right"),
+            ("bloqués" if fr else "hung", "right"),
+        ]
+    for head, justify in columns:
         ratings.add_column(head, justify=justify)  # type: ignore[arg-type]
     for r in figures["ratings"]:
-        ratings.add_row(
+        cells = [
             str(r["place"]),
             r["name"],
             n(f"{r['mu']:.2f}"),
             n(f"{r['low']:.2f} – {r['high']:.2f}"),
             n(f"{r['win_rate']:.1%}"),
             n(f"{r['seat_games']:,}"),
-            str(r["crashes"]),
-            str(r["timeouts"]),
-            str(r["refused_moves"]),
-            str(r["hangs"]),
-        )
+        ]
+        ratings.add_row(*cells, *([str(r[k]) for k in incidents] if shown else []))
     names = [r["name"] for r in figures["ratings"]]
     h2h = Table(
-        title="Face-à-face : part des rencontres finies devant (les égalités comptent pour moitié)"
+        title="Face-à-face" if fr else "Head to head",
+        caption="part des rencontres que le robot de la ligne finit devant celui de la colonne ; une égalité compte "
+        "pour moitié"
         if fr
-        else "Head to head: share of meetings finished ahead (a tie counts half)"
+        else "share of meetings the row's bot finished ahead of the column's; a tie counts half",
     )
     h2h.add_column("")
     for name in names:

@@ -46,6 +46,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/determinism.py
 	$(BIN)/python bench/referee_inprocess.py
 	$(BIN)/python bench/sqlite_commit.py
+	$(BIN)/python bench/tournament.py
 
 ## make bench-api: the HTTP load test on SQLite (durable) and on PostgreSQL with two workers
 bench-api: $(STAMP)

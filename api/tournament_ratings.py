@@ -47,7 +47,7 @@ class Ratings:
 
 def rate(outcomes: Sequence[Outcome], bots: int, keep_history: bool = True) -> Ratings:
     """Rate `bots` bots from the games in order (an aborted game says nothing and is skipped)."""
-    model = PlackettLuce()
+    model = PlackettLuce(tau=0.0)  # a bot does not learn during a tournament: no drift (docs/bots.md)
     ratings = [Rating(model.mu, model.sigma) for _ in range(bots)]
     history: list[tuple[tuple[float, float], ...]] = []
     for outcome in outcomes:

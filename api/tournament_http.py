@@ -27,7 +27,7 @@ import orjson
 from loveletter.api.simulate import SeedKey
 from loveletter.api.tournament import Config, Outcome, Seating, bot_seed, load_bots, schedule, seat_names
 from loveletter.api.tournament import tournament_key as make_key
-from loveletter.client import Client
+from loveletter.client import Client, RefereeError
 from loveletter.core.catalogue import Event
 from loveletter.core.evolve import fold
 from loveletter.core.lang import BilingualError, Text
@@ -119,6 +119,8 @@ def play_over_http(config: Config, http: HttpConfig, seating: Seating, seeds: Se
         raise HttpTournamentError(
             Text(f"cannot reach {http.url}: {exc}", f"impossible de joindre {http.url} (est-il démarré ?)")
         ) from None
+    except RefereeError as exc:  # the referee would not create the game (a limit, an option it does not know…)
+        raise HttpTournamentError(Text(f"the referee refused: {exc}", f"l'arbitre a refusé : {exc}")) from None
     events = _events(data)
     outcome = Outcome.of(seating, fold(events), events)
     outcome.aborted = outcome.aborted or aborted

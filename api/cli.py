@@ -640,8 +640,8 @@ def tournament(
     parallel: int,
     lang: Lang,
 ) -> None:
-    from loveletter.api.simulate import SimulationError, plot_format
-    from loveletter.api.tournament import Config, TournamentError, load_bots, parse_options
+    from loveletter.api.simulate import SimulationError, parse_options, plot_format
+    from loveletter.api.tournament import Config, TournamentError, load_bots
 
     try:
         names = tuple(b.strip() for b in bots.split(",") if b.strip())

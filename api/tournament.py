@@ -20,8 +20,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO
 
-from loveletter.api.simulate import SeedKey, parse_options
+from loveletter.api.simulate import SeedKey
 from loveletter.client.bots import Bot, decide, load, seat_game
+from loveletter.client.models import Game
 from loveletter.core.bots import BOTS, get_bot
 from loveletter.core.bots import Bot as Policy
 from loveletter.core.catalogue import ClockRanOut, Event, GameEnded
@@ -36,8 +37,6 @@ from loveletter.core.rulesets import RULESETS, Options
 from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, PHASE_OVER, PHASE_PLAY, GameState
 from loveletter.core.views import view
 from loveletter.events.log import Header, write_game
-
-__all__ = ["TournamentError", "parse_options"]
 
 
 class TournamentError(BilingualError):
@@ -274,14 +273,14 @@ def play_in_process(
     return outcome
 
 
-def _answer(bot: Bot, game: object, seat: int) -> PlayerCommand | BaseException | None:
+def _answer(bot: Bot, game: Game, seat: int) -> PlayerCommand | BaseException | None:
     """The bot's move as a command; the exception it raised; or None for an answer that is not a legal move."""
     try:
-        answer = decide(bot, game)  # type: ignore[arg-type]
+        answer = decide(bot, game)
     except Exception as exc:
         return exc
     code = answer if isinstance(answer, int) else getattr(answer, "action_code", None)
-    legal = {m.action_code for m in game.legal_moves}  # type: ignore[attr-defined]
+    legal = {m.action_code for m in game.legal_moves}
     if not isinstance(code, int) or code not in legal:
         return None
     try:

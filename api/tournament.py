@@ -20,7 +20,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO
 
-from loveletter.api.simulate import SeedKey
+from loveletter.api.simulate import Config as SimulationConfig
+from loveletter.api.simulate import SeedKey, SimulationError
 from loveletter.client.bots import Bot, decide, load, seat_game
 from loveletter.client.models import Game
 from loveletter.core.bots import BOTS, get_bot
@@ -33,7 +34,6 @@ from loveletter.core.evolve import apply_all
 from loveletter.core.lang import BilingualError, Text
 from loveletter.core.legal import from_action_code, legal_moves
 from loveletter.core.rules import RuleViolation
-from loveletter.core.rulesets import RULESETS, Options
 from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, PHASE_OVER, PHASE_PLAY, GameState
 from loveletter.core.views import view
 from loveletter.events.log import Header, write_game
@@ -55,24 +55,13 @@ class Config:
     """Every game of a deal set dealt from the same server seed (in process only: see docs/bots.md)."""
 
     def check(self) -> None:
-        """Raise `TournamentError` for a tournament that cannot be played."""
-        if self.ruleset not in RULESETS:
-            known = ", ".join(RULESETS)
-            raise TournamentError(
-                Text(
-                    f"unknown ruleset {self.ruleset!r} (known: {known})",
-                    f"jeu de règles inconnu « {self.ruleset} » (connus : {known})",
-                )
-            )
-        rs = RULESETS[self.ruleset]
-        if not rs.min_players <= self.players <= rs.max_players:
-            low, high, n = rs.min_players, rs.max_players, self.players
-            raise TournamentError(
-                Text(
-                    f"ruleset {rs.id} is played by {low} to {high} players, not {n}",
-                    f"le jeu de règles {rs.id} se joue de {low} à {high} joueurs, pas {n}",
-                )
-            )
+        """Raise `TournamentError` for a tournament that cannot be played: the ruleset, the seats, the number of
+        games and the options are judged as a simulation's are, the bots here."""
+        try:
+            seats = ("random",) * self.players
+            SimulationConfig(self.ruleset, self.players, self.games, self.seed, seats, self.options).check()
+        except SimulationError as exc:
+            raise TournamentError(exc.text) from None
         if len(self.bots) < 2:
             raise TournamentError(
                 Text(
@@ -85,14 +74,6 @@ class Config:
             raise TournamentError(
                 Text(f"the bot {twice} is entered twice", f"le robot {twice} est inscrit deux fois"),
             )
-        if self.games < 1:
-            raise TournamentError(
-                Text(f"--games must be at least 1, not {self.games}", f"--games vaut au moins 1, pas {self.games}")
-            )
-        try:
-            Options.from_dict(dict(self.options))
-        except BilingualError as exc:
-            raise TournamentError(Text(f"--option: {exc.text.en}", f"--option : {exc.text.fr}")) from None
 
 
 def load_bots(specs: Sequence[str]) -> list[Bot | Policy]:

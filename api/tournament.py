@@ -215,7 +215,9 @@ def play_in_process(
     names = seat_names(config, seating)
     seed = server_seed(key, seating.deal)
     rngs = [random.Random(bot_seed(key, seating.game, s)) for s in range(config.players)]
-    bots = [entrants[i] for i in seating.seats]
+    # A bot of the author's is loaded afresh for each seat of each game: a class is made once per game and seat, as
+    # over HTTP (one process each), so what it remembers never leaks into another game or another seat.
+    bots = [entrants[i] if isinstance(entrants[i], Policy) else load(config.bots[i]) for i in seating.seats]
     refused, crashes = [0] * config.players, [0] * config.players
     fallback = get_bot("heuristic")
     game_id = _game_id(config, seating)

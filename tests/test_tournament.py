@@ -9,12 +9,13 @@ import io
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
 from loveletter.api.tournament import Config, Outcome, Seating, run_in_process, schedule
 from loveletter.api.tournament_ratings import head_to_head, plot, rate
+from loveletter.client import Game, LegalMove
 from loveletter.events.log import read_path
 from tests.cli import loveletter
 
@@ -150,3 +151,30 @@ def test_in_process_a_bot_that_raises_or_answers_an_illegal_move_is_counted_and_
 def test_seatings_are_games_in_order() -> None:
     assert [s.game for s in schedule(Config(games=10))] == list(range(10))
     assert isinstance(next(schedule(Config())), Seating)
+
+
+class Remembers:
+    """A bot with a memory: every instance keeps the (game, seat) pairs it was asked about."""
+
+    instances: ClassVar[list[Remembers]] = []
+
+    def __init__(self) -> None:
+        self.asked: set[tuple[str, int | None]] = set()
+        Remembers.instances.append(self)
+
+    def choose(self, game: Game) -> LegalMove:
+        self.asked.add((game.game_id, game.view.seat))
+        return game.legal_moves[0]
+
+
+def test_in_process_a_bot_class_is_made_afresh_for_each_seat_of_each_game() -> None:
+    """As over HTTP, where each seat of each game is a process of its own: here three seats of four are this bot's
+    in every game, and no instance is ever asked about two games or two seats."""
+    import importlib
+
+    bot = importlib.import_module("tests.test_tournament").Remembers  # the class `load` finds (pytest may have
+    bot.instances.clear()  # imported this file under another module name)
+    run_in_process(Config(("tests.test_tournament:Remembers", "random"), players=4, games=4))
+    asked = [r.asked for r in bot.instances if r.asked]
+    assert all(len(pairs) == 1 for pairs in asked)
+    assert len({pair for pairs in asked for pair in pairs}) == len(asked) >= 4

@@ -58,12 +58,19 @@ class ActionTable:
         self.index: dict[int, int] = {code: i for i, code in enumerate(codes)}
         self.size = len(codes)
         self._masks: dict[tuple[int, ...], npt.NDArray[np.int8]] = {}
+        self._commands: dict[int, list[PlayerCommand | None]] = {}  # seat -> command by index, made when first asked
 
     def command(self, index: int, seat: int) -> PlayerCommand:
         """The command dense action `index` stands for, played by `seat`; `ValueError` outside the table."""
         if not 0 <= index < self.size:
             raise ValueError(f"action {index} is outside 0…{self.size - 1}")
-        return from_action_code(self.codes[index], seat)
+        made = self._commands.get(seat)
+        if made is None:
+            made = self._commands[seat] = [None] * self.size
+        command = made[index]
+        if command is None:
+            command = made[index] = from_action_code(self.codes[index], seat)
+        return command
 
     def mask(self, legal: tuple[int, ...]) -> npt.NDArray[np.int8]:
         """A fresh 0/1 vector with a 1 at each legal code's index (remembered per tuple of legal codes)."""

@@ -21,7 +21,7 @@ from pettingzoo import AECEnv
 
 from loveletter.core.catalogue import Event, FavorGained, GameEnded, RoundEnded
 from loveletter.core.chance import commitment, committed_deal
-from loveletter.core.commands import Command, RevealSeed, StartGame
+from loveletter.core.commands import Command, PlayerCommand, RevealSeed, StartGame
 from loveletter.core.decide import decide
 from loveletter.core.evolve import apply_all
 from loveletter.core.lang import BilingualError, Text
@@ -129,6 +129,7 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
         self._server_seed = b""
         self._log: list[Event] = []
         self._told = 0
+        self._rewarded = False
 
     # -- the PettingZoo API --------------------------------------------------------------------------------------
 
@@ -155,6 +156,7 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._skip_agent_selection = None
+        self._rewarded = False  # whether `rewards` holds anything but zeros
         self._state = INITIAL.thaw()
         self._log = []
         self._told = 0
@@ -167,37 +169,27 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = self._seat[agent]
-        if action is None or isinstance(action, bool) or not isinstance(action, int | np.integer):
-            raise IllegalAction(
-                Text(f"an action is an integer, not {action!r}", f"une action est un entier, pas « {action!r} »"),
-                "invalid_action",
-                "turn.order",
-            )
-        try:
-            command = self.actions.command(int(action), seat)
-        except ValueError:
-            top = self.actions.size - 1
-            raise IllegalAction(
-                Text(f"action {action} is outside 0…{top}", f"l'action {action} n'est pas entre 0 et {top}"),
-                "invalid_action",
-                "turn.order",
-            ) from None
+        command = self._command(action, self._seat[agent])
         try:
             events = decide(self._state, command)
         except RuleViolation as refused:
             raise IllegalAction(Text(refused.en, refused.fr), refused.code, refused.rule_id) from None
         self._cumulative_rewards[agent] = 0.0
-        for other in self.rewards:
-            self.rewards[other] = 0.0
+        if self._rewarded:
+            self._rewarded = False
+            for other in self.rewards:
+                self.rewards[other] = 0.0
         self._take(events)
-        self._advance(None)
+        phase = self._state.phase
+        if phase != PHASE_PLAY and phase != PHASE_CHANCELLOR:  # chance moves, or the episode is over
+            self._advance(None)
         if self._episode_over():
             for other in self.agents:
                 self.terminations[other] = True
         else:
             self.agent_selection = self.possible_agents[self._state.active]
-        self._accumulate_rewards()
+        if self._rewarded:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -243,9 +235,29 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
 
     # -- inside ----------------------------------------------------------------------------------------------------
 
+    def _command(self, action: object, seat: int) -> PlayerCommand:
+        """The command a dense action stands for; `IllegalAction` for anything that is not one of them."""
+        if type(action) is not int:
+            if not isinstance(action, int | np.integer) or isinstance(action, bool):
+                raise IllegalAction(
+                    Text(f"an action is an integer, not {action!r}", f"une action est un entier, pas « {action!r} »"),
+                    "invalid_action",
+                    "turn.order",
+                )
+            action = int(action)
+        try:
+            return self.actions.command(action, seat)  # type: ignore[arg-type]
+        except ValueError:
+            top = self.actions.size - 1
+            raise IllegalAction(
+                Text(f"action {action} is outside 0…{top}", f"l'action {action} n'est pas entre 0 et {top}"),
+                "invalid_action",
+                "turn.order",
+            ) from None
+
     def _take(self, events: tuple[Event, ...] | list[Event]) -> None:
         apply_all(self._state, events)
-        self._log.extend(events)
+        self._log += events
         if len(events) <= 2:  # a plain turn (card_played, turn_started) gives nobody anything
             return
         agents, rewards = self.possible_agents, self.rewards
@@ -254,9 +266,11 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
             if self.reward == "favors":
                 if kind is FavorGained:
                     rewards[agents[event.player]] += 1.0  # type: ignore[union-attr]
+                    self._rewarded = True
             elif kind is (GameEnded if self.episode == "game" else RoundEnded):
                 for seat in event.winners:  # type: ignore[union-attr]
                     rewards[agents[seat]] += 1.0
+                    self._rewarded = True
 
     def _advance(self, command: Command | None) -> None:
         """Let chance move (start, deals, the seed reveal) until a seat must decide or the episode is over."""

@@ -13,7 +13,9 @@ value (a seat's public facts, a hand, the unseen counts…) and the vector is th
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from array import array
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -21,7 +23,7 @@ import numpy.typing as npt
 from loveletter.core.cards import CARD_INDEX, CARD_ORDER, Card
 from loveletter.core.rulesets import Ruleset
 from loveletter.core.state import PHASE_CHANCELLOR, PHASE_PLAY
-from loveletter.core.views import SeatPublic, View
+from loveletter.core.views import View
 
 KINDS = len(CARD_ORDER)
 ROUND_CAP = 63
@@ -54,11 +56,11 @@ def fields(players: int) -> tuple[Field, ...]:
         Field("favors_to_win", 1, 7, "favors that win the game at this table"),
     )
     seat = (
-        Field("in_game", 1, 1, "the seat has not left the game"),
+        Field("favors", 1, 15, "favor tokens"),
         Field("in_round", 1, 1, "the seat is still in this round"),
         Field("protected", 1, 1, "the seat is protected by a Handmaid"),
         Field("hand_size", 1, 3, "cards in the seat's hand"),
-        Field("favors", 1, 15, "favor tokens"),
+        Field("in_game", 1, 1, "the seat has not left the game"),
         Field("known_hand", KINDS, 1, "one-hot: the card the observer knows the seat holds (never set for itself)"),
         Field("front", KINDS, 6, "the cards in front of the seat this round: copies of each kind"),
         Field("last_front", KINDS, 1, "one-hot: the card the seat played or discarded last this round"),
@@ -70,7 +72,7 @@ _F32 = np.dtype(np.float32)
 
 
 def _bytes(values: list[float]) -> bytes:
-    return np.asarray(values, dtype=_F32).tobytes()
+    return array("f", values).tobytes()  # a C float is float32 (IEEE 754 single) on every platform numpy runs on
 
 
 def _counts(cards: tuple[Card, ...] | list[Card]) -> list[float]:
@@ -87,6 +89,20 @@ def _one_hot(card: Card | None) -> list[float]:
     return out
 
 
+class _Memo(dict[Any, bytes]):
+    """A dict that makes a missing value with `make` and keeps it: a hit costs one C-level lookup."""
+
+    def __init__(self, make: Callable[[Any], bytes]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: Any) -> bytes:
+        if len(self) >= 1 << 15:
+            self.clear()
+        value = self[key] = self.make(key)
+        return value
+
+
 class Encoder:
     """Views of one ruleset and table size -> observation vectors, with each group's bytes remembered."""
 
@@ -97,63 +113,60 @@ class Encoder:
         self.high = np.concatenate([np.full(f.size, f.high, dtype=_F32) for f in self.fields])
         self._kinds = ruleset.cards  # the order of `View.unseen`
         self._favors_to_win = float(ruleset.favors_to_win[players])
-        self._memo: dict[object, bytes] = {}
+        # seat order as the observer lists them: itself first, then clockwise
+        self._orders = tuple(tuple((me + k) % players for k in range(players)) for me in range(players))
+        self._heads = _Memo(self._head)
+        self._cards = _Memo(lambda cards: _bytes(_counts(cards)))
+        self._unseen = _Memo(self._unseen_counts)
+        self._deck = _Memo(self._deck_known)
+        self._misc = _Memo(self._scalars)
+        # A seat's block is keyed by SeatPublic[2:9], one slice: (favors, in_round, protected, hand_size, front,
+        # known_hand, in_game). A new key (about one a step: someone's front grew) is built from smaller parts.
+        self._seats = _Memo(self._seat)
+        self._flags = _Memo(lambda flags: _bytes([float(x) for x in flags]))
+        self._known = {card: _bytes(_one_hot(card)) for card in (None, *CARD_ORDER)}
+        self._fronts = _Memo(lambda front: _bytes(_counts(front) + _one_hot(front[-1] if front else None)))
 
     def encode(self, view: View) -> npt.NDArray[np.float32]:
         """The observation vector of `view` (a fresh, writable array)."""
-        memo = self._memo
-        if len(memo) >= 1 << 16:
-            memo.clear()
-        n = self.players
         me = view.seat
         assert me is not None, "observations are a seat's, not a spectator's"
-        active = view.active
-        key_head = ("head", view.phase, None if active is None else (active - me) % n, me == active)
-        parts = [memo.get(key_head) or self._remember(key_head, self._head(*key_head[1:]))]
-        for key in (
-            ("cards", view.hand),
-            ("cards", view.face_up),
-            ("unseen", tuple(view.unseen.values())),
-            ("deck", view.deck_known),
-            ("misc", view.deck_size, view.set_aside_face_down, min(view.round, ROUND_CAP)),
-        ):
-            parts.append(memo.get(key) or self._remember(key, self._group(key)))
-        seats = view.seats
-        for k in range(n):
-            s = seats[(me + k) % n]
-            key_seat = (s.in_game, s.in_round, s.protected, s.hand_size, s.favors, s.known_hand, s.front)
-            parts.append(memo.get(key_seat) or self._remember(key_seat, self._seat(s)))
+        cards, seats, at = self._cards, self._seats, view.seats
+        parts = [
+            self._heads[view.phase, view.active, me],
+            cards[view.hand],
+            cards[view.face_up],
+            self._unseen[tuple(view.unseen.values())],
+            self._deck[view.deck_known],
+            self._misc[view.deck_size, view.set_aside_face_down, view.round],
+            *[seats[at[i][2:9]] for i in self._orders[me]],
+        ]
         return np.frombuffer(bytearray().join(parts), dtype=_F32)
 
-    def _remember(self, key: object, value: bytes) -> bytes:
-        self._memo[key] = value
-        return value
-
-    def _head(self, phase: str, active: int | None, to_move: bool) -> bytes:
+    def _head(self, key: tuple[str, int | None, int]) -> bytes:
+        phase, active, me = key
         where = [0.0] * self.players
         if active is not None:
-            where[active] = 1
+            where[(active - me) % self.players] = 1
         phases = [float(phase == PHASE_PLAY), float(phase == PHASE_CHANCELLOR)]
         phases.append(float(not any(phases)))
-        return _bytes([float(to_move), *phases, *where])
+        return _bytes([float(active == me), *phases, *where])
 
-    def _group(self, key: tuple[object, ...]) -> bytes:
-        kind = key[0]
-        if kind == "cards":
-            return _bytes(_counts(key[1]))  # type: ignore[arg-type]
-        if kind == "unseen":
-            out = [0.0] * KINDS
-            for card, count in zip(self._kinds, key[1], strict=True):  # type: ignore[call-overload]
-                out[CARD_INDEX[card]] = count
-            return _bytes(out)
-        if kind == "deck":
-            known: tuple[tuple[int, Card], ...] = key[1]  # type: ignore[assignment]
-            top = next((card for pos, card in known if pos == 0), None)
-            return _bytes(_counts([card for _, card in known]) + _one_hot(top))
-        _, deck_size, set_aside, round_no = key
-        return _bytes([float(deck_size), float(set_aside), float(round_no), self._favors_to_win])  # type: ignore[arg-type]
+    def _unseen_counts(self, counts: tuple[int, ...]) -> bytes:
+        out = [0.0] * KINDS
+        for card, count in zip(self._kinds, counts, strict=True):
+            out[CARD_INDEX[card]] = count
+        return _bytes(out)
 
-    def _seat(self, s: SeatPublic) -> bytes:
-        flags = [float(s.in_game), float(s.in_round), float(s.protected), float(s.hand_size), float(s.favors)]
-        last = s.front[-1] if s.front else None
-        return _bytes(flags + _one_hot(s.known_hand) + _counts(s.front) + _one_hot(last))
+    def _deck_known(self, known: tuple[tuple[int, Card], ...]) -> bytes:
+        top = next((card for pos, card in known if pos == 0), None)
+        return _bytes(_counts([card for _, card in known]) + _one_hot(top))
+
+    def _scalars(self, key: tuple[int, bool, int]) -> bytes:
+        deck_size, set_aside, round_no = key
+        return _bytes([float(deck_size), float(set_aside), float(min(round_no, ROUND_CAP)), self._favors_to_win])
+
+    def _seat(self, key: tuple[int, bool, bool, int, tuple[Card, ...], Card | None, bool]) -> bytes:
+        favors, in_round, protected, hand_size, front, known, in_game = key
+        flags = self._flags[favors, in_round, protected, hand_size, in_game]
+        return flags + self._known[known] + self._fronts[front]

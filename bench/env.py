@@ -23,8 +23,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from loveletter.core.chance import commitment, committed_deal
@@ -49,7 +47,7 @@ def engine_games(ruleset: str, players: int, games: int, seed: int) -> tuple[flo
         while True:
             apply_all(state, decide(state, command))
             phase = state.phase
-            if phase == PHASE_PLAY or phase == PHASE_CHANCELLOR:
+            if phase in (PHASE_PLAY, PHASE_CHANCELLOR):
                 moves = legal_move_tuple(state, state.active)
                 command = moves[int(rng.random() * len(moves))]
                 decisions += 1
@@ -93,7 +91,9 @@ def main() -> None:
     for config in args.configs.split(","):
         ruleset, players = config.rsplit(":", 1)
         n = int(players)
-        runs = [(engine_games(ruleset, n, args.games, 7), env_games(ruleset, n, args.games, 7)) for _ in range(args.repeat)]
+        runs = [
+            (engine_games(ruleset, n, args.games, 7), env_games(ruleset, n, args.games, 7)) for _ in range(args.repeat)
+        ]
         engine = min(run[0] for run in runs)  # in turn, so that a busy moment of the machine hits both
         env = min(run[1] for run in runs)
         engine_us = engine[0] / engine[1] * 1e6

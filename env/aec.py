@@ -12,7 +12,7 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -62,7 +62,11 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
     `render()` return the story told since the last call, in `lang` ("en" or "fr"); "human" prints it.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "loveletter_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"],
+        "name": "loveletter_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -80,30 +84,35 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
         if rs is None:
             known = ", ".join(RULESETS)
             raise _config_error(
-                f"unknown ruleset {ruleset!r} (known: {known})", f"jeu de règles inconnu « {ruleset} » (connus : {known})"
+                f"unknown ruleset {ruleset!r} (known: {known})",
+                f"jeu de règles inconnu « {ruleset} » (connus : {', '.join(f'« {r} »' for r in RULESETS)})",
             )
         if type(players) is not int or not rs.min_players <= players <= rs.max_players:
             low, high = rs.min_players, rs.max_players
             raise _config_error(
                 f"ruleset {ruleset} is played by {low} to {high} players, not {players}",
-                f"le jeu de règles {ruleset} se joue de {low} à {high} joueurs, pas {players}",
+                f"le jeu de règles « {ruleset} » se joue de {low} à {high} joueurs, pas {players}",
             )
-        self._options = Options.from_dict(options).as_dict()  # a BilingualError names a wrong option
+        self.options = Options.from_dict(options).as_dict()  # a BilingualError names a wrong option
         if episode not in EPISODES:
             raise _config_error(
-                f"episode must be game or round, not {episode!r}", f"episode vaut game ou round, pas « {episode} »"
+                f"episode must be game or round, not {episode!r}",
+                f"l'option episode vaut « game » ou « round », pas « {episode} »",
             )
         if reward not in REWARDS:
             raise _config_error(
-                f"reward must be win or favors, not {reward!r}", f"reward vaut win ou favors, pas « {reward} »"
+                f"reward must be win or favors, not {reward!r}",
+                f"l'option reward vaut « win » ou « favors », pas « {reward} »",
             )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise _config_error(
                 f"render_mode must be ansi or human, not {render_mode!r}",
-                f"render_mode vaut ansi ou human, pas « {render_mode} »",
+                f"l'option render_mode vaut « ansi » ou « human », pas « {render_mode} »",
             )
         if lang not in ("en", "fr"):
-            raise _config_error(f"lang must be en or fr, not {lang!r}", f"lang vaut en ou fr, pas « {lang} »")
+            raise _config_error(
+                f"lang must be en or fr, not {lang!r}", f"l'option lang vaut « en » ou « fr », pas « {lang} »"
+            )
         self.ruleset = ruleset
         self.players = players
         self.episode = episode
@@ -111,7 +120,7 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
         self.render_mode = render_mode
         self.lang = lang
         self.possible_agents = [f"player_{i}" for i in range(players)]
-        self.agents = []
+        self.agents: list[str] = []
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
         self.actions = ActionTable(rs, players)
         self.encoder = Encoder(rs, players)
@@ -161,7 +170,7 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
         self._log = []
         self._told = 0
         names = tuple(self.possible_agents)
-        self._advance(StartGame(self.ruleset, names, dict(self._options), seed_commitment=commitment(self._server_seed)))
+        self._advance(StartGame(self.ruleset, names, dict(self.options), seed_commitment=commitment(self._server_seed)))
         self.agent_selection = self.possible_agents[self._state.active]
 
     def step(self, action: int | np.integer[Any] | None) -> None:
@@ -194,12 +203,7 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
             self.render()
 
     def observe(self, agent: str) -> Observation:
-        seat = self._seat[agent]
-        state = self._state
-        return {
-            "observation": self.encoder.encode(view(state, seat)),
-            "action_mask": self.actions.mask(legal_codes(state, seat)),
-        }
+        return self.observation_of(self._state, self._seat[agent])
 
     def render(self) -> str | None:
         """The story since the last call (the whole game so far on the first one), as the table saw it."""
@@ -229,6 +233,13 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
         """The whole truth of the game now, hidden cards included (for tests and analysis, never for a policy)."""
         return self._state.thaw().freeze()
 
+    def observation_of(self, state: GameState, seat: int) -> Observation:
+        """What `seat` observes in `state` (any state of a game of this table): its view encoded, and its mask."""
+        return {
+            "observation": self.encoder.encode(view(state, seat)),
+            "action_mask": self.actions.mask(legal_codes(state, seat)),
+        }
+
     def legal_actions(self, agent: str) -> list[int]:
         """The dense indices of `agent`'s legal moves now, in core's order (`legal_action_codes`)."""
         return self.actions.indices(legal_codes(self._state, self._seat[agent]))
@@ -246,7 +257,7 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
                 )
             action = int(action)
         try:
-            return self.actions.command(action, seat)  # type: ignore[arg-type]
+            return self.actions.command(action, seat)
         except ValueError:
             top = self.actions.size - 1
             raise IllegalAction(
@@ -279,7 +290,7 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
             if command is not None:
                 self._take(decide(state, command))
             phase = state.phase
-            if phase == PHASE_PLAY or phase == PHASE_CHANCELLOR:
+            if phase in (PHASE_PLAY, PHASE_CHANCELLOR):
                 return
             if phase == PHASE_DEAL:
                 if self.episode == "round" and state.round >= 1:

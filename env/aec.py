@@ -189,21 +189,26 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
             for other in self.rewards:
                 self.rewards[other] = 0.0
         self._take(events)
-        phase = self._state.phase
-        if phase != PHASE_PLAY and phase != PHASE_CHANCELLOR:  # chance moves, or the episode is over
+        state = self._state
+        if state.phase not in (PHASE_PLAY, PHASE_CHANCELLOR):  # chance moves next, or the episode is over
             self._advance(None)
-        if self._episode_over():
-            for other in self.agents:
-                self.terminations[other] = True
-        else:
-            self.agent_selection = self.possible_agents[self._state.active]
+            if self._episode_over():
+                for other in self.agents:
+                    self.terminations[other] = True
+        if not self.terminations[agent]:
+            self.agent_selection = self.possible_agents[state.active]
         if self._rewarded:
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     def observe(self, agent: str) -> Observation:
-        return self.observation_of(self._state, self._seat[agent])
+        seat = self._seat[agent]
+        state = self._state
+        return {
+            "observation": self.encoder.encode(view(state, seat)),
+            "action_mask": self.actions.mask(legal_codes(state, seat)),
+        }
 
     def render(self) -> str | None:
         """The story since the last call (the whole game so far on the first one), as the table saw it."""
@@ -234,7 +239,8 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
         return self._state.thaw().freeze()
 
     def observation_of(self, state: GameState, seat: int) -> Observation:
-        """What `seat` observes in `state` (any state of a game of this table): its view encoded, and its mask."""
+        """What `seat` would observe in `state` (any state of a game of this table): its view encoded, and its mask.
+        The same computation as `observe`, which is kept apart to save a call on every step."""
         return {
             "observation": self.encoder.encode(view(state, seat)),
             "action_mask": self.actions.mask(legal_codes(state, seat)),

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import io
 import random
+import re
 import warnings
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -354,3 +356,16 @@ def test_nothing_is_rendered_without_a_render_mode() -> None:
     game = raw_env()
     game.reset(seed=1)
     assert game.render() is None
+
+
+def test_the_documented_observation_layout_is_the_encoders() -> None:
+    """docs/env.md's table lists `fields(n)` in order, with each group's size (n for `active`)."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "env.md").read_text()
+    rows = re.findall(r"^\| `([a-z_.]+)` \| (\w+) \|", text, flags=re.MULTILINE)
+    head = [(name, size) for name, size in rows if not name.startswith("seatk.")]
+    seat = [(name.removeprefix("seatk."), size) for name, size in rows if name.startswith("seatk.")]
+    for n in (2, 5):
+        want = [(f.name, f.size) for f in fields(n)]
+        documented = [(name, n if size == "n" else int(size)) for name, size in head]
+        documented += [(f"seat{k}.{name}", int(size)) for k in range(n) for name, size in seat]
+        assert documented == want

@@ -30,7 +30,7 @@ from loveletter.core.rules import RuleViolation
 from loveletter.core.rulesets import RULESETS, Options
 from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, PHASE_OVER, PHASE_PLAY, GameState, Transient
 from loveletter.core.views import view
-from loveletter.env.actions import ActionTable
+from loveletter.env.actions import ActionTable, descending
 from loveletter.env.observation import Encoder
 from loveletter.replays.narrative import narrate
 
@@ -263,7 +263,7 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
                 )
             action = int(action)
         try:
-            return self.actions.command(action, seat)
+            command = self.actions.command(action, seat, self._state.hands[seat])
         except ValueError:
             top = self.actions.size - 1
             raise IllegalAction(
@@ -271,6 +271,18 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
                 "invalid_action",
                 "turn.order",
             ) from None
+        actions = self.actions
+        if actions.is_return(action) and actions.is_descending(action) and not descending(command.bottom):  # type: ignore[union-attr]
+            same = action - 1
+            raise IllegalAction(
+                Text(
+                    f"with fewer than two different cards to return, their order is action {same} only",
+                    f"avec moins de deux cartes différentes à rendre, leur ordre est l'action {same} seulement",
+                ),
+                "invalid_action",
+                "chancellor.return",
+            )
+        return command
 
     def _take(self, events: tuple[Event, ...] | list[Event]) -> None:
         apply_all(self._state, events)

@@ -79,7 +79,8 @@ def rollout(game: LoveLetterEnv, seed: int, visit=None) -> None:  # type: ignore
 
 
 def decoded_mask(game: LoveLetterEnv, seat: int, mask: np.ndarray) -> set[int]:
-    return {game.actions.codes[i] for i in np.flatnonzero(mask)}
+    hand = game.game_state.hands[seat]
+    return {action_code(game.actions.command(int(i), seat, hand)) for i in np.flatnonzero(mask)}
 
 
 @pytest.mark.parametrize(("ruleset", "players"), TABLES)
@@ -94,7 +95,9 @@ def test_each_seats_mask_is_exactly_its_legal_moves(ruleset: str, players: int) 
             seat = int(agent.split("_")[1])
             mask = game.observe(agent)["action_mask"]
             # legal_moves builds the commands one by one (not the cached codes the mask comes from)
-            assert decoded_mask(game, seat, mask) == {action_code(m) for m in legal_moves(state, seat)}
+            legal = legal_moves(state, seat)
+            assert decoded_mask(game, seat, mask) == {action_code(m) for m in legal}
+            assert mask.sum() == len(legal)  # one index per legal move, and one legal move per index
             if mask.any():
                 seen["masks"] += 1
                 assert agent == game.agent_selection
@@ -315,6 +318,45 @@ def test_an_illegal_action_is_refused_with_its_rule_and_changes_nothing() -> Non
         assert caught.value.rule_id == "turn.order"
         assert not_french(caught.value.message("fr")) == []
     assert game.log == before
+
+
+def test_a_chancellor_return_has_one_index_per_order_and_a_repeated_order_is_refused() -> None:
+    game = raw_env(ruleset="2019", players=2)
+    actions = game.actions
+    found = Counter()
+    for seed in range(60):
+        rng = random.Random(seed)
+        game.reset(seed=seed)
+        for _agent in game.agent_iter():
+            observation, _reward, terminated, _truncated, _info = game.last()
+            if terminated:
+                game.step(None)
+                continue
+            mask = observation["action_mask"]
+            legal = np.flatnonzero(mask)
+            state = game.game_state
+            if state.phase == "chancellor":
+                assert all(actions.is_return(int(i)) for i in legal)
+                hand = state.hands[state.active]
+                for i in legal:
+                    command = actions.command(int(i), state.active, hand)
+                    bottom = [c.value for c in command.bottom]  # type: ignore[union-attr]
+                    order = sorted(bottom, key=[c.value for c in CARD_ORDER].index)
+                    assert bottom == (order[::-1] if actions.is_descending(int(i)) else order)
+                lone = [int(i) for i in legal if not actions.is_descending(int(i)) and not mask[i + 1]]
+                if lone:
+                    before = game.log
+                    with pytest.raises(IllegalAction) as caught:
+                        game.step(lone[0] + 1)  # the same move in the other order
+                    assert caught.value.rule_id == "chancellor.return"
+                    assert not_french(caught.value.message("fr")) == []
+                    assert game.log == before
+                    found["refused"] += 1
+                found["returns"] += 1
+            game.step(int(rng.choice(legal)))
+        if found["refused"] >= 3:
+            break
+    assert found["refused"] >= 3 and found["returns"] > found["refused"]
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,12 @@ For each ruleset and table size, two loops play `--games` whole games with a uni
   (one per agent, `step(None)`) are counted as steps but not as decisions.
 
 The overhead is the environment's time per decision over the engine's (the issue's budget: at most 4×).
+
+CPU time on a shared machine moves with the other jobs; instructions do not. `--loop engine|env|none` runs one loop
+once (none: only the imports), to be counted by valgrind (docs/performance.md has the commands):
+
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python bench/env.py --loop env --games 40 \
+        --configs 2019:6
 """
 
 from __future__ import annotations
@@ -87,10 +93,25 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--configs", default="2019:2,2019:4,2019:6,2012:4")
+    parser.add_argument(
+        "--loop",
+        choices=("engine", "env", "none"),
+        help="run one loop once and print its decisions (for an instruction count under valgrind; none: imports only)",
+    )
     args = parser.parse_args()
     for config in args.configs.split(","):
         ruleset, players = config.rsplit(":", 1)
         n = int(players)
+        if args.loop:
+            made = (
+                engine_games(ruleset, n, args.games, 7)[1]
+                if args.loop == "engine"
+                else env_games(ruleset, n, args.games, 7)[2]
+                if args.loop == "env"
+                else 0
+            )
+            print(f"{args.loop}: {ruleset} {n} players, {args.games:,} games, {made:,} decisions")
+            continue
         runs = [
             (engine_games(ruleset, n, args.games, 7), env_games(ruleset, n, args.games, 7)) for _ in range(args.repeat)
         ]

@@ -111,7 +111,7 @@ class Encoder:
         self.fields = fields(players)
         self.size = sum(f.size for f in self.fields)
         self.high = np.concatenate([np.full(f.size, f.high, dtype=_F32) for f in self.fields])
-        self._kinds = ruleset.cards  # the order of `View.unseen`
+        self._slots = tuple(CARD_INDEX[card] for card in ruleset.cards)  # `View.unseen` lists ruleset.cards
         self._favors_to_win = float(ruleset.favors_to_win[players])
         # seat order as the observer lists them: itself first, then clockwise
         self._orders = tuple(tuple((me + k) % players for k in range(players)) for me in range(players))
@@ -141,7 +141,7 @@ class Encoder:
             self._misc[view.deck_size, view.set_aside_face_down, view.round],
             *[seats[at[i][2:9]] for i in self._orders[me]],
         ]
-        return np.frombuffer(bytearray().join(parts), dtype=_F32)
+        return np.frombuffer(b"".join(parts), dtype=_F32).copy()  # (copying is cheaper than joining into a bytearray)
 
     def _head(self, key: tuple[str, int | None, int]) -> bytes:
         phase, active, me = key
@@ -154,8 +154,8 @@ class Encoder:
 
     def _unseen_counts(self, counts: tuple[int, ...]) -> bytes:
         out = [0.0] * KINDS
-        for card, count in zip(self._kinds, counts, strict=True):
-            out[CARD_INDEX[card]] = count
+        for slot, count in zip(self._slots, counts, strict=True):
+            out[slot] = count
         return _bytes(out)
 
     def _deck_known(self, known: tuple[tuple[int, Card], ...]) -> bytes:

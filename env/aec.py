@@ -250,6 +250,43 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
         """The dense indices of `agent`'s legal moves now, in core's order (`legal_action_codes`)."""
         return self.actions.indices(legal_codes(self._state, self._seat[agent]))
 
+    # -- pickling: the table and the log; the state is folded again from the log (event sourcing) ----------------
+
+    _KEPT = (
+        "_key",
+        "_game",
+        "_server_seed",
+        "_log",
+        "_told",
+        "_rewarded",
+        "agents",
+        "rewards",
+        "_cumulative_rewards",
+        "terminations",
+        "truncations",
+        "infos",
+        "agent_selection",
+        "_skip_agent_selection",
+    )
+
+    def __getstate__(self) -> dict[str, Any]:
+        table = {
+            "ruleset": self.ruleset,
+            "players": self.players,
+            "options": self.options,
+            "episode": self.episode,
+            "reward": self.reward,
+            "render_mode": self.render_mode,
+            "lang": self.lang,
+        }
+        return {"table": table, **{name: getattr(self, name) for name in self._KEPT if hasattr(self, name)}}
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        self.__init__(**saved.pop("table"))  # type: ignore[misc]
+        for name, value in saved.items():
+            setattr(self, name, value)
+        apply_all(self._state, self._log)
+
     # -- inside ----------------------------------------------------------------------------------------------------
 
     def _command(self, action: object, seat: int) -> PlayerCommand:

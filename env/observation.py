@@ -89,6 +89,19 @@ def _one_hot(card: Card | None) -> list[float]:
     return out
 
 
+def _card_counts(cards: tuple[Card, ...]) -> bytes:
+    return _bytes(_counts(cards))
+
+
+def _numbers(values: tuple[int | bool, ...]) -> bytes:
+    return _bytes([float(x) for x in values])
+
+
+def _front(front: tuple[Card, ...]) -> bytes:
+    """The cards in front of a seat: copies of each kind, then the last one."""
+    return _bytes(_counts(front) + _one_hot(front[-1] if front else None))
+
+
 class _Memo(dict[Any, bytes]):
     """A dict that makes a missing value with `make` and keeps it: a hit costs one C-level lookup."""
 
@@ -116,16 +129,16 @@ class Encoder:
         # seat order as the observer lists them: itself first, then clockwise
         self._orders = tuple(tuple((me + k) % players for k in range(players)) for me in range(players))
         self._heads = _Memo(self._head)
-        self._cards = _Memo(lambda cards: _bytes(_counts(cards)))
+        self._cards = _Memo(_card_counts)
         self._unseen = _Memo(self._unseen_counts)
         self._deck = _Memo(self._deck_known)
         self._misc = _Memo(self._scalars)
         # A seat's block is keyed by SeatPublic[2:9], one slice: (favors, in_round, protected, hand_size, front,
         # known_hand, in_game). A new key (about one a step: someone's front grew) is built from smaller parts.
         self._seats = _Memo(self._seat)
-        self._flags = _Memo(lambda flags: _bytes([float(x) for x in flags]))
+        self._flags = _Memo(_numbers)
         self._known = {card: _bytes(_one_hot(card)) for card in (None, *CARD_ORDER)}
-        self._fronts = _Memo(lambda front: _bytes(_counts(front) + _one_hot(front[-1] if front else None)))
+        self._fronts = _Memo(_front)
 
     def encode(self, view: View) -> npt.NDArray[np.float32]:
         """The observation vector of `view` (a fresh, writable array)."""

@@ -4,6 +4,7 @@ size, masks equal to core's legal moves, observations that leak nothing, logs th
 from __future__ import annotations
 
 import io
+import pickle
 import random
 import re
 import warnings
@@ -411,3 +412,16 @@ def test_the_documented_observation_layout_is_the_encoders() -> None:
         documented = [(name, n if size == "n" else int(size)) for name, size in head]
         documented += [(f"seat{k}.{name}", int(size)) for k in range(n) for name, size in seat]
         assert documented == want
+
+
+def test_an_environment_survives_pickling_mid_game() -> None:
+    """Vectorised runners copy environments into worker processes by pickling them."""
+    game = raw_env(ruleset="2019", players=3)
+    game.reset(seed=6)
+    agent = game.agent_selection
+    game.step(int(np.flatnonzero(game.observe(agent)["action_mask"])[0]))
+    copy = pickle.loads(pickle.dumps(game))
+    assert copy.log == game.log and copy.agent_selection == game.agent_selection
+    mine, theirs = game.observe(game.agent_selection), copy.observe(copy.agent_selection)
+    assert np.array_equal(mine["observation"], theirs["observation"])
+    assert np.array_equal(mine["action_mask"], theirs["action_mask"])

@@ -425,3 +425,12 @@ def test_an_environment_survives_pickling_mid_game() -> None:
     mine, theirs = game.observe(game.agent_selection), copy.observe(copy.agent_selection)
     assert np.array_equal(mine["observation"], theirs["observation"])
     assert np.array_equal(mine["action_mask"], theirs["action_mask"])
+
+
+def test_the_documented_example_plays_a_whole_game() -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "env.md").read_text()
+    (example,) = re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
+    scope: dict[str, object] = {}
+    exec(compile(example, "docs/env.md", "exec"), scope)
+    game = scope["game"]
+    assert game.agents == [] and game.unwrapped.game_state.over  # type: ignore[attr-defined]

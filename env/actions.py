@@ -52,7 +52,10 @@ class ActionTable:
         self._play_index = {code: i for i, code in enumerate(self.play_codes)}
         self._keep_index = {card: len(self.play_codes) + 2 * i for i, card in enumerate(self.keeps)}
         self._masks: dict[tuple[int, ...], npt.NDArray[np.int8]] = {}
-        self._commands: dict[int, list[PlayerCommand | None]] = {}  # seat -> play command by index, made when asked
+        self.plays: tuple[tuple[PlayerCommand, ...], ...] = tuple(
+            tuple(from_action_code(code, seat) for code in self.play_codes) for seat in range(players)
+        )
+        """`plays[seat][index]`: the play command of a play index (the environment's fast path)."""
 
     def index(self, command: PlayerCommand) -> int:
         """The dense index of a command (of any seat)."""
@@ -79,31 +82,27 @@ class ActionTable:
         if not 0 <= index < self.size:
             raise ValueError(f"action {index} is outside 0…{self.size - 1}")
         plays = len(self.play_codes)
-        if index >= plays:
-            keep = self.keeps[(index - plays) // 2]
-            rest = list(hand)
-            if keep in rest:
-                rest.remove(keep)
-            rest.sort(key=CARD_INDEX.__getitem__, reverse=bool((index - plays) % 2))
-            return ReturnCards(seat, keep, tuple(rest))
-        made = self._commands.get(seat)
-        if made is None:
-            made = self._commands[seat] = [None] * plays
-        command = made[index]
-        if command is None:
-            command = made[index] = from_action_code(self.play_codes[index], seat)
-        return command
+        if index < plays:
+            return self.plays[seat][index]
+        keep = self.keeps[(index - plays) // 2]
+        rest = list(hand)
+        if keep in rest:
+            rest.remove(keep)
+        rest.sort(key=CARD_INDEX.__getitem__, reverse=bool((index - plays) % 2))
+        return ReturnCards(seat, keep, tuple(rest))
 
     def mask(self, legal: tuple[int, ...]) -> npt.NDArray[np.int8]:
-        """A fresh 0/1 vector with a 1 at each legal code's index (remembered per tuple of legal codes)."""
+        """A 0/1 vector with a 1 at each legal code's index. It is remembered per tuple of legal codes and shared,
+        so it is read-only: copy it to change it."""
         found = self._masks.get(legal)
         if found is None:
             found = np.zeros(self.size, dtype=np.int8)
             found[[self.index_of_code(code) for code in legal]] = 1
+            found.flags.writeable = False
             if len(self._masks) >= 1 << 14:
                 self._masks.clear()
             self._masks[legal] = found
-        return found.copy()
+        return found
 
     def indices(self, legal: tuple[int, ...]) -> list[int]:
         """The dense indices of `legal` codes, in the same order."""

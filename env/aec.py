@@ -178,7 +178,12 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        command = self._command(action, self._seat[agent])
+        seat = self._seat[agent]
+        plays = self.actions.plays[seat]
+        if type(action) is int and 0 <= action < len(plays):  # the common case: a play
+            command = plays[action]
+        else:
+            command = self._command(action, seat)
         try:
             events = decide(self._state, command)
         except RuleViolation as refused:

@@ -1,7 +1,7 @@
 """The dense action space: core's action codes (`loveletter.core.legal`) numbered 0…A-1 for one ruleset and table.
 
-Plays come first: every play of a card of the ruleset, with no target and with each seat as target, the Guard
-with each of the nine cards it may name, in increasing code order. That is a superset of what `legal_codes` can
+Plays come first: every play of a card of the ruleset with no target, and of a card that chooses a player with
+each seat as target (the Guard with each of the nine cards it may name), in increasing code order. That is a superset of what `legal_codes` can
 answer for a play (it builds its codes from the same parts), so every legal play has its own index.
 
 Then, when the ruleset has the Chancellor, its returns, two indices per card kind: keep that kind and put the rest
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from loveletter.core.cards import CARD_INDEX, Card
+from loveletter.core.cards import CARD_INDEX, TARGETS_ANY, TARGETS_OTHER, Card
 from loveletter.core.commands import PlayCard, PlayerCommand, ReturnCards
 from loveletter.core.legal import RETURN_BASE, action_code, from_action_code
 from loveletter.core.rulesets import Ruleset
@@ -28,12 +28,13 @@ GUESSES: tuple[Card, ...] = tuple(c for c in Card if c is not Card.GUARD)
 def _plays(ruleset: Ruleset, players: int) -> list[PlayerCommand]:
     moves: list[PlayerCommand] = []
     for card in ruleset.cards:
-        moves.append(PlayCard(0, card))
-        for target in range(players):
-            if card is Card.GUARD:
-                moves.extend(PlayCard(0, card, target, guess) for guess in GUESSES)
-            else:
-                moves.append(PlayCard(0, card, target))
+        moves.append(PlayCard(0, card))  # also a targeting card's play when nobody may be chosen
+        if card in TARGETS_OTHER or card in TARGETS_ANY:
+            for target in range(players):
+                if card is Card.GUARD:
+                    moves.extend(PlayCard(0, card, target, guess) for guess in GUESSES)
+                else:
+                    moves.append(PlayCard(0, card, target))
     return moves
 
 

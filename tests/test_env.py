@@ -434,3 +434,13 @@ def test_the_documented_example_plays_a_whole_game() -> None:
     exec(compile(example, "docs/env.md", "exec"), scope)
     game = scope["game"]
     assert game.agents == [] and game.unwrapped.game_state.over  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("ruleset", "sizes"), [("2019", (56, 69, 82, 95, 108)), ("2012", (34, 47, 60))])
+def test_the_action_space_has_the_documented_size(ruleset: str, sizes: tuple[int, ...]) -> None:
+    # 2019: ten cards without a target, 13 cells a seat (Guard × 9 guesses, Priest, Baron, Prince, King), and
+    # 2 × 10 Chancellor returns; 2012: eight cards, the same 13 a seat, no Chancellor
+    low = RULESETS[ruleset].min_players
+    assert (
+        tuple(raw_env(ruleset=ruleset, players=low + i).action_space("player_0").n for i in range(len(sizes))) == sizes
+    )

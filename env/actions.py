@@ -1,8 +1,9 @@
 """The dense action space: core's action codes (`loveletter.core.legal`) numbered 0…A-1 for one ruleset and table.
 
 Plays come first: every play of a card of the ruleset with no target, and of a card that chooses a player with
-each seat as target (the Guard with each of the nine cards it may name), in increasing code order. That is a superset of what `legal_codes` can
-answer for a play (it builds its codes from the same parts), so every legal play has its own index.
+each seat as target (the Guard with each of the nine cards it may name), in increasing code order. That is a
+superset of what `legal_codes` can answer for a play (it builds its codes from the same parts), so every legal
+play has its own index.
 
 Then, when the ruleset has the Chancellor, its returns, two indices per card kind: keep that kind and put the rest
 of the hand under the deck in ascending card order (by `CARD_ORDER`: the earlier kind on top), or in descending

@@ -444,3 +444,14 @@ def test_the_action_space_has_the_documented_size(ruleset: str, sizes: tuple[int
     assert (
         tuple(raw_env(ruleset=ruleset, players=low + i).action_space("player_0").n for i in range(len(sizes))) == sizes
     )
+
+
+def test_human_render_prints_each_steps_story(capsys: pytest.CaptureFixture[str]) -> None:
+    game = raw_env(ruleset="2012", players=2, render_mode="human", lang="fr")
+    game.reset(seed=2)
+    assert game.render() is None
+    first = capsys.readouterr().out
+    assert first.startswith("Partie 2012") and "Manche 1" in first
+    game.step(int(np.flatnonzero(game.observe(game.agent_selection)["action_mask"])[0]))
+    printed = capsys.readouterr().out
+    assert "Manche 1, tour 1" in printed and "Partie" not in printed

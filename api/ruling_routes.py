@@ -14,9 +14,10 @@ from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.responses import Response
 
 from loveletter.api import parse
-from loveletter.api.openapi import answers
-from loveletter.api.problems import PROBLEM_JSON, Problem, field_fr, lang_of
+from loveletter.api.openapi import answers, problem
+from loveletter.api.problems import Problem, field_fr, lang_of
 from loveletter.api.referee import Referee
+from loveletter.client.answers import Ruling, SeatAt
 from loveletter.core.catalogue import Event
 from loveletter.core.evolve import fold
 from loveletter.core.lang import BilingualError, Text, plural_fr
@@ -89,10 +90,6 @@ OUT_OF_RANGE_EXAMPLE: dict[str, Any] = {
     "code": "at_out_of_range",
     "errors": [{"field": "at", "type": "less_than_equal", "message": "a seq from 1 to 6"}],
 }
-
-
-def _problem_example(status: int, description: str, example: dict[str, Any]) -> dict[int | str, Any]:
-    return {status: {"description": description, "content": {PROBLEM_JSON: {"example": example}}}}
 
 
 def _invalid(field: str, message: Text, kind: str = "value_error", status: int = 422) -> Problem:
@@ -220,10 +217,8 @@ def install(app: FastAPI, referee: Referee) -> None:
         "/rulings",
         dependencies=[Depends(parse.json_body)],
         tags=["rulings"],
-        responses={
-            200: {"content": {JSON: {"example": RULING_EXAMPLE}}},
-            **_problem_example(422, "A malformed request (the field is named)", INVALID_EXAMPLE),
-        },
+        responses=answers(Ruling, 413, 415, 422, example=RULING_EXAMPLE)
+        | {422: problem(422, INVALID_EXAMPLE, "A malformed request (the field is named)")},
         openapi_extra={
             "requestBody": {
                 "required": True,
@@ -270,11 +265,8 @@ def install(app: FastAPI, referee: Referee) -> None:
     @app.get(
         "/games/{game_id}/state",
         tags=["games"],
-        responses={
-            200: {"content": {JSON: {"example": STATE_EXAMPLE}}},
-            **answers(None, 403, 404),
-            **_problem_example(422, "A point out of range", OUT_OF_RANGE_EXAMPLE),
-        },
+        responses=answers(SeatAt, 403, 404, 422, example=STATE_EXAMPLE)
+        | {422: problem(422, OUT_OF_RANGE_EXAMPLE, "A point out of range")},
     )
     async def get_state(
         game_id: str,

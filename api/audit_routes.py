@@ -21,7 +21,13 @@ from loveletter.replays.audit import FileAudit, Options, audit_lines, normalise_
 AUDIT_PATH = "/audits"
 MAX_AUDIT_BYTES = 8 * 1024 * 1024
 """Uploads to POST /audits may be this large (other routes keep `settings.max_body_bytes`)."""
-ACCEPTED_TYPES = ("application/x-ndjson", "application/jsonl", "application/json-lines", "text/plain")
+ACCEPTED_TYPES = (
+    "application/x-ndjson",
+    "application/jsonl",
+    "application/json-lines",
+    "text/plain",
+    "application/octet-stream",  # a file as it is: what generated clients upload (openapi-python-client's File)
+)
 
 
 def install(app: FastAPI, referee: Referee) -> None:
@@ -40,6 +46,9 @@ def install(app: FastAPI, referee: Referee) -> None:
                 "content": {
                     "application/x-ndjson": {"schema": {"type": "string", "description": "a JSONL game log"}},
                     "text/plain": {"schema": {"type": "string"}},
+                    "application/octet-stream": {
+                        "schema": {"type": "string", "format": "binary", "description": "the log file's bytes"}
+                    },
                 },
             }
         },
@@ -60,8 +69,8 @@ def install(app: FastAPI, referee: Referee) -> None:
                 415,
                 "unsupported_media_type",
                 Text(
-                    "send the log as application/x-ndjson (or text/plain)",
-                    "envoyez le journal en application/x-ndjson (ou en text/plain)",
+                    "send the log as application/x-ndjson (or text/plain, or application/octet-stream)",
+                    "envoyez le journal en application/x-ndjson (ou en text/plain, ou en application/octet-stream)",
                 ),
             )
         pinned = None

@@ -92,7 +92,7 @@ def log_line_schemas() -> dict[str, Any]:
     """Components: `LogLine`, the JSON Schema of one line of a log (docs/schema/log.schema.json), and its
     definitions as `Log<Name>`."""
     schema = _pointing_here(copy.deepcopy(build_schema()), "Log")
-    out = {f"Log{name}": sub for name, sub in schema.pop("$defs").items()}
+    out = {f"Log{name}": {**sub, "title": f"Log{name}"} for name, sub in schema.pop("$defs").items()}
     schema.pop("$schema", None)
     out["LogLine"] = schema
     return out

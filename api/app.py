@@ -21,7 +21,7 @@ from loveletter.api.credentials import AdminTokens, redact_access_log
 from loveletter.api.limits import Guard, Limits
 from loveletter.api.logs import RequestContext, configure
 from loveletter.api.moves import MOVE, RefereeApp, answer, media_of, move_handler, parse_body
-from loveletter.api.openapi import EXAMPLES, NDJSON, REF, SSE, answers, complete, ref, stream_schema
+from loveletter.api.openapi import EXAMPLES, NDJSON, REF, SSE, answers, complete, ref, seat_links, stream_schema
 from loveletter.api.problems import Problem, lang_of
 from loveletter.api.referee import KEEP_ALIVE, Referee, events_json
 from loveletter.api.schemas import CreateGameIn, JoinIn, SeedIn
@@ -183,7 +183,26 @@ def create_app(
         status_code=201,
         dependencies=[Depends(parse.json_body)],
         tags=["games"],
-        responses=answers(Created, 413, 415, 422, status=201, example="create", description="Created"),
+        responses=answers(
+            Created,
+            413,
+            415,
+            422,
+            status=201,
+            example="create",
+            description="Created",
+            links=seat_links(
+                {
+                    "GetGame": "get_game",
+                    "PlayMove": "play_move",
+                    "ListEvents": "list_events",
+                    "GetState": "get_state",
+                    "ContributeSeed": "contribute_seed",
+                    "ResignSeat": "resign_seat",
+                }
+            )
+            | seat_links({"AbortGame": "abort_game"}, "$response.body#/organiser_token"),
+        ),
     )
     async def create_game(body: CreateGameIn) -> Response:
         try:

@@ -74,19 +74,36 @@ def answers(
     example: Any = None,
     description: str = "Success",
     more: dict[int, Any] | None = None,
+    links: dict[str, Any] | None = None,
 ) -> dict[Any, Any]:
     """`responses=` for a route: its success answer (`model`, or a schema; `example`: a name in
     openapi_examples.json, or the example itself) and the problem+json answers it can give besides those of every
-    route (`ANYWHERE`); `more` adds whole entries by status."""
+    route (`ANYWHERE`); `more` adds whole entries by status, `links` the success answer's links (Open API links:
+    what a later call may take from this answer)."""
     content: dict[str, Any] = {}
     if model is not None:
         content["schema"] = model if isinstance(model, dict) else ref(model)
     if example is not None:
         content["example"] = EXAMPLES.get(example, example) if isinstance(example, str) else example
     out: dict[Any, Any] = {status: {"description": description, "content": {media: content}}}
+    if links:
+        out[status]["links"] = links
     for code in (*problems, *ANYWHERE):
         out[code] = problem(code)
     return out | (more or {})
+
+
+def seat_links(operations: dict[str, str], token: str = "$response.body#/seats/0/token") -> dict[str, Any]:
+    """Open API links from an answer that names a game (`game_id`) and a token to the calls that take them: how
+    stateful tools (schemathesis) and readers go from a new game to playing it."""
+    return {
+        name: {
+            "operationId": operation,
+            "parameters": {"path.game_id": "$response.body#/game_id", "header.Authorization": f"Bearer {{{token}}}"},
+            "description": f"{operation} on the new game, with the token this answer gives",
+        }
+        for name, operation in operations.items()
+    }
 
 
 def stream_schema(payloads: dict[str, str], what: str) -> dict[str, Any]:

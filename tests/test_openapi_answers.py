@@ -280,3 +280,18 @@ def test_a_strict_copy_refuses_an_undeclared_field(document: dict[str, Any]) -> 
     answer = {"status": "ok", "store": "SqliteStore", "uptime": 5}
     assert undeclared(closed, {"$ref": "#/components/schemas/Health"}, answer) != []
     assert undeclared(document, {"$ref": "#/components/schemas/Health"}, answer) == []
+
+
+def test_the_organisers_token_may_not_move_or_seed(referee: str) -> None:
+    """Found by the conformance run: a move or a seed sent with the organiser's token (which reads the game as a
+    spectator, but holds no seat) failed an assert — a 500. It is a 403 naming the token, and nothing is recorded."""
+    created = create_game(referee, [{"name": "Ivy"}, {"name": "Jon"}])
+    game = f"{referee}/games/{created['game_id']}"
+    organiser = {"Authorization": f"Bearer {created['organiser_token']}"}
+    before = httpx.get(f"{game}/events").json()["version"]
+    for path, body in (("/moves", {"type": "code", "action_code": 0}), ("/seed", {"seed": "ab" * 32})):
+        answer = httpx.post(game + path, json=body, headers=organiser)
+        assert answer.status_code == 403, answer.text
+        assert answer.headers["content-type"].startswith("application/problem+json")
+        assert answer.json()["code"] == "token_rejected"
+    assert httpx.get(f"{game}/events").json()["version"] == before

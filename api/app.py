@@ -21,7 +21,7 @@ from loveletter.api.credentials import AdminTokens, redact_access_log
 from loveletter.api.limits import Guard, Limits
 from loveletter.api.logs import RequestContext, configure
 from loveletter.api.moves import MOVE, RefereeApp, answer, media_of, move_handler, parse_body
-from loveletter.api.openapi import EXAMPLES, NDJSON, REF, SSE, answers, complete, ref, seat_links, stream_schema
+from loveletter.api.openapi import ETAG, EXAMPLES, NDJSON, REF, SSE, answers, complete, ref, seat_links, stream_schema
 from loveletter.api.problems import Problem, lang_of
 from loveletter.api.referee import KEEP_ALIVE, Referee, events_json
 from loveletter.api.schemas import CreateGameIn, JoinIn, SeedIn
@@ -126,6 +126,7 @@ def create_app(
         docs_url=None,
         redoc_url=None,
     )
+    LEAVE = answers(MoveResult, 401, 403, 404, 409, 422, headers=ETAG)  # resign and abort answer as a move does
     docs_pages.install(app)  # /docs and /redoc with their assets served here: they work offline
     app.state.referee = referee
     problems.install(app)
@@ -152,7 +153,7 @@ def create_app(
         "/games/{game_id}/seed",
         dependencies=[Depends(parse.json_body)],
         tags=["games"],
-        responses=answers(MoveResult, 401, 403, 404, 409, 413, 415, 422, example="seed"),
+        responses=answers(MoveResult, 401, 403, 404, 409, 413, 415, 422, example="seed", headers=ETAG),
         openapi_extra={"requestBody": {"required": True, "content": {"application/json": {"schema": _schema(SEED)}}}},
     )
     async def contribute_seed(game_id: str, request: Request) -> Response:
@@ -191,6 +192,7 @@ def create_app(
             status=201,
             example="create",
             description="Created",
+            headers={"Location": "the new game's path, /games/{game_id}"},
             links=seat_links(
                 {
                     "GetGame": "get_game",
@@ -261,19 +263,23 @@ def create_app(
         seat (and token) in the rematch; each player calls it with their own token."""
         return _json(await referee.rematch(parse.game_id(game_id), parse.bearer(authorization)))
 
-    @app.post("/games/{game_id}/resign", tags=["lobby"], responses=answers(MoveResult, 401, 403, 404, 409, 422))
+    @app.post("/games/{game_id}/resign", tags=["lobby"], responses=LEAVE)
     async def resign_seat(game_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
         """The seat of the bearer token leaves the game (RULINGS §12)."""
         body, version = await referee.resign(parse.game_id(game_id), parse.bearer(authorization))
         return Response(body, media_type=JSON, headers={"ETag": f'"{version}"'})
 
-    @app.post("/games/{game_id}/abort", tags=["lobby"], responses=answers(MoveResult, 401, 403, 404, 409, 422))
+    @app.post("/games/{game_id}/abort", tags=["lobby"], responses=LEAVE)
     async def abort_game(game_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
         """The organiser (or an admin) stops the game: nobody wins (RULINGS §12)."""
         body, version = await referee.abort(parse.game_id(game_id), parse.bearer(authorization))
         return Response(body, media_type=JSON, headers={"ETag": f'"{version}"'})
 
-    @app.get("/games/{game_id}", tags=["games"], responses=answers(Game, 403, 404, example="game", more=NOT_MODIFIED))
+    @app.get(
+        "/games/{game_id}",
+        tags=["games"],
+        responses=answers(Game, 403, 404, example="game", more=NOT_MODIFIED, headers=ETAG),
+    )
     async def get_game(
         game_id: str,
         authorization: Annotated[str | None, Header()] = None,
@@ -290,7 +296,22 @@ def create_app(
     @app.post(
         "/games/{game_id}/moves",
         tags=["games"],
-        responses=answers(MoveResult, 401, 403, 404, 409, 412, 413, 415, 422, example="move"),
+        responses=answers(
+            MoveResult,
+            401,
+            403,
+            404,
+            409,
+            412,
+            413,
+            415,
+            422,
+            example="move",
+            headers={
+                "ETag?": ETAG["ETag"],
+                "Idempotent-Replayed?": "true when this is the first answer to the same Idempotency-Key, replayed",
+            },
+        ),
         openapi_extra={
             "requestBody": {
                 "required": True,
@@ -409,7 +430,12 @@ LOG: dict[str, Any] = {
     "of each line (docs/schema/log.schema.json)",
     "x-line": {"$ref": "#/components/schemas/LogLine"},
 }
-NOT_MODIFIED = {304: {"description": "Not modified: the game is still at the version If-None-Match names"}}
+NOT_MODIFIED = {
+    304: {
+        "description": "Not modified: the game is still at the version If-None-Match names",
+        "headers": {"ETag": {"description": ETAG["ETag"], "required": True, "schema": {"type": "string"}}},
+    }
+}
 
 
 def operation_id(route: APIRoute) -> str:

@@ -37,6 +37,12 @@ ANYWHERE = (400, 429, 431, 503)
 """Problems any route may answer: a header that cannot be read, the limits of api/limits.py and an unreachable
 store (docs/reliability.md)."""
 
+RETRY_AFTER = {
+    "description": "seconds to wait before trying again (sent with every 503 and every rate limit)",
+    "required": False,
+    "schema": {"type": "string", "pattern": "^[0-9]+$"},
+}
+ETAG = {"ETag": 'the game\'s version, quoted ("12"): what If-Match and If-None-Match take'}
 COMPONENTS: dict[str, Any] = {}
 """Schemas the declarations refer to, added to the document's components by `complete`."""
 
@@ -59,11 +65,14 @@ def ref(model: type[BaseModel]) -> dict[str, str]:
 def problem(status: int, example: Any = None, description: str | None = None) -> dict[str, Any]:
     """The `responses` entry of a problem+json answer."""
     content: dict[str, Any] = {"schema": ref(Problem)}
+    entry: dict[str, Any] = {"description": description or _TITLES[status], "content": {PROBLEM: content}}
+    if status in (429, 503):
+        entry["headers"] = {"Retry-After": RETRY_AFTER}
     if example is None and str(status) in EXAMPLES["problems"]:
         example = EXAMPLES["problems"][str(status)]
     if example is not None:
         content["example"] = example
-    return {"description": description or _TITLES[status], "content": {PROBLEM: content}}
+    return entry
 
 
 def answers(
@@ -75,11 +84,13 @@ def answers(
     description: str = "Success",
     more: dict[int, Any] | None = None,
     links: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
 ) -> dict[Any, Any]:
     """`responses=` for a route: its success answer (`model`, or a schema; `example`: a name in
     openapi_examples.json, or the example itself) and the problem+json answers it can give besides those of every
     route (`ANYWHERE`); `more` adds whole entries by status, `links` the success answer's links (Open API links:
-    what a later call may take from this answer)."""
+    what a later call may take from this answer), `headers` the success answer's headers (name: what it says;
+    a `?` ending the name: not always sent)."""
     content: dict[str, Any] = {}
     if model is not None:
         content["schema"] = model if isinstance(model, dict) else ref(model)
@@ -88,6 +99,11 @@ def answers(
     out: dict[Any, Any] = {status: {"description": description, "content": {media: content}}}
     if links:
         out[status]["links"] = links
+    if headers:
+        out[status]["headers"] = {
+            name.rstrip("?"): {"description": said, "required": not name.endswith("?"), "schema": {"type": "string"}}
+            for name, said in headers.items()
+        }
     for code in (*problems, *ANYWHERE):
         out[code] = problem(code)
     return out | (more or {})

@@ -72,15 +72,15 @@ class Ruleset(Answer):
 class AuditProblem(Answer):
     """One thing wrong with an audited game: where, under which rule, why, and what was expected and found."""
 
-    line: int | None
-    seq: int | None
-    where: str | None
-    event: str | None
+    line: int | None = None
+    seq: int | None = None
+    where: str | None = None
+    event: str | None = None
     rule_id: str
     code: str
     message: str
-    expected: str | None
-    found: str | None
+    expected: str | None = None
+    found: str | None = None
 
 
 class AuditNote(Answer):
@@ -127,8 +127,8 @@ class AuditReport(Answer):
 
     file: str
     verdict: Literal["valid", "invalid", "unreadable"]
-    error: str | None
-    error_line: int | None
+    error: str | None = Field(None, description="why the file cannot be read, if it cannot")
+    error_line: int | None = None
     counts: AuditCounts
     games: tuple[GameAudit, ...]
 
@@ -146,7 +146,7 @@ class Ruling(Answer):
     message: str
     events: tuple[Event, ...]
     legal_moves: tuple[LegalMove, ...]
-    prefix_problem: AuditProblem | None = Field(description="what is wrong with the log before `at`, if anything")
+    prefix_problem: AuditProblem | None = Field(None, description="what is wrong with the log before `at`, if anything")
     lang: Literal["en", "fr"]
 
 

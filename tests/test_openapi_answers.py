@@ -295,3 +295,18 @@ def test_the_organisers_token_may_not_move_or_seed(referee: str) -> None:
         assert answer.headers["content-type"].startswith("application/problem+json")
         assert answer.json()["code"] == "token_rejected"
     assert httpx.get(f"{game}/events").json()["version"] == before
+
+
+def test_every_example_in_the_document_fits_its_schema(document: dict[str, Any]) -> None:
+    """The examples readers copy from (/docs) are answers the schemas accept, with no undeclared field."""
+    closed = strict(document)
+    checked = 0
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            for status, entry in operation["responses"].items():
+                for media, content in entry.get("content", {}).items():
+                    if "example" in content and media in ("application/json", "application/problem+json"):
+                        wrong = undeclared(closed, content["schema"], content["example"])
+                        assert wrong == [], (method, path, status, wrong)
+                        checked += 1
+    assert checked >= 40

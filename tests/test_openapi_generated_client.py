@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -68,6 +69,14 @@ def module(package: ModuleType, name: str) -> Any:
     return importlib.import_module(f"{package.__name__}.{name}")
 
 
+def typed(response: Any, model: type) -> Any:
+    """The answer read into `model`, having kept every field of the JSON the server sent: written back, it is that
+    JSON exactly (so no member was left unread or read wrong)."""
+    assert isinstance(response.parsed, model), (response.status_code, response.content[:300])
+    assert response.parsed.to_dict() == json.loads(response.content)
+    return response.parsed
+
+
 def test_the_generator_names_calls_after_operations_and_skips_none(generated: tuple[ModuleType, str]) -> None:
     package, printed = generated
     for tag, calls in {
@@ -96,10 +105,12 @@ def test_a_generated_client_plays_a_whole_game_every_answer_typed(
     unset = module(package, "types").Unset
     client = package.Client(base_url=referee, raise_on_unexpected_status=True)
 
-    created = api("games.create_game").sync(
-        client=client, body=models.CreateGameIn(players=[models.SeatIn(name="Ann"), models.SeatIn(name="Ben")])
+    created = typed(
+        api("games.create_game").sync_detailed(
+            client=client, body=models.CreateGameIn(players=[models.SeatIn(name="Ann"), models.SeatIn(name="Ben")])
+        ),
+        models.Created,
     )
-    assert isinstance(created, models.Created), created
     tokens = {seat.name: f"Bearer {seat.token}" for seat in created.seats}
     assert set(tokens) == {"Ann", "Ben"} and all(len(t) > 20 for t in tokens.values())
     game_id = created.game_id
@@ -108,23 +119,25 @@ def test_a_generated_client_plays_a_whole_game_every_answer_typed(
     moves = 0
     while True:
         views = {
-            name: api("games.get_game").sync(game_id, client=client, authorization=t) for name, t in tokens.items()
+            name: typed(api("games.get_game").sync_detailed(game_id, client=client, authorization=t), models.Game)
+            for name, t in tokens.items()
         }
         for game in views.values():
-            assert isinstance(game, models.Game), game
             assert isinstance(game.view, models.View) and not isinstance(game.view.seats, unset)
         if next(iter(views.values())).over:
             break
         name, game = next((n, g) for n, g in views.items() if g.your_turn)
         move = game.legal_moves[moves % len(game.legal_moves)]
         assert isinstance(move, models.LegalMove) and isinstance(move.action_code, int)
-        answer = api("games.play_move").sync(
-            game_id,
-            client=client,
-            authorization=tokens[name],
-            body=models.CodeIn(type_="code", action_code=move.action_code),
+        answer = typed(
+            api("games.play_move").sync_detailed(
+                game_id,
+                client=client,
+                authorization=tokens[name],
+                body=models.CodeIn(type_="code", action_code=move.action_code),
+            ),
+            models.MoveResult,
         )
-        assert isinstance(answer, models.MoveResult), answer
         for event in answer.events:  # each event read into the model of its kind, never a bare dict
             assert type(event).__name__.endswith("Event"), event
             kinds.add(type(event).__name__)

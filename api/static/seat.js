@@ -1,0 +1,1 @@
+// The seat page (filled in by the next commit).

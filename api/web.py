@@ -24,6 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from loveletter.api import parse
 from loveletter.api.referee import Referee
 from loveletter.api.web_i18n import COOKIE, WORDS, choose, rulesets, words
+from loveletter.core.catalogue import EVENT_TYPES
 from loveletter.core.lang import Lang
 from loveletter.replays.narrative import narrate
 from loveletter.replays.pov import narrate_pov
@@ -93,6 +94,7 @@ def install(app: FastAPI, referee: Referee) -> None:
             game_id=table.game_id,
             ruleset=table.state.ruleset.id if table.state.ruleset else "2019",
             rulesets=rulesets(lang),
+            event_types=sorted(EVENT_TYPES),
         )
 
     @app.get("/replay", include_in_schema=False)

@@ -79,6 +79,7 @@ WORDS: dict[str, Text] = {
     "seat.title": Text("Table", "Table"),
     "seat.spectator": Text("You are watching as a spectator.", "Vous regardez en spectateur."),
     "seat.you_are": Text("You play", "Vous jouez"),
+    "seat.you": Text("you", "vous"),
     "seat.hand": Text("Your hand", "Votre main"),
     "seat.moves": Text("Your move", "Votre coup"),
     "seat.waiting": Text("Waiting for", "On attend"),

@@ -62,7 +62,13 @@ class Site:
     def start(self) -> None:
         app = create_app(Settings(log_level="warning"), self.store)
         config = uvicorn.Config(
-            app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on", access_log=False
+            app,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            lifespan="on",
+            access_log=False,
+            timeout_graceful_shutdown=1,  # open event streams are cut, as a crash or a network drop would
         )
         self._server = server = _Server(config)
         self._thread = threading.Thread(target=server.run, name=f"web-{self.port}", daemon=True)
@@ -76,7 +82,6 @@ class Site:
     def stop(self) -> None:
         if self._server is not None and self._thread is not None:
             self._server.should_exit = True
-            self._server.force_exit = True
             self._thread.join(10)
             self._server = None
 
@@ -137,6 +142,19 @@ def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
     for context in contexts:
         context.close()
     assert outside == [], f"the pages asked another host: {outside}"
+
+
+def wait_until(page: Any, expression: str, arg: Any = None, timeout: float = 15.0) -> Any:
+    """Poll `expression` (a JavaScript function of `arg`) until it is truthy. Playwright's own `wait_for_function`
+    evaluates its predicate with `eval`, which the pages' Content-Security-Policy rightly refuses."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = page.evaluate(expression, arg)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout} s: {expression}")
+        page.wait_for_timeout(25)
 
 
 @pytest.fixture

@@ -115,12 +115,9 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
-@pytest.fixture
-def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
-    """`new_page(locale="fr-FR", viewport=PHONE)`: a page in a browser context of its own. Any request to a host
-    other than 127.0.0.1 is aborted and fails the test at its end."""
+def outside_router() -> tuple[list[str], Callable[[Any], None]]:
+    """A Playwright route handler that lets requests to 127.0.0.1 through and aborts (and lists) any other."""
     outside: list[str] = []
-    contexts: list[Any] = []
 
     def route(r: Any) -> None:
         url = r.request.url
@@ -129,6 +126,16 @@ def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
         else:
             outside.append(url)
             r.abort()
+
+    return outside, route
+
+
+@pytest.fixture
+def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
+    """`new_page(locale="fr-FR", viewport=PHONE)`: a page in a browser context of its own. Any request to a host
+    other than 127.0.0.1 is aborted and fails the test at its end."""
+    outside, route = outside_router()
+    contexts: list[Any] = []
 
     def make(locale: str = "en-GB", viewport: dict[str, int] | None = None) -> Any:
         context = browser.new_context(locale=locale, viewport=viewport or WIDE)

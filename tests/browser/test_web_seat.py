@@ -62,7 +62,7 @@ def test_a_refused_move_shows_its_rule_id_and_text(site: Site, new_page: Callabl
 
 
 def test_a_dropped_stream_resumes_without_a_reload(site: Site, new_page: Callable[..., Any]) -> None:
-    game, alice, bob = two_seats(site, GUARD_DEAL)
+    game, alice, _ = two_seats(site, GUARD_DEAL)
     page = new_page()
     open_seat(page, site, game, alice)
     wait_until(page, "() => document.getElementById('connection').textContent === 'Live'")

@@ -132,8 +132,8 @@ def test_axe_finds_nothing_serious(site: Site, new_page: Callable[..., Any]) -> 
         else:
             wait_until(page, "() => document.querySelector('#open li')")
         page.evaluate(source)  # axe is given to the page by the test, never served by the app
-        result = page.evaluate("async () => { const r = await axe.run(document); return [r.violations, r.passes.length]; }")
-        violations, passes = result
+        run = "async () => { const r = await axe.run(document); return [r.violations, r.passes.length]; }"
+        violations, passes = page.evaluate(run)
         assert passes > 10, f"{name}: axe checked next to nothing"
         found[name] = [f"{v['id']} ({v['impact']})" for v in violations if v["impact"] in ("serious", "critical")]
         print(name, "axe: passes", passes, "other findings", [(v["id"], v["impact"]) for v in violations])

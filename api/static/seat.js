@@ -301,6 +301,7 @@ function connect() {
 
 window.addEventListener("hashchange", () => location.reload());
 await refresh();
+performance.mark("ll:rendered"); // the table, hand, moves and story drawn once (bench/page_weight.py)
 lastSeq = current ? current.version : 0;
 if (!current?.over) connect();
 window.setInterval(refresh, 15000); // presence and the clock's owner, between events

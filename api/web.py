@@ -22,6 +22,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from loveletter.api import parse
+from loveletter.api.problems import Problem
 from loveletter.api.referee import Referee
 from loveletter.api.web_i18n import COOKIE, WORDS, choose, rulesets, words
 from loveletter.core.catalogue import EVENT_TYPES
@@ -84,8 +85,13 @@ def install(app: FastAPI, referee: Referee) -> None:
 
     @app.get("/play/{game_id}", include_in_schema=False)
     async def seat_page(game_id: str, request: Request) -> HTMLResponse:
-        table = await referee.table(parse.game_id(game_id))
         lang = choose(request)
+        try:
+            table = await referee.table(parse.game_id(game_id))
+        except Problem as problem:  # a page, not a JSON problem, for a person who followed a wrong link
+            answer = page(request, "message.html", "seat.title", message=problem.detail(lang))
+            answer.status_code = problem.status
+            return answer
         return page(
             request,
             "seat.html",
@@ -99,11 +105,11 @@ def install(app: FastAPI, referee: Referee) -> None:
 
     @app.get("/replay", include_in_schema=False)
     async def replay_page(request: Request) -> HTMLResponse:
-        return page(request, "soon.html", "nav.replay")
+        return page(request, "message.html", "nav.replay", message=WORDS["soon"](choose(request)))
 
     @app.get("/stats", include_in_schema=False)
     async def stats_page(request: Request) -> HTMLResponse:
-        return page(request, "soon.html", "nav.stats")
+        return page(request, "message.html", "nav.stats", message=WORDS["soon"](choose(request)))
 
     @app.get("/lang/{code}", include_in_schema=False)
     async def switch_language(code: str, next: Annotated[str | None, Query(max_length=500)] = None) -> Response:

@@ -94,6 +94,7 @@ function describe(game) {
   const rs = data.rulesets[game.ruleset];
   const names = game.seats.map((s) => s.name || `(${t("lobby.seat.open")})`).join(", ");
   let text = `${rs ? rs.title : game.ruleset} — ${names}`;
+  if (game.clock) text += ` — ⏱ ${game.clock.turn_seconds} s`;
   if (game.status === "open") text += ` — ${game.open_seats} ${t("lobby.open_seats")}`;
   if (game.status === "finished") {
     const won = game.winners.map((w) => game.seats[w]?.name).filter(Boolean).join(", ");

@@ -56,8 +56,14 @@ def test_two_browsers_play_a_whole_game_against_a_bot_and_see_only_what_they_may
     game = create_from_lobby(ann, site, "Ann", ["me", "open", "heuristic", "none"], "2019-classic")
     bob = new_page(locale="fr-FR", viewport=PHONE)
     join_from_lobby(bob, site, game, "Bob")
+    watcher = new_page(locale="en-US")  # a third browser watches from the lobby's list of running games
+    watcher.goto(f"{site.url}/")
+    watcher.locator(f'#running li[data-game="{game}"] a').click()
+    watcher.wait_for_selector("body[data-version]")
+    assert watcher.locator("#hand-panel").is_hidden()
     pages = [(ann, 0, "en"), (bob, 1, "fr")]
-    shots: list[tuple[int, str, dict[str, Any]]] = []
+    watching = [*pages, (watcher, None, "en")]
+    shots: list[tuple[int | None, str, dict[str, Any]]] = []
     deadline = time.monotonic() + 90
     moves = 0
     while not (over(ann) and over(bob)):
@@ -66,17 +72,61 @@ def test_two_browsers_play_a_whole_game_against_a_bot_and_see_only_what_they_may
             if not over(page) and page.locator("#moves-panel").is_visible():
                 play_default(page)
                 moves += 1
-            shots.extend((s, lg, snapshot(p)) for p, s, lg in pages)
+            shots.extend((s, lg, snapshot(p)) for p, s, lg in watching)
         if not any(p.locator("#moves-panel").is_visible() for p, _, _ in pages):
             ann.wait_for_timeout(50)  # the other page is catching up with the stream
     assert moves >= 6
     assert "Winners" in ann.locator("#status").inner_text()
     assert "Gagnants" in bob.locator("#status").inner_text()
     events = published_events(site.url, game)
-    for page, seat, lang in pages:  # the final state too, after both pages settled
+    for page, seat, lang in watching:  # the final state too, after every page settled
         wait_until(page, "(n) => Number(document.getElementById('story').dataset.version) === n", len(events))
         shots.append((seat, lang, snapshot(page)))
     for seat, lang, shown in shots:
         check(shown, events, seat, lang)
     print(f"{moves} moves, {len(events)} events, {len(shots)} snapshots checked")
     assert len({(seat, shown["version"]) for seat, _, shown in shots}) >= moves
+
+    # the rematch: each player takes their own new seat with their own token; nobody else's token is ever sent
+    ann.click("#rematch")
+    ann.wait_for_url(lambda url: "/play/" in url and game not in url and "#t=" in url)
+    rematch = ann.url.split("/play/")[1].split("#")[0]
+    assert rematch != game
+    bob.click("#rematch")
+    bob.wait_for_url(f"**/play/{rematch}#t=*")
+    assert ann.url.split("#t=")[1] != bob.url.split("#t=")[1]
+    for page, seat in ((ann, 1), (bob, 2)):  # seats rotated by one
+        wait_until(page, "(s) => document.querySelector('#players li[data-seat=\"' + s + '\"] .tag.you')", seat)
+
+
+def test_an_invite_only_game_is_joined_by_its_link(site: Site, new_page: Callable[..., Any]) -> None:
+    host = new_page()
+    host.goto(f"{site.url}/")
+    host.fill("#my-name", "Iris")
+    host.uncheck("#public")
+    host.fill("#turn-seconds", "120")
+    host.select_option("#seat-1", "open")
+    host.click('#create button[type="submit"]')
+    link = host.locator("#invite-links input").first
+    link.wait_for()
+    invite = link.input_value()
+    assert invite.startswith(f"{site.url}/#join=") and "&invite=" in invite
+    game = invite.split("#join=")[1].split("&")[0]
+    host.goto(f"{site.url}/")
+    host.locator(f'#mine li[data-game="{game}"]').wait_for()  # in My games only: it is not public
+    assert host.locator(f'#open li[data-game="{game}"]').count() == 0
+    guest = new_page(locale="fr-FR")
+    guest.goto(invite)
+    guest.fill("#invite-name", "Jules")
+    guest.click('#join-invite button[type="submit"]')
+    guest.wait_for_url(f"**/play/{game}#t=*")
+    wait_until(guest, "() => document.body.dataset.version")
+    assert "Vous jouez Jules" in guest.locator("#status").inner_text()
+    assert guest.locator("#clock").is_visible()  # the game has a clock
+    again = new_page()  # the same link twice: the invite is used, and the page says why
+    again.goto(invite)
+    again.fill("#invite-name", "Kim")
+    again.click('#join-invite button[type="submit"]')
+    refusal = again.locator("#join-error")
+    refusal.wait_for(state="visible")
+    assert "Refused" in refusal.inner_text()

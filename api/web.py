@@ -134,3 +134,10 @@ def install(app: FastAPI, referee: Referee) -> None:
         present = referee.presence.seats(table.game_id, len(table.state.players))
         body = {"version": table.version, "seat": seat, "lines": lines, "present": present}
         return Response(orjson.dumps(body), media_type="application/json")
+
+    @app.get("/web/games/{game_id}/presence", include_in_schema=False)
+    async def presence(game_id: str) -> Response:
+        """Which seats are present (each a bool, in seat order): what the seat page polls between events."""
+        table = await referee.table(parse.game_id(game_id))
+        present = referee.presence.seats(table.game_id, len(table.state.players))
+        return Response(orjson.dumps({"present": present}), media_type="application/json")

@@ -92,7 +92,8 @@ def test_a_seat_is_present_while_its_event_stream_is_open(base: str) -> None:
     game, ann = created["game_id"], created["seats"][0]["token"]
 
     def present() -> list[bool]:
-        answer: list[bool] = httpx.get(f"{base}/web/games/{game}/story").json()["present"]
+        answer: list[bool] = httpx.get(f"{base}/web/games/{game}/presence").json()["present"]
+        assert httpx.get(f"{base}/web/games/{game}/story").json()["present"] == answer
         return answer
 
     assert present() == [False, False]

@@ -246,8 +246,8 @@ async function refresh() {
         api("GET", path, { token }),
         api("GET", `/web${path}/story?lang=${data.lang}`, { token }),
       ]);
+      if (state.status === 403 && token) { token = null; again = true; continue; } // not this game's: watch
       if (state.ok) {
-        if (state.body.view.seat === null && token) { token = null; } // not this game's token: a spectator
         current = state.body;
         if (story.ok) present = story.body.present;
         const view = current.view;
@@ -304,4 +304,11 @@ await refresh();
 performance.mark("ll:rendered"); // the table, hand, moves and story drawn once (bench/page_weight.py)
 lastSeq = current ? current.version : 0;
 if (!current?.over) connect();
-window.setInterval(refresh, 15000); // presence and the clock's owner, between events
+async function pollPresence() { // between events: who has the table open (docs/web.md, Presence)
+  const answer = await api("GET", `/web/games/${encodeURIComponent(game)}/presence`);
+  if (answer.ok && current && JSON.stringify(answer.body.present) !== JSON.stringify(present)) {
+    present = answer.body.present;
+    renderPlayers(current.view);
+  }
+}
+window.setInterval(pollPresence, 5000);

@@ -61,6 +61,8 @@ def test_two_browsers_play_a_whole_game_against_a_bot_and_see_only_what_they_may
     watcher.locator(f'#running li[data-game="{game}"] a').click()
     watcher.wait_for_selector("body[data-version]")
     assert watcher.locator("#hand-panel").is_hidden()
+    for page, other in ((ann, 1), (bob, 0)):  # each sees the other at the table (an open stream), within 5 s
+        wait_until(page, "(s) => document.querySelector(`#players li[data-seat='${s}'] .tag.present`)", other, 8)
     pages = [(ann, 0, "en"), (bob, 1, "fr")]
     watching = [*pages, (watcher, None, "en")]
     shots: list[tuple[int | None, str, dict[str, Any]]] = []

@@ -88,7 +88,10 @@ def install(app: FastAPI, referee: Referee) -> None:
         lang = choose(request)
         try:
             table = await referee.table(parse.game_id(game_id))
-        except Problem as problem:  # a page, not a JSON problem, for a person who followed a wrong link
+        except Problem as problem:
+            if "text/html" not in request.headers.get("accept", ""):
+                raise  # a program asked: the usual problem+json
+            # a person followed a wrong link: a page that says so
             answer = page(request, "message.html", "seat.title", message=problem.detail(lang))
             answer.status_code = problem.status
             return answer

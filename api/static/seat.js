@@ -147,8 +147,14 @@ function renderMoves(legal) {
   $("moves-panel").hidden = legal.length === 0;
   if (current.version === movesVersion) return;
   movesVersion = current.version;
+  // A keyboard player keeps their place: from the move they sent to the status line while the others play,
+  // and back to the first control of their next move.
+  const hadFocus = form.contains(document.activeElement) || document.activeElement === $("status");
   form.replaceChildren();
-  if (legal.length === 0) return;
+  if (legal.length === 0) {
+    if (hadFocus) $("status").focus();
+    return;
+  }
   if (legal[0].type === "return") {
     const keeps = unique(legal.map((m) => m.keep));
     const bottomPart = el("div", { id: "bottom-part" });
@@ -185,6 +191,7 @@ function renderMoves(legal) {
     showTargets();
   }
   form.append(el("p", {}, el("button", { type: "submit", id: "play", text: t("seat.play") })));
+  if (hadFocus) form.querySelector("input:checked, select, button").focus();
 }
 
 $("moves").addEventListener("submit", async (event) => {
@@ -200,10 +207,10 @@ $("moves").addEventListener("submit", async (event) => {
     const guess = form.querySelector("#guess")?.value;
     if (guess) body.guess = guess;
   }
-  const button = $("play");
-  button.disabled = true;
+  if (form.dataset.busy) return; // one move at a time (not `disabled`: that would take the keyboard's focus away)
+  form.dataset.busy = "yes";
   const answer = await api("POST", `/games/${encodeURIComponent(game)}/moves`, { body, token });
-  button.disabled = false;
+  delete form.dataset.busy;
   if (!answer.ok) {
     showProblem($("problem"), answer.body);
     return;

@@ -113,6 +113,17 @@ def test_one_turn_with_the_keyboard_alone(site: Site, new_page: Callable[..., An
     assert "Alice plays the Priest on Bob" in told
     said = wait_until(page, "() => document.getElementById('announce').textContent")  # the aria-live line
     assert "Alice plays the Priest on Bob" in said
+    # the bot has answered: Alice's next move is drawn with the focus back on its first control
+    wait_until(page, "() => document.activeElement.name === 'card'")
+    page.keyboard.press("Tab")
+    if page.evaluate("document.activeElement.name") == "target":
+        page.keyboard.press("Tab")
+    if page.evaluate("document.activeElement.id") == "guess":
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "play"
+    before = version(page)
+    page.keyboard.press("Enter")
+    wait_until(page, "(v) => Number(document.body.dataset.version) > v", before)
 
 
 def test_french_cards_rules_and_story(site: Site, new_page: Callable[..., Any]) -> None:

@@ -1,6 +1,6 @@
 // The seat page: one seat's view of a game (or a spectator's), its legal moves as controls, the table, the story,
 // all kept live by the game's event stream, which resumes where it stopped after a dropped connection.
-import { api, announce, cardName, cardValue, data, el, hideProblem, seatLink, seats, showProblem, t } from "./common.js";
+import { api, announce, cardName, cardValue, count, data, el, hideProblem, seatLink, seats, showProblem, t } from "./common.js";
 
 const game = data.game_id;
 const ruleset = data.ruleset;
@@ -93,7 +93,7 @@ function renderClock(view) {
   if (!deadline || current.over) { box.hidden = true; return; }
   const tick = () => {
     const left = Math.max(0, Math.round((deadline.at - Date.now()) / 1000));
-    box.textContent = `${t("seat.clock")}: ${nameOf(deadline.seat)} — ${left} ${t("seat.seconds")}`;
+    box.textContent = `${t("seat.clock")}: ${nameOf(deadline.seat)} — ${count(left, "seat.second", "seat.seconds")}`;
   };
   tick();
   box.hidden = false;

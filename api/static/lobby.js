@@ -94,7 +94,7 @@ function describe(game) {
   const rs = data.rulesets[game.ruleset];
   const names = game.seats.map((s) => s.name || `(${t("lobby.seat.open")})`).join(", ");
   let text = `${rs ? rs.title : game.ruleset} — ${names}`;
-  if (game.clock) text += ` — ⏱ ${game.clock.turn_seconds} s`;
+  if (game.clock) text += ` — ${t("seat.clock")} ${game.clock.turn_seconds} s`;
   if (game.status === "open") text += ` — ${count(game.open_seats, "lobby.open_seat", "lobby.open_seats")}`;
   if (game.status === "finished") {
     const won = game.winners.map((w) => game.seats[w]?.name).filter(Boolean).join(", ");

@@ -147,3 +147,18 @@ def test_an_invite_only_game_is_joined_by_its_link(site: Site, new_page: Callabl
     refusal = again.locator("#join-error")
     refusal.wait_for(state="visible")
     assert "Refused" in refusal.inner_text()
+
+
+def test_the_lobby_follows_the_news_without_a_reload(site: Site, new_page: Callable[..., Any]) -> None:
+    page = new_page()
+    page.goto(f"{site.url}/")
+    page.locator("#open li").first.wait_for()
+    page.evaluate("() => { window.notReloaded = true; }")
+    created = site.create({"players": [{"name": "Lou"}, {"open": True}], "public": True})
+    game = created["game_id"]
+    page.locator(f'#open li[data-game="{game}"]').wait_for()  # opened elsewhere: listed here
+    answer = httpx.post(f"{site.url}/games/{game}/join", json={"name": "Max"})
+    assert answer.status_code == 200, answer.text
+    page.locator(f'#running li[data-game="{game}"]').wait_for()  # taken: now in play
+    assert page.locator(f'#open li[data-game="{game}"]').count() == 0
+    assert page.evaluate("window.notReloaded") is True

@@ -162,3 +162,18 @@ def test_the_lobby_follows_the_news_without_a_reload(site: Site, new_page: Calla
     page.locator(f'#running li[data-game="{game}"]').wait_for()  # taken: now in play
     assert page.locator(f'#open li[data-game="{game}"]').count() == 0
     assert page.evaluate("window.notReloaded") is True
+
+
+def test_the_organiser_watches_and_may_stop_the_game(site: Site, new_page: Callable[..., Any]) -> None:
+    olga = new_page()
+    game = create_from_lobby(olga, site, "Olga", ["open", "open", "none"])  # she takes no seat: she watches
+    assert olga.locator("#hand-panel").is_hidden() and olga.locator("#seat-tools").is_hidden()
+    stranger = new_page()  # another browser has no organiser token: no such button
+    stranger.goto(f"{site.url}/play/{game}")
+    wait_until(stranger, "() => document.body.dataset.version")
+    assert stranger.locator("#organiser-tools").is_hidden()
+    olga.once("dialog", lambda dialog: dialog.accept())
+    olga.click("#abort")
+    wait_until(olga, "() => document.body.dataset.over === 'true'")
+    assert olga.locator("#status").inner_text().endswith("The game was stopped.")
+    assert httpx.get(f"{site.url}/games/{game}").json()["view"]["aborted"] is True

@@ -21,12 +21,16 @@ from loveletter.api.credentials import AdminTokens, redact_access_log
 from loveletter.api.limits import Guard, Limits
 from loveletter.api.logs import RequestContext, configure
 from loveletter.api.moves import MOVE, RefereeApp, answer, media_of, move_handler, parse_body
-from loveletter.api.openapi import answers
+from loveletter.api.openapi import ETAG, EXAMPLES, NDJSON, REF, SSE, answers, complete, ref, seat_links, stream_schema
 from loveletter.api.problems import Problem, lang_of
 from loveletter.api.referee import KEEP_ALIVE, Referee, events_json
 from loveletter.api.schemas import CreateGameIn, JoinIn, SeedIn
 from loveletter.api.settings import Settings
+from loveletter.client.answers import Health, Keys
+from loveletter.client.answers import Ruleset as RulesetAnswer
+from loveletter.client.models import Created, Events, Game, Joined, LobbyGame, LobbyPage, MoveResult, Rematch
 from loveletter.core.cards import CARD_ORDER
+from loveletter.core.catalogue import EVENT_TYPES
 from loveletter.core.lang import Text
 from loveletter.core.rules import RuleViolation
 from loveletter.core.rulesets import RULESETS, Ruleset
@@ -122,6 +126,7 @@ def create_app(
         docs_url=None,
         redoc_url=None,
     )
+    LEAVE = answers(MoveResult, 401, 403, 404, 409, 422, headers=ETAG)  # resign and abort answer as a move does
     docs_pages.install(app)  # /docs and /redoc with their assets served here: they work offline
     web.install(app, referee)  # the web pages: lobby, seat (docs/web.md)
     app.state.referee = referee
@@ -135,11 +140,11 @@ def create_app(
     app.moves = Limits(app.moves, guard)
     app.state.guard = guard
 
-    @app.get("/healthz", tags=["service"], responses=answers("healthz"))
+    @app.get("/healthz", tags=["service"], responses=answers(Health, example="healthz"))
     async def health() -> Response:
         return _json({"status": "ok", "store": type(the_store).__name__})
 
-    @app.get("/keys", tags=["service"], responses=answers("keys"))
+    @app.get("/keys", tags=["service"], responses=answers(Keys, example="keys"))
     async def get_keys() -> Response:
         """The public key exported logs are signed with: Ed25519, as hex (what `loveletter audit --key` takes),
         base64 and PEM, and the message each signature covers."""
@@ -149,7 +154,7 @@ def create_app(
         "/games/{game_id}/seed",
         dependencies=[Depends(parse.json_body)],
         tags=["games"],
-        responses=answers("seed", 401, 403, 404, 422),
+        responses=answers(MoveResult, 401, 403, 404, 409, 413, 415, 422, example="seed", headers=ETAG),
         openapi_extra={"requestBody": {"required": True, "content": {"application/json": {"schema": _schema(SEED)}}}},
     )
     async def contribute_seed(game_id: str, request: Request) -> Response:
@@ -167,11 +172,11 @@ def create_app(
         )
         return Response(body, status_code=status, media_type=JSON, headers={"ETag": f'"{version}"'})
 
-    @app.get("/rulesets", tags=["rulesets"], responses=answers("ruleset"))
+    @app.get("/rulesets", tags=["rulesets"], responses=answers(_list_of(RulesetAnswer), example=[EXAMPLES["ruleset"]]))
     async def list_rulesets() -> Response:
         return _json([ruleset_json(rs) for rs in RULESETS.values()])
 
-    @app.get("/rulesets/{ruleset_id}", tags=["rulesets"], responses=answers("ruleset", 404))
+    @app.get("/rulesets/{ruleset_id}", tags=["rulesets"], responses=answers(RulesetAnswer, 404, example="ruleset"))
     async def get_ruleset(ruleset_id: str) -> Response:
         return _json(ruleset_json(RULESETS[parse.ruleset_id(ruleset_id)]))
 
@@ -180,7 +185,27 @@ def create_app(
         status_code=201,
         dependencies=[Depends(parse.json_body)],
         tags=["games"],
-        responses=answers("create", 422, status=201),
+        responses=answers(
+            Created,
+            413,
+            415,
+            422,
+            status=201,
+            example="create",
+            description="Created",
+            headers={"Location": "the new game's path, /games/{game_id}"},
+            links=seat_links(
+                {
+                    "GetGame": "get_game",
+                    "PlayMove": "play_move",
+                    "ListEvents": "list_events",
+                    "GetState": "get_state",
+                    "ContributeSeed": "contribute_seed",
+                    "ResignSeat": "resign_seat",
+                }
+            )
+            | seat_links({"AbortGame": "abort_game"}, "$response.body#/organiser_token"),
+        ),
     )
     async def create_game(body: CreateGameIn) -> Response:
         try:
@@ -189,7 +214,7 @@ def create_app(
             raise problems.violation(v) from None
         return _json(created, 201, {"Location": f"/games/{created['game_id']}"})
 
-    @app.get("/games", tags=["lobby"], responses=answers(None, 404, 422))
+    @app.get("/games", tags=["lobby"], responses=answers(LobbyPage, 404, 422))
     async def list_games(
         status: Annotated[Literal["open", "running", "finished"] | None, Query()] = None,
         ruleset: Annotated[str | None, Query(max_length=40)] = None,
@@ -204,7 +229,7 @@ def create_app(
         more = len(rows) > limit
         return _json({"games": games, "next": parse.lobby_cursor_of(*rows[limit - 1][:2]) if more else None})
 
-    @app.get("/lobby/stream", tags=["lobby"], responses=answers(None, 422, media="text/event-stream"))
+    @app.get("/lobby/stream", tags=["lobby"], responses=answers(LOBBY_STREAM, 422, media=SSE))
     async def stream_lobby(
         request: Request,
         after: Annotated[int | None, Query(ge=0, description="replay the news after this id (0: all)")] = None,
@@ -227,31 +252,35 @@ def create_app(
         "/games/{game_id}/join",
         dependencies=[Depends(parse.json_body)],
         tags=["lobby"],
-        responses=answers(None, 401, 403, 404, 409, 422),
+        responses=answers(Joined, 401, 403, 404, 409, 413, 415, 422),
     )
     async def join_game(game_id: str, body: JoinIn) -> Response:
         """Take an open seat, by invite (or any open seat of a public game): answers that seat's own token."""
         return _json(await referee.join(parse.game_id(game_id), body))
 
-    @app.post("/games/{game_id}/rematch", tags=["lobby"], responses=answers(None, 401, 403, 404, 409))
+    @app.post("/games/{game_id}/rematch", tags=["lobby"], responses=answers(Rematch, 401, 403, 404, 409))
     async def rematch_game(game_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
         """The rematch of a finished game: same players, seats rotated by one. With a seat token, also that player's
         seat (and token) in the rematch; each player calls it with their own token."""
         return _json(await referee.rematch(parse.game_id(game_id), parse.bearer(authorization)))
 
-    @app.post("/games/{game_id}/resign", tags=["lobby"], responses=answers(None, 401, 403, 404, 409, 422))
+    @app.post("/games/{game_id}/resign", tags=["lobby"], responses=LEAVE)
     async def resign_seat(game_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
         """The seat of the bearer token leaves the game (RULINGS §12)."""
         body, version = await referee.resign(parse.game_id(game_id), parse.bearer(authorization))
         return Response(body, media_type=JSON, headers={"ETag": f'"{version}"'})
 
-    @app.post("/games/{game_id}/abort", tags=["lobby"], responses=answers(None, 401, 403, 404, 409, 422))
+    @app.post("/games/{game_id}/abort", tags=["lobby"], responses=LEAVE)
     async def abort_game(game_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
         """The organiser (or an admin) stops the game: nobody wins (RULINGS §12)."""
         body, version = await referee.abort(parse.game_id(game_id), parse.bearer(authorization))
         return Response(body, media_type=JSON, headers={"ETag": f'"{version}"'})
 
-    @app.get("/games/{game_id}", tags=["games"], responses=answers("game", 403, 404))
+    @app.get(
+        "/games/{game_id}",
+        tags=["games"],
+        responses=answers(Game, 403, 404, example="game", more=NOT_MODIFIED, headers=ETAG),
+    )
     async def get_game(
         game_id: str,
         authorization: Annotated[str | None, Header()] = None,
@@ -268,7 +297,22 @@ def create_app(
     @app.post(
         "/games/{game_id}/moves",
         tags=["games"],
-        responses=answers("move", 401, 403, 404, 409, 412, 422),
+        responses=answers(
+            MoveResult,
+            401,
+            403,
+            404,
+            409,
+            412,
+            413,
+            415,
+            422,
+            example="move",
+            headers={
+                "ETag?": ETAG["ETag"],
+                "Idempotent-Replayed?": "true when this is the first answer to the same Idempotency-Key, replayed",
+            },
+        ),
         openapi_extra={
             "requestBody": {
                 "required": True,
@@ -292,7 +336,7 @@ def create_app(
             return problems.problem_response(problem, lang_of(request), request.url.path)
         return Response(body, status_code=status, media_type=media_of(status), headers=extra)
 
-    @app.get("/games/{game_id}/events", tags=["games"], responses=answers("events", 403, 404))
+    @app.get("/games/{game_id}/events", tags=["games"], responses=answers(Events, 403, 404, 422, example="events"))
     async def list_events(
         game_id: str,
         after: Annotated[int, Query(ge=0)] = 0,
@@ -303,7 +347,9 @@ def create_app(
         return _json({"version": table.version, "events": events_json(table.events[after:], after + 1, seat)})
 
     @app.get(
-        "/games/{game_id}/stream", tags=["games"], responses=answers("stream", 403, 404, media="text/event-stream")
+        "/games/{game_id}/stream",
+        tags=["games"],
+        responses=answers(GAME_STREAM, 403, 404, 422, media=SSE, example="stream"),
     )
     async def stream_game(
         game_id: str,
@@ -332,10 +378,7 @@ def create_app(
     @app.get(
         "/games/{game_id}/log",
         tags=["games"],
-        responses={
-            200: {"content": {"application/x-ndjson": {"example": _LOG_EXAMPLE}}},
-            **answers(None, 403, 404),
-        },
+        responses=answers(LOG, 403, 404, media=NDJSON, example=_LOG_EXAMPLE, description="The signed JSONL log"),
     )
     async def get_log(game_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
         table = await referee.table(parse.game_id(game_id))
@@ -356,10 +399,11 @@ def create_app(
     documented = app.openapi
 
     def openapi() -> dict[str, Any]:
-        """FastAPI's document, plus the definitions the hand-documented request bodies refer to."""
+        """FastAPI's document, plus the definitions the hand-documented request bodies and the answers refer to."""
         if app.openapi_schema is None:
             schema = documented()
             schema.setdefault("components", {}).setdefault("schemas", {}).update(_DEFINITIONS)
+            complete(schema)
         return app.openapi_schema or documented()
 
     app.openapi = openapi  # type: ignore[method-assign]
@@ -367,6 +411,32 @@ def create_app(
 
 
 _DEFINITIONS: dict[str, Any] = {}
+
+
+def _list_of(model: Any) -> dict[str, Any]:
+    return {"type": "array", "items": ref(model)}
+
+
+LOBBY_STREAM = stream_schema(
+    dict.fromkeys(("game_opened", "seat_filled", "game_started", "game_finished"), ref(LobbyGame)["$ref"]),
+    "the lobby's news, `id:` the news id; each `data:` is the game's public facts",
+)
+GAME_STREAM = stream_schema(
+    {kind: f"{REF}{cls.__name__}Event" for kind, cls in EVENT_TYPES.items()},
+    "the game's events as the caller may see them, `id:` the event's seq; the stream ends with the game",
+)
+LOG: dict[str, Any] = {
+    "type": "string",
+    "description": "JSON lines: the header, every event chained by `prev`, the signature; `x-line` is the schema "
+    "of each line (docs/schema/log.schema.json)",
+    "x-line": {"$ref": "#/components/schemas/LogLine"},
+}
+NOT_MODIFIED = {
+    304: {
+        "description": "Not modified: the game is still at the version If-None-Match names",
+        "headers": {"ETag": {"description": ETAG["ETag"], "required": True, "schema": {"type": "string"}}},
+    }
+}
 
 
 def operation_id(route: APIRoute) -> str:

@@ -10,8 +10,10 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from loveletter.api import parse
+from loveletter.api.openapi import answers, problem
 from loveletter.api.problems import Problem, bilingual, lang_of
 from loveletter.api.referee import Referee
+from loveletter.client.answers import AuditReport
 from loveletter.core.lang import Text
 from loveletter.events.log import LogFormatError
 from loveletter.replays.audit import FileAudit, Options, audit_lines, normalise_key
@@ -19,7 +21,13 @@ from loveletter.replays.audit import FileAudit, Options, audit_lines, normalise_
 AUDIT_PATH = "/audits"
 MAX_AUDIT_BYTES = 8 * 1024 * 1024
 """Uploads to POST /audits may be this large (other routes keep `settings.max_body_bytes`)."""
-ACCEPTED_TYPES = ("application/x-ndjson", "application/jsonl", "application/json-lines", "text/plain")
+ACCEPTED_TYPES = (
+    "application/x-ndjson",
+    "application/jsonl",
+    "application/json-lines",
+    "text/plain",
+    "application/octet-stream",  # a file as it is: what generated clients upload (openapi-python-client's File)
+)
 
 
 def install(app: FastAPI, referee: Referee) -> None:
@@ -38,6 +46,9 @@ def install(app: FastAPI, referee: Referee) -> None:
                 "content": {
                     "application/x-ndjson": {"schema": {"type": "string", "description": "a JSONL game log"}},
                     "text/plain": {"schema": {"type": "string"}},
+                    "application/octet-stream": {
+                        "schema": {"type": "string", "format": "binary", "description": "the log file's bytes"}
+                    },
                 },
             }
         },
@@ -58,8 +69,8 @@ def install(app: FastAPI, referee: Referee) -> None:
                 415,
                 "unsupported_media_type",
                 Text(
-                    "send the log as application/x-ndjson (or text/plain)",
-                    "envoyez le journal en application/x-ndjson (ou en text/plain)",
+                    "send the log as application/x-ndjson (or text/plain, or application/octet-stream)",
+                    "envoyez le journal en application/x-ndjson (ou en text/plain, ou en application/octet-stream)",
                 ),
             )
         pinned = None
@@ -131,49 +142,41 @@ _GAME_EXAMPLE = {
     ],
     "notes": [],
 }
-_RESPONSES: dict[int | str, dict[str, object]] = {
-    200: {
-        "description": "The audit report (its verdict: valid or invalid)",
-        "content": {
-            "application/json": {
-                "example": {
-                    "file": "upload",
-                    "verdict": "invalid",
-                    "error": None,
-                    "error_line": None,
-                    "counts": {"games": 1, "valid": 0, "invalid": 1, "events": 203, "problems": 1, "signed": 1},
-                    "games": [_GAME_EXAMPLE],
-                }
-            }
-        },
+_RESPONSES = answers(
+    AuditReport,
+    413,
+    415,
+    422,
+    description="The audit report (its verdict: valid or invalid)",
+    example={
+        "file": "upload",
+        "verdict": "invalid",
+        "error": None,
+        "error_line": None,
+        "counts": {"games": 1, "valid": 0, "invalid": 1, "events": 203, "problems": 1, "signed": 1},
+        "games": [_GAME_EXAMPLE],
     },
-    413: {
-        "description": "The upload is larger than 8 MiB",
-        "content": {
-            "application/problem+json": {
-                "example": {
-                    "type": "https://loveletter-referee.example/problems/too_large",
-                    "title": "Request too large",
-                    "status": 413,
-                    "detail": f"bodies are limited to {MAX_AUDIT_BYTES} bytes",
-                    "code": "too_large",
-                }
-            }
-        },
+)
+_RESPONSES[413] = problem(
+    413,
+    {
+        "type": "https://loveletter-referee.example/problems/too_large",
+        "title": "Request too large",
+        "status": 413,
+        "detail": f"bodies are limited to {MAX_AUDIT_BYTES} bytes",
+        "code": "too_large",
     },
-    422: {
-        "description": "The log cannot be read",
-        "content": {
-            "application/problem+json": {
-                "example": {
-                    "type": "https://loveletter-referee.example/problems/unreadable_log",
-                    "title": "Unreadable log",
-                    "status": 422,
-                    "detail": "line 5: invalid JSON (unexpected end of data)",
-                    "code": "unreadable_log",
-                    "line": 5,
-                }
-            }
-        },
+    "The upload is larger than 8 MiB",
+)
+_RESPONSES[422] = problem(
+    422,
+    {
+        "type": "https://loveletter-referee.example/problems/unreadable_log",
+        "title": "Unreadable log",
+        "status": 422,
+        "detail": "line 5: invalid JSON (unexpected end of data)",
+        "code": "unreadable_log",
+        "line": 5,
     },
-}
+    "The log cannot be read",
+)

@@ -14,9 +14,10 @@ from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.responses import Response
 
 from loveletter.api import parse
-from loveletter.api.openapi import answers
-from loveletter.api.problems import PROBLEM_JSON, Problem, field_fr, lang_of
+from loveletter.api.openapi import answers, problem
+from loveletter.api.problems import Problem, field_fr, lang_of
 from loveletter.api.referee import Referee
+from loveletter.client.answers import Ruling, SeatAt
 from loveletter.core.catalogue import Event
 from loveletter.core.evolve import fold
 from loveletter.core.lang import BilingualError, Text, plural_fr
@@ -61,26 +62,68 @@ INVALID_EXAMPLE: dict[str, Any] = {
     "errors": [{"field": "at", "type": "less_than_equal", "message": "a seq from 1 to 10, not 50"}],
 }
 STATE_EXAMPLE: dict[str, Any] = {
-    "game_id": "g_wNtUyS0d1xG9mtPe",
+    "game_id": "g_TxbfBms_7EMRga6P",
     "at": 5,
-    "version": 6,
-    "seat": 1,
+    "version": 128,
+    "seat": 0,
     "view": {
-        "seat": 1,
+        "seat": 0,
         "ruleset": "2019",
+        "options": {"tie_2012": "nobody", "guard_unknown": "refuse"},
         "round": 1,
-        "phase": "play",
-        "active": 1,
+        "phase": "resolving",
+        "active": 0,
         "deck_size": 14,
-        "face_up": ["guard", "guard", "priest"],
+        "set_aside_face_down": True,
+        "face_up": ["handmaid", "guard", "guard"],
         "seats": [
-            {"seat": 0, "name": "Claire", "hand_size": 1, "front": [], "known_hand": "princess"},
-            {"seat": 1, "name": "Thibault", "hand_size": 1, "front": ["priest"], "known_hand": None},
+            {
+                "seat": 0,
+                "name": "Ann",
+                "favors": 0,
+                "in_round": True,
+                "protected": False,
+                "hand_size": 1,
+                "front": ["baron"],
+                "known_hand": None,
+                "in_game": True,
+                "open": False,
+            },
+            {
+                "seat": 1,
+                "name": "Bo",
+                "favors": 0,
+                "in_round": True,
+                "protected": False,
+                "hand_size": 1,
+                "front": [],
+                "known_hand": "handmaid",
+                "in_game": True,
+                "open": False,
+            },
         ],
-        "hand": ["guard"],
+        "hand": ["spy"],
+        "deck_known": [],
+        "unseen": {
+            "spy": 1,
+            "guard": 4,
+            "priest": 2,
+            "baron": 1,
+            "handmaid": 0,
+            "prince": 2,
+            "chancellor": 2,
+            "king": 1,
+            "countess": 1,
+            "princess": 1,
+        },
+        "round_winners": [],
+        "winners": [],
         "version": 5,
+        "clock": None,
+        "aborted": False,
     },
 }
+"""What Ann could see after seq 5 of a real game (a whole view, as `GET /games/{id}` gives it)."""
 OUT_OF_RANGE_EXAMPLE: dict[str, Any] = {
     "type": "https://loveletter-referee.example/problems/at_out_of_range",
     "title": "No such point",
@@ -89,10 +132,6 @@ OUT_OF_RANGE_EXAMPLE: dict[str, Any] = {
     "code": "at_out_of_range",
     "errors": [{"field": "at", "type": "less_than_equal", "message": "a seq from 1 to 6"}],
 }
-
-
-def _problem_example(status: int, description: str, example: dict[str, Any]) -> dict[int | str, Any]:
-    return {status: {"description": description, "content": {PROBLEM_JSON: {"example": example}}}}
 
 
 def _invalid(field: str, message: Text, kind: str = "value_error", status: int = 422) -> Problem:
@@ -220,10 +259,8 @@ def install(app: FastAPI, referee: Referee) -> None:
         "/rulings",
         dependencies=[Depends(parse.json_body)],
         tags=["rulings"],
-        responses={
-            200: {"content": {JSON: {"example": RULING_EXAMPLE}}},
-            **_problem_example(422, "A malformed request (the field is named)", INVALID_EXAMPLE),
-        },
+        responses=answers(Ruling, 413, 415, 422, example=RULING_EXAMPLE)
+        | {422: problem(422, INVALID_EXAMPLE, "A malformed request (the field is named)")},
         openapi_extra={
             "requestBody": {
                 "required": True,
@@ -270,11 +307,8 @@ def install(app: FastAPI, referee: Referee) -> None:
     @app.get(
         "/games/{game_id}/state",
         tags=["games"],
-        responses={
-            200: {"content": {JSON: {"example": STATE_EXAMPLE}}},
-            **answers(None, 403, 404),
-            **_problem_example(422, "A point out of range", OUT_OF_RANGE_EXAMPLE),
-        },
+        responses=answers(SeatAt, 403, 404, 422, example=STATE_EXAMPLE)
+        | {422: problem(422, OUT_OF_RANGE_EXAMPLE, "A point out of range")},
     )
     async def get_state(
         game_id: str,

@@ -1,8 +1,9 @@
 """A typed client of the referee's HTTP API, blocking (`Client`) and asyncio (`AsyncClient`), so bots and tools
 never write HTTP, server-sent events, tokens, retries or problem parsing by hand (docs/client.md).
 
-It imports nothing of the server: only the answers' shapes (`loveletter.client.models`), and the rules core's
-`Card` is accepted wherever a card is named."""
+It imports nothing of the server: the answers' shapes are its own (`loveletter.client.models` and
+`loveletter.client.answers`, which the server declares its OpenAPI document with), and the rules core's `Card` is
+accepted wherever a card is named."""
 
 from loveletter.client._common import RetryPolicy
 from loveletter.client.aio import AsyncClient
@@ -17,6 +18,7 @@ from loveletter.client.models import (
     LegalMove,
     LobbyGame,
     LobbyNews,
+    LobbyPage,
     LobbySeat,
     MoveResult,
     Rematch,
@@ -37,6 +39,7 @@ __all__ = [
     "LegalMove",
     "LobbyGame",
     "LobbyNews",
+    "LobbyPage",
     "LobbySeat",
     "MoveResult",
     "RefereeError",

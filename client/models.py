@@ -1,42 +1,57 @@
-"""The answers of the referee as typed values: what `GET /games/{id}`, a move, `POST /games`, `join`, `rematch`,
-`GET /games` and the streams send today (docs/api.md). Each keeps its whole JSON in `raw`, so a field the server
-adds later is never lost to a client that was built before it."""
+"""The answers of the referee as typed values, and the one definition of their shapes: the server declares its
+answers in its OpenAPI document with these very models (api/openapi.py), so a client built from the document and
+this library read the same fields.
+
+Each model is frozen pydantic; fields the server adds later are ignored when reading, and the whole JSON stays in
+`raw`, so a client built before them loses nothing. The models of the other routes (rulesets, keys, audits,
+rulings, problems) are in `loveletter.client.answers`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, Self
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidatorFunctionWrapHandler, model_validator
+
+from loveletter.core.cards import Card
 
 
-def _dict(value: Any) -> dict[str, Any]:
-    return dict(value) if isinstance(value, dict) else {}
+class Answer(BaseModel):
+    """A JSON object the referee answers: read leniently (unknown fields kept in `raw` only), never changed."""
 
+    model_config = ConfigDict(frozen=True, extra="ignore")
+    _raw: dict[str, Any] = PrivateAttr(default_factory=dict)
 
-@dataclass(frozen=True)
-class LegalMove:
-    """One legal move as the referee lists it; `action_code` may be sent instead of spelling it out."""
-
-    type: str
-    action_code: int
-    card: str | None = None
-    target: int | None = None
-    target_name: str | None = None
-    guess: str | None = None
-    keep: str | None = None
-    bottom: tuple[str, ...] = ()
+    @model_validator(mode="wrap")
+    @classmethod
+    def _keep_raw(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        made = handler(data)
+        if isinstance(data, dict) and isinstance(made, Answer):
+            made._raw = data
+        return made
 
     @classmethod
-    def of(cls, data: dict[str, Any]) -> LegalMove:
-        return cls(
-            type=data["type"],
-            action_code=int(data["action_code"]),
-            card=data.get("card"),
-            target=data.get("target"),
-            target_name=data.get("target_name"),
-            guess=data.get("guess"),
-            keep=data.get("keep"),
-            bottom=tuple(data.get("bottom", ())),
-        )
+    def of(cls, data: dict[str, Any]) -> Self:
+        """The answer read from its JSON (a `pydantic.ValidationError` if it does not have this shape)."""
+        return cls.model_validate(data)
+
+    @property
+    def raw(self) -> dict[str, Any]:
+        """The whole JSON object as the server sent it."""
+        return self._raw
+
+
+class LegalMove(Answer):
+    """One legal move as the referee lists it; `action_code` may be sent instead of spelling it out."""
+
+    type: Literal["play", "return"]
+    action_code: int = Field(description="the move's stable action code (docs/bots.md)")
+    card: Card | None = Field(None, description="the card played")
+    target: int | None = Field(None, description="the target's seat")
+    target_name: str | None = Field(None, description="the target's name")
+    guess: Card | None = Field(None, description="the Guard's guess")
+    keep: Card | None = Field(None, description="the card a Chancellor's return keeps")
+    bottom: tuple[Card, ...] = Field((), description="the cards a Chancellor's return puts under the deck, in order")
 
     def body(self) -> dict[str, Any]:
         """The move spelled out, as `POST /games/{id}/moves` takes it."""
@@ -50,197 +65,145 @@ class LegalMove:
         return out
 
 
-@dataclass(frozen=True)
-class SeatView:
+class SeatView(Answer):
     """What everyone may know of one seat."""
 
     seat: int
     name: str
     favors: int
-    in_round: bool
-    protected: bool
+    in_round: bool = Field(description="still in the current round")
+    protected: bool = Field(description="protected by a Handmaid")
     hand_size: int
-    front: tuple[str, ...]
-    known_hand: str | None
-    in_game: bool
-    open: bool
-
-    @classmethod
-    def of(cls, d: dict[str, Any]) -> SeatView:
-        return cls(
-            d["seat"],
-            d["name"],
-            d["favors"],
-            d["in_round"],
-            d["protected"],
-            d["hand_size"],
-            tuple(d["front"]),
-            d.get("known_hand"),
-            d.get("in_game", True),
-            d.get("open", False),
-        )
+    front: tuple[Card, ...] = Field(description="the cards played or discarded in front of the seat, oldest first")
+    known_hand: Card | None = Field(None, description="the card in this seat's hand, if the viewer has seen it")
+    in_game: bool = Field(True, description="false once the seat has resigned or timed out (RULINGS §12)")
+    open: bool = Field(False, description="an open seat nobody has taken yet")
 
 
-@dataclass(frozen=True)
-class View:
-    """A game as one seat (or a spectator, `seat` None) may see it."""
+class Deadline(Answer):
+    seat: int = Field(description="the seat whose decision is awaited")
+    at: int = Field(description="when its clock runs out, in Unix milliseconds")
+
+
+class Clock(Answer):
+    """A game's turn clock: seconds per decision, what happens when one runs out, and the running deadline."""
+
+    turn_seconds: int
+    on_timeout: Literal["bot", "resign"]
+    deadline: Deadline | None = Field(None, description="absent in lobby listings; null when nobody is on the clock")
+
+
+class KnownCard(Answer):
+    """A card of the draw pile the viewer knows, counted from the top (0 is the next card drawn)."""
+
+    from_top: int
+    card: Card
+
+
+class View(Answer):
+    """A game as one seat (or a spectator, `seat` null) may see it."""
 
     seat: int | None
     ruleset: str
+    options: dict[str, str] = Field(default_factory=dict, description="the rule options of RULINGS §11")
     round: int
-    phase: str
-    active: int | None
+    phase: str = Field(description="play, resolving, chancellor, between or over")
+    active: int | None = Field(description="the seat whose decision is awaited")
     deck_size: int
-    face_up: tuple[str, ...]
+    set_aside_face_down: bool = True
+    face_up: tuple[Card, ...] = Field(description="the cards set aside face up (two-player games)")
     seats: tuple[SeatView, ...]
-    hand: tuple[str, ...]
-    unseen: dict[str, int]
+    hand: tuple[Card, ...] = Field(description="the viewer's own hand (empty for a spectator)")
+    deck_known: tuple[KnownCard, ...] = ()
+    unseen: dict[str, int] = Field(description="for each card id, the copies the viewer has not seen")
     round_winners: tuple[int, ...]
     winners: tuple[int, ...]
-    version: int
-    clock: dict[str, Any] | None
-    aborted: bool
-    raw: dict[str, Any] = field(repr=False, compare=False)
-
-    @classmethod
-    def of(cls, d: dict[str, Any]) -> View:
-        return cls(
-            d["seat"],
-            d["ruleset"],
-            d["round"],
-            d["phase"],
-            d["active"],
-            d["deck_size"],
-            tuple(d["face_up"]),
-            tuple(SeatView.of(s) for s in d["seats"]),
-            tuple(d["hand"]),
-            dict(d["unseen"]),
-            tuple(d["round_winners"]),
-            tuple(d["winners"]),
-            d["version"],
-            d.get("clock"),
-            d.get("aborted", False),
-            d,
-        )
+    version: int = Field(description="the seq of the last event this view includes")
+    clock: Clock | None = None
+    aborted: bool = False
 
 
-@dataclass(frozen=True)
-class Event:
-    """One event as the caller may see it: `seq`, `type` and the event's own fields in `data`."""
+class Event(Answer):
+    """One event as the caller may see it: `seq`, `type`, `v` and the event's own fields. The OpenAPI document
+    gives each kind's fields (docs/events.md); a hidden field is left out for a seat that may not see it."""
 
+    model_config = ConfigDict(frozen=True, extra="allow")
     seq: int
     type: str
-    data: dict[str, Any]
+    v: int = 1
 
-    @classmethod
-    def of(cls, d: dict[str, Any]) -> Event:
-        return cls(int(d["seq"]), str(d["type"]), d)
+    @property
+    def data(self) -> dict[str, Any]:
+        """The whole event, as sent."""
+        return self.raw
 
 
-@dataclass(frozen=True)
-class Game:
+class Game(Answer):
     """`GET /games/{id}`: the caller's view, its legal moves and whether it is its turn."""
 
     game_id: str
     version: int
     players: tuple[str, ...]
-    bots: tuple[str | None, ...]
+    bots: tuple[str | None, ...] = Field(description="the bot the server plays each seat with, or null")
     scenario: bool
     over: bool
     your_turn: bool
-    rematch: str | None
+    rematch: str | None = Field(None, description="the id of this game's rematch, once there is one")
     view: View
     legal_moves: tuple[LegalMove, ...]
-    raw: dict[str, Any] = field(repr=False, compare=False)
-
-    @classmethod
-    def of(cls, d: dict[str, Any]) -> Game:
-        return cls(
-            d["game_id"],
-            d["version"],
-            tuple(d["players"]),
-            tuple(d["bots"]),
-            d["scenario"],
-            d["over"],
-            d["your_turn"],
-            d.get("rematch"),
-            View.of(d["view"]),
-            tuple(LegalMove.of(m) for m in d["legal_moves"]),
-            d,
-        )
 
 
-@dataclass(frozen=True)
-class MoveResult:
-    """The answer to a move, a resignation or an abort: the events it caused as the seat sees them, the new view
-    and the seat's legal moves. `replayed` is true when the referee answered a retry from its first answer."""
+class MoveResult(Answer):
+    """The answer to a move, a seed, a resignation or an abort: the events it caused as the seat sees them, the new
+    view and the seat's legal moves. `replayed` is true when the referee answered a retry from its first answer."""
 
     version: int
     events: tuple[Event, ...]
     view: View
     legal_moves: tuple[LegalMove, ...]
-    replayed: bool = False
-    raw: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    _replayed: bool = PrivateAttr(default=False)
 
     @classmethod
-    def of(cls, d: dict[str, Any], replayed: bool = False) -> MoveResult:
-        return cls(
-            d["version"],
-            tuple(Event.of(e) for e in d["events"]),
-            View.of(d["view"]),
-            tuple(LegalMove.of(m) for m in d["legal_moves"]),
-            replayed,
-            d,
-        )
+    def of(cls, data: dict[str, Any], replayed: bool = False) -> Self:
+        made = super().of(data)
+        made._replayed = replayed
+        return made
+
+    @property
+    def replayed(self) -> bool:
+        return self._replayed
 
 
-@dataclass(frozen=True)
-class Events:
+class Events(Answer):
     """`GET /games/{id}/events`: the game's version and the events after the asked seq."""
 
     version: int
     events: tuple[Event, ...]
 
-    @classmethod
-    def of(cls, d: dict[str, Any]) -> Events:
-        return cls(d["version"], tuple(Event.of(e) for e in d["events"]))
 
-
-@dataclass(frozen=True)
-class CreatedSeat:
-    """A seat of a new game: a named seat's token (None for a bot), or an open seat's invite."""
+class CreatedSeat(Answer):
+    """A seat of a new game: a named seat's token (null for a bot), or an open seat's invite."""
 
     seat: int
     name: str | None = None
     bot: str | None = None
     token: str | None = None
     open: bool = False
-    invite: str | None = None
-    reserved: bool = False
-
-    @classmethod
-    def of(cls, d: dict[str, Any]) -> CreatedSeat:
-        return cls(
-            d["seat"], d.get("name"), d.get("bot"), d.get("token"), d.get("open", False), d.get("invite"),
-            d.get("reserved", False),
-        )  # fmt: skip
+    invite: str | None = Field(None, description="the one-time invite of an open seat")
+    join: str | None = Field(None, description="the path that takes this open seat with its invite")
+    reserved: bool = Field(False, description="a rematch seat kept for a player of the game before")
 
 
-@dataclass(frozen=True)
-class Created:
+class Created(Answer):
     """`POST /games`: the game id, the organiser's token and each seat."""
 
     game_id: str
     version: int
     ruleset: str
-    public: bool
-    organiser_token: str | None
+    scenario: bool = False
+    public: bool = False
+    organiser_token: str | None = Field(None, description="reads as a spectator, may abort the game")
     seats: tuple[CreatedSeat, ...]
-
-    @classmethod
-    def of(cls, d: dict[str, Any]) -> Created:
-        seats = tuple(CreatedSeat.of(s) for s in d["seats"])
-        return cls(d["game_id"], d["version"], d["ruleset"], d["public"], d.get("organiser_token"), seats)
 
     def token(self, name: str) -> str:
         """The token of the named seat (a KeyError if it has none)."""
@@ -255,8 +218,7 @@ class Created:
         return tuple(s.invite for s in self.seats if s.invite)
 
 
-@dataclass(frozen=True)
-class Joined:
+class Joined(Answer):
     """`POST /games/{id}/join` (and a rematch's seat): the seat taken and its own token."""
 
     game_id: str
@@ -265,67 +227,55 @@ class Joined:
     token: str
     version: int
 
-    @classmethod
-    def of(cls, d: dict[str, Any]) -> Joined:
-        return cls(d["game_id"], d["seat"], d["name"], d["token"], d["version"])
 
-
-@dataclass(frozen=True)
-class Rematch:
-    """`POST /games/{id}/rematch`: the rematch's id, and with a seat token that player's new seat."""
+class Rematch(Answer):
+    """`POST /games/{id}/rematch`: the rematch's id, and with a seat token that player's new seat (`seat`)."""
 
     game_id: str
     rematch_of: str
-    seat: Joined | None
+    seat_number: int | None = Field(None, alias="seat", description="with a seat token: that player's new seat")
+    name: str | None = None
+    token: str | None = Field(None, description="with a seat token: that player's token in the rematch")
+    version: int | None = None
 
-    @classmethod
-    def of(cls, d: dict[str, Any]) -> Rematch:
-        seat = Joined.of(d) if "token" in d else None
-        return cls(d["game_id"], d["rematch_of"], seat)
+    @property
+    def seat(self) -> Joined | None:
+        """The caller's seat in the rematch, when it called with a seat token."""
+        if self.seat_number is None or self.token is None or self.name is None or self.version is None:
+            return None
+        return Joined(
+            game_id=self.game_id, seat=self.seat_number, name=self.name, token=self.token, version=self.version
+        )
 
 
-@dataclass(frozen=True)
-class LobbySeat:
+class LobbySeat(Answer):
     seat: int
     name: str | None
     open: bool
     bot: str | None
     in_game: bool
 
-    @classmethod
-    def of(cls, d: dict[str, Any]) -> LobbySeat:
-        return cls(d["seat"], d.get("name"), d["open"], d.get("bot"), d["in_game"])
 
-
-@dataclass(frozen=True)
-class LobbyGame:
+class LobbyGame(Answer):
     """A public game's public facts, as `GET /games` and the lobby's news give them."""
 
     game_id: str
     ruleset: str
-    options: dict[str, str]
+    options: dict[str, str] = Field(default_factory=dict)
     seats: tuple[LobbySeat, ...]
     open_seats: int
-    clock: dict[str, Any] | None
-    created: int | None
-    status: str
-    aborted: bool
-    winners: tuple[str, ...]
+    clock: Clock | None = None
+    created: int | None = Field(None, description="when the game was created, in Unix milliseconds")
+    status: Literal["open", "running", "finished"]
+    aborted: bool = False
+    winners: tuple[str, ...] = ()
 
-    @classmethod
-    def of(cls, d: dict[str, Any]) -> LobbyGame:
-        return cls(
-            d["game_id"],
-            d["ruleset"],
-            _dict(d.get("options")),
-            tuple(LobbySeat.of(s) for s in d["seats"]),
-            d["open_seats"],
-            d.get("clock"),
-            d.get("created"),
-            d["status"],
-            d.get("aborted", False),
-            tuple(d.get("winners", ())),
-        )
+
+class LobbyPage(Answer):
+    """`GET /games`: a page of public games, newest first, and the cursor of the next page (null on the last)."""
+
+    games: tuple[LobbyGame, ...]
+    next: str | None
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,9 @@ ALLOWED = {layer: set(LAYERS[: i + 1]) for i, layer in enumerate(LAYERS)}
 # The client library speaks HTTP to the referee and shares only the rules' vocabulary with it (docs/client.md).
 ALLOWED["client"] = {"core", "client"}
 ALLOWED["api"].add("client")  # the command line's `bot run` is a client of a referee like any other
-PACKAGES = (*LAYERS, "client")
+# The PettingZoo environment plays on the rules alone; only its render() tells the story with replays' narrator.
+ALLOWED["env"] = {"core", "env", "replays"}
+PACKAGES = (*LAYERS, "client", "env")
 # I/O and clocks have no place in the pure rules.
 IMPURE = {
     "os",
@@ -99,7 +101,7 @@ def test_no_code_imports_a_folder_by_its_bare_name() -> None:
     assert bare == []
 
 
-LAYER = r"(?:core|events|replays|api|client)"
+LAYER = r"(?:core|events|replays|api|client|env)"
 BARE_IN_TEXT = re.compile(rf"\bfrom\s+{LAYER}(?:\.\w+)*\s+import\b|\bimport\s+{LAYER}\b|-m\s+{LAYER}\b")
 
 
@@ -155,4 +157,5 @@ def test_the_wheel_installs_one_package_named_loveletter(tmp_path: Path) -> None
     for layer in PACKAGES:
         assert f"loveletter/{layer}/__init__.py" in names
     assert "loveletter/client/py.typed" in names and "loveletter/client/sync.py" in names
+    assert "loveletter/env/py.typed" in names and "loveletter/env/aec.py" in names
     assert "loveletter/core/decide.py" in names and "loveletter/api/openapi_examples.json" in names

@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint docs docs-check docs-serve bench bench-api bench-overload bench-lobby soak fuzz-api property-long mutation clean
+.PHONY: run test lint docs docs-check docs-serve screenshots bench bench-api bench-overload bench-lobby soak fuzz-api property-long mutation clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -37,6 +37,10 @@ docs-check: $(STAMP)
 docs-serve: $(STAMP)
 	$(BIN)/python docs/generate.py
 	$(BIN)/mkdocs serve
+
+## make screenshots: the web pages at 1280 wide and phone size, English and French, into docs/screenshots/
+screenshots: $(STAMP)
+	LOVELETTER_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest -p no:cacheprovider tests/browser/test_web_screenshots.py
 
 ## make bench: the benchmarks of bench/, each prints its figures (see docs/performance.md)
 bench: $(STAMP)

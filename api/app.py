@@ -16,7 +16,7 @@ from fastapi.responses import Response, StreamingResponse
 from fastapi.routing import APIRoute
 from pydantic import TypeAdapter
 
-from loveletter.api import audit_routes, docs_pages, parse, problems, ruling_routes
+from loveletter.api import audit_routes, docs_pages, parse, problems, ruling_routes, web
 from loveletter.api.credentials import AdminTokens, redact_access_log
 from loveletter.api.limits import Guard, Limits
 from loveletter.api.logs import RequestContext, configure
@@ -128,6 +128,7 @@ def create_app(
     )
     LEAVE = answers(MoveResult, 401, 403, 404, 409, 422, headers=ETAG)  # resign and abort answer as a move does
     docs_pages.install(app)  # /docs and /redoc with their assets served here: they work offline
+    web.install(app, referee)  # the web pages: lobby, seat (docs/web.md)
     app.state.referee = referee
     problems.install(app)
 
@@ -460,7 +461,7 @@ async def _sse(referee: Referee, game_id: str, seat: int | None, cursor: int, re
     alone, which the referee's one ticker pokes every 15 seconds for a keep-alive."""
     loop = asyncio.get_running_loop()
     written = loop.time()
-    with referee.watching(game_id) as watch:
+    with referee.watching(game_id) as watch, referee.presence.hold(game_id, seat):
         while True:
             waiter = watch.changed  # taken before reading: an append made meanwhile wakes the wait below
             table = await referee.current(game_id, watch)

@@ -12,7 +12,7 @@ from pathlib import Path
 import fastapi_offline
 from fastapi import FastAPI
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 ASSETS = "/assets/docs"
@@ -29,11 +29,6 @@ def install(app: FastAPI) -> None:
     """Serve `/docs`, `/redoc` and their assets (the app is made with `docs_url=None, redoc_url=None`)."""
     app.mount(ASSETS, StaticFiles(directory=STATIC), name="docs-assets")
     openapi_url = app.openapi_url or "/openapi.json"
-
-    @app.get("/", include_in_schema=False)
-    async def home() -> RedirectResponse:
-        """Until the web table exists (issue 11), the referee's front page is its API's."""
-        return RedirectResponse("/docs", status_code=307)
 
     @app.get("/docs", include_in_schema=False)
     async def swagger_ui() -> HTMLResponse:

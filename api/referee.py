@@ -129,6 +129,36 @@ class Watch:
         self.changed = asyncio.Event()
 
 
+class Presence:
+    """Which seats are at the table: a seat is *present* while at least one event stream opened with its token is
+    open on this worker (docs/web.md). Spectators' streams count for nobody. With several workers each knows its
+    own streams only."""
+
+    def __init__(self) -> None:
+        self._open: dict[tuple[str, int], int] = {}
+
+    @contextmanager
+    def hold(self, game_id: str, seat: int | None) -> Iterator[None]:
+        """`with presence.hold(game, seat):` the seat is present for as long as the block runs."""
+        if seat is None:
+            yield
+            return
+        key = (game_id, seat)
+        self._open[key] = self._open.get(key, 0) + 1
+        try:
+            yield
+        finally:
+            left = self._open[key] - 1
+            if left:
+                self._open[key] = left
+            else:
+                del self._open[key]
+
+    def seats(self, game_id: str, count: int) -> list[bool]:
+        """For each of the game's `count` seats, whether it is present."""
+        return [(game_id, seat) in self._open for seat in range(count)]
+
+
 def seat_of(state: GameState, ref: int | str | None, what: str) -> int | None:
     if ref is None:
         return None
@@ -180,6 +210,7 @@ class Referee:
         self.admin_tokens = AdminTokens([admin_token] if admin_token else []) if admin_tokens is None else admin_tokens
         self._tables: OrderedDict[str, Table] = OrderedDict()
         self._watches: dict[str, Watch] = {}  # by game id: open streams, whether or not their game is cached
+        self.presence = Presence()  # which seats have an event stream open here (the web table shows it)
         self._cache_games = cache_games
         self._rng = random.Random(secrets.randbits(128))
         self._loop: asyncio.AbstractEventLoop | None = None

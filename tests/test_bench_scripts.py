@@ -26,6 +26,8 @@ SMALL = {
     "lobby.py": (["--games", "300", "--walk", "3", "--deep", "5"], "lobby page latency"),
     "streams.py": (["--streams", "5", "--moves", "3", "--interval", "0.05"], "missing or repeating an event: 0"),
     "clocks.py": (["--sizes", "2", "--turn", "1", "--turns", "2"], "timeout lateness"),
+    # issue 11's seat page in Chromium: its JS+CSS weight and render time
+    "page_weight.py": (["--loads", "2"], "budget 150 KB"),
     # issue 14's PettingZoo environment beside the raw engine
     "env.py": (["--games", "3", "--repeat", "1", "--configs", "2019:2,2012:3"], "overhead"),
     "tournament.py": (["--games", "8", "--repeat", "1"], "games/s"),

@@ -1,0 +1,207 @@
+// The lobby: create a game, list the public ones live (the lobby's event stream), join, watch, rematch.
+import { announce, api, count, data, el, hideProblem, seatLink, seats, showProblem, t } from "./common.js";
+
+const form = document.getElementById("create");
+const seatList = document.getElementById("seats");
+const rulesetSelect = document.getElementById("ruleset");
+const KINDS = ["me", "open", "heuristic", "random", "none"];
+
+function seatRows() {
+  const rs = data.rulesets[rulesetSelect.value];
+  const [, most] = rs.players;
+  const before = [...seatList.querySelectorAll("select")].map((s) => s.value);
+  seatList.replaceChildren();
+  for (let i = 0; i < most; i += 1) {
+    const id = `seat-${i}`;
+    const chosen = before[i] ?? (i === 0 ? "me" : i === 1 ? "open" : "none");
+    const select = el("select", { id, name: id });
+    for (const kind of KINDS) {
+      if (kind === "none" && i < rs.players[0]) continue;
+      select.append(el("option", { value: kind, selected: kind === chosen, text: t(`lobby.seat.${kind}`) }));
+    }
+    seatList.append(el("li", {}, el("label", { for: id, text: `${t("lobby.seat")} ${i + 1}` }), select));
+  }
+  document.querySelector(".option-2012").hidden = rulesetSelect.value !== "2012";
+}
+
+function request() {
+  const players = [];
+  const me = document.getElementById("my-name").value.trim();
+  let bots = 0;
+  for (const select of seatList.querySelectorAll("select")) {
+    const kind = select.value;
+    if (kind === "me") players.push({ name: me || (data.lang === "fr" ? "Moi" : "Me") });
+    else if (kind === "open") players.push({ open: true });
+    else if (kind === "heuristic" || kind === "random") {
+      bots += 1;
+      players.push({ name: `${data.lang === "fr" ? "Robot" : "Bot"} ${bots}`, bot: kind });
+    }
+  }
+  const body = { ruleset: rulesetSelect.value, players, public: document.getElementById("public").checked };
+  const options = { guard_unknown: document.getElementById("guard-unknown").value };
+  if (rulesetSelect.value === "2012") options.tie_2012 = document.getElementById("tie-2012").value;
+  body.options = options;
+  const seconds = document.getElementById("turn-seconds").value;
+  if (seconds) {
+    body.turn_seconds = Number(seconds);
+    body.on_timeout = document.getElementById("on-timeout").value;
+  }
+  return body;
+}
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const box = document.getElementById("create-error");
+  hideProblem(box);
+  const answer = await api("POST", "/games", { body: request() });
+  if (!answer.ok) {
+    showProblem(box, answer.body);
+    return;
+  }
+  const game = answer.body.game_id;
+  seats.setOrganiser(game, answer.body.organiser_token);
+  const mine = answer.body.seats.find((s) => s.token);
+  if (mine) seats.set(game, mine.token);
+  const links = document.getElementById("invite-links");
+  links.replaceChildren();
+  answer.body.seats.filter((s) => s.invite).forEach((s) => {
+    const url = `${location.origin}/#join=${encodeURIComponent(game)}&invite=${encodeURIComponent(s.invite)}`;
+    const id = `invite-${s.seat}`;
+    links.append(el("li", {},
+      el("label", { for: id, text: `${t("lobby.seat")} ${s.seat + 1}` }),
+      el("input", { id, value: url, readonly: true }),
+      copyButton(url)));
+  });
+  const go = document.getElementById("created-go");
+  go.href = seatLink(game, mine?.token);
+  go.textContent = mine ? t("lobby.play") : t("lobby.watch");
+  document.getElementById("created").hidden = false;
+  announce(t("lobby.created"));
+  refresh();
+});
+
+export function copyButton(text) {
+  const button = el("button", { type: "button", class: "secondary", text: t("lobby.copy") });
+  button.addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText(text); } catch { /* the field can still be copied by hand */ }
+    button.textContent = t("lobby.copied");
+    announce(t("lobby.copied"));
+  });
+  return button;
+}
+
+function describe(game) {
+  const rs = data.rulesets[game.ruleset];
+  const names = game.seats.map((s) => s.name || `(${t("lobby.seat.open")})`).join(", ");
+  let text = `${rs ? rs.title : game.ruleset} — ${names}`;
+  if (game.clock) text += ` — ${t("seat.clock")} ${game.clock.turn_seconds} s`;
+  if (game.status === "open") text += ` — ${count(game.open_seats, "lobby.open_seat", "lobby.open_seats")}`;
+  if (game.status === "finished") {
+    const won = game.winners.map((w) => game.seats[w]?.name).filter(Boolean).join(", ");
+    text += game.aborted ? ` — ${t("lobby.aborted")}` : ` — ${t("lobby.winners")} ${won}`;
+  }
+  return text;
+}
+
+async function join(game, name, invite) {
+  const box = document.getElementById("join-error");
+  hideProblem(box);
+  const body = { name };
+  if (invite) body.invite = invite;
+  const answer = await api("POST", `/games/${encodeURIComponent(game)}/join`, { body });
+  if (!answer.ok) {
+    showProblem(box, answer.body);
+    box.scrollIntoView({ block: "nearest" });
+    return false;
+  }
+  seats.set(game, answer.body.token);
+  location.assign(seatLink(game, answer.body.token));
+  return true;
+}
+
+async function rematch(game) {
+  const box = document.getElementById("join-error");
+  hideProblem(box);
+  const answer = await api("POST", `/games/${encodeURIComponent(game)}/rematch`, { token: seats.get(game) });
+  if (!answer.ok) { showProblem(box, answer.body); return; }
+  const next = answer.body.game_id;
+  if (answer.body.token) {
+    seats.set(next, answer.body.token);
+    location.assign(seatLink(next, answer.body.token));
+  } else location.assign(seatLink(next));
+}
+
+function row(game) {
+  const id = game.game_id;
+  const li = el("li", { "data-game": id }, el("span", { class: "who", text: describe(game) }));
+  const token = seats.get(id);
+  if (token) li.append(el("a", { href: seatLink(id, token), text: t("lobby.play") }));
+  else if (game.status === "open") {
+    const field = `join-${id}`;
+    const joinForm = el("form", { class: "join" },
+      el("label", { for: field, text: t("lobby.join.as") }),
+      el("input", { id: field, required: true, maxlength: 40, autocomplete: "nickname" }),
+      el("button", { type: "submit", text: t("lobby.join") }));
+    joinForm.addEventListener("submit", (event) => {
+      event.preventDefault();
+      join(id, joinForm.querySelector("input").value.trim());
+    });
+    li.append(joinForm);
+  }
+  if (game.status !== "open" && !token) li.append(el("a", { href: seatLink(id), text: t("lobby.watch") }));
+  if (game.status === "finished" && token) {
+    const again = el("button", { type: "button", class: "secondary", text: t("lobby.rematch") });
+    again.addEventListener("click", () => rematch(id));
+    li.append(again);
+  }
+  return li;
+}
+
+function fill(list, games) {
+  list.replaceChildren(...(games.length ? games.map(row) : [el("li", { class: "empty", text: t("lobby.none") })]));
+}
+
+async function refresh() {
+  const lists = await Promise.all(["open", "running", "finished"].map((status) =>
+    api("GET", `/games?status=${status}&limit=20`)));
+  ["open", "running", "finished"].forEach((status, i) => {
+    if (lists[i].ok) fill(document.getElementById(status), lists[i].body.games);
+  });
+  const mine = seats.games().slice(0, 10);
+  document.getElementById("mine").replaceChildren(...(mine.length
+    ? mine.map((g) => el("li", { "data-game": g }, el("a", { href: seatLink(g, seats.get(g)), text: g })))
+    : [el("li", { class: "empty", text: t("lobby.none") })]));
+}
+
+let pending = null;
+function soon() {
+  if (pending) return;
+  pending = window.setTimeout(() => { pending = null; refresh(); }, 100);
+}
+
+async function invited() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const game = params.get("join");
+  if (!game) return;
+  const invite = params.get("invite");
+  const panel = document.getElementById("invited");
+  const info = await api("GET", `/games/${encodeURIComponent(game)}`);
+  if (info.ok) {
+    document.getElementById("invited-game").textContent =
+      `${data.rulesets[info.body.view.ruleset]?.title ?? ""} — ${info.body.players.filter(Boolean).join(", ")}`;
+  }
+  panel.hidden = false;
+  document.getElementById("join-invite").addEventListener("submit", (event) => {
+    event.preventDefault();
+    join(game, document.getElementById("invite-name").value.trim(), invite);
+  });
+  document.getElementById("invite-name").focus();
+}
+
+rulesetSelect.addEventListener("change", seatRows);
+seatRows();
+refresh();
+invited();
+const news = new EventSource("/lobby/stream");
+news.onmessage = soon;
+for (const kind of ["game_opened", "seat_filled", "game_started", "game_finished"]) news.addEventListener(kind, soon);

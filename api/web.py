@@ -1,0 +1,146 @@
+"""The referee's web pages: the lobby (`/`) and the seat page (`/play/{game}`), served with their own assets.
+
+Pages are rendered on the server from Jinja2 templates (api/templates/) in the visitor's language; a small plain
+JavaScript module per page (api/static/) then talks to the same HTTP API as any other client — the lobby's and the
+game's event streams, `GET /games/{id}`, `POST /games/{id}/moves` — and never holds more than its own seat's token.
+Nothing is loaded from another host: the Content-Security-Policy allows only this origin.
+
+A new page is a route that calls `page(request, "name.html", title_key, script="name.js", **data)` and an entry in
+`NAV` if it belongs in the header (docs/web.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+from urllib.parse import urlsplit
+
+import jinja2
+import orjson
+from fastapi import FastAPI, Header, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from loveletter.api import parse
+from loveletter.api.problems import Problem
+from loveletter.api.referee import Referee
+from loveletter.api.web_i18n import COOKIE, WORDS, choose, rulesets, words
+from loveletter.core.catalogue import EVENT_TYPES
+from loveletter.core.lang import Lang
+from loveletter.replays.narrative import narrate
+from loveletter.replays.pov import narrate_pov
+
+HERE = Path(__file__).resolve().parent
+TEMPLATES = HERE / "templates"
+STATIC = HERE / "static"
+
+POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+"""Only this origin, no inline script or style: the browser itself refuses anything else (the pages' data travels
+in a `<script type="application/json">` block, which is never executed)."""
+
+NAV: list[tuple[str, str]] = [("nav.lobby", "/"), ("nav.replay", "/replay"), ("nav.stats", "/stats")]
+"""The header's links: (catalogue key, path)."""
+
+_env = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, trim_blocks=True, lstrip_blocks=True
+)
+
+
+def page(request: Request, template: str, title_key: str, *, script: str | None = None, **data: Any) -> HTMLResponse:
+    """A page of the site in the visitor's language; `data` reaches both the template and the page's script."""
+    lang = choose(request)
+    here = request.url.path
+    context = {
+        "lang": lang,
+        "t": words(lang),
+        "title": WORDS[title_key](lang),
+        "nav": [(key, href, href == here) for key, href in NAV],
+        "here": here,
+        "script": script,
+        "data": {"lang": lang, "words": words(lang), **data},
+        **data,
+    }
+    html = _env.get_template(template).render(context)
+    return HTMLResponse(html, headers={"Content-Security-Policy": POLICY, "Vary": "Cookie, Accept-Language"})
+
+
+def _local(target: str | None) -> str:
+    """A redirect target on this site only (never `//other.host/…`, nor `/\\other.host`, which browsers read alike)."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target or urlsplit(target).netloc:
+        return "/"
+    return target
+
+
+def install(app: FastAPI, referee: Referee) -> None:
+    """The web pages, their assets under /static, and the seat page's story route; none is in the OpenAPI
+    document (they are pages, not API)."""
+    app.mount("/static", StaticFiles(directory=STATIC), name="web-static")
+
+    @app.get("/", include_in_schema=False)
+    async def lobby(request: Request) -> HTMLResponse:
+        return page(request, "lobby.html", "lobby.title", script="lobby.js", rulesets=rulesets(choose(request)))
+
+    @app.get("/play/{game_id}", include_in_schema=False)
+    async def seat_page(game_id: str, request: Request) -> HTMLResponse:
+        lang = choose(request)
+        try:
+            table = await referee.table(parse.game_id(game_id))
+        except Problem as problem:
+            if "text/html" not in request.headers.get("accept", ""):
+                raise  # a program asked: the usual problem+json
+            # a person followed a wrong link: a page that says so
+            answer = page(request, "message.html", "seat.title", message=problem.detail(lang))
+            answer.status_code = problem.status
+            return answer
+        return page(
+            request,
+            "seat.html",
+            "seat.title",
+            script="seat.js",
+            game_id=table.game_id,
+            ruleset=table.state.ruleset.id if table.state.ruleset else "2019",
+            rulesets=rulesets(lang),
+            event_types=sorted(EVENT_TYPES),
+        )
+
+    @app.get("/replay", include_in_schema=False)
+    async def replay_page(request: Request) -> HTMLResponse:
+        return page(request, "message.html", "nav.replay", message=WORDS["soon"](choose(request)))
+
+    @app.get("/stats", include_in_schema=False)
+    async def stats_page(request: Request) -> HTMLResponse:
+        return page(request, "message.html", "nav.stats", message=WORDS["soon"](choose(request)))
+
+    @app.get("/lang/{code}", include_in_schema=False)
+    async def switch_language(code: str, next: Annotated[str | None, Query(max_length=500)] = None) -> Response:
+        """Remember the visitor's language (a cookie), then go back where they were."""
+        answer = RedirectResponse(_local(next), status_code=303)
+        if code in ("en", "fr"):
+            answer.set_cookie(COOKIE, code, max_age=365 * 24 * 3600, samesite="lax", path="/")
+        return answer
+
+    @app.get("/web/games/{game_id}/story", include_in_schema=False)
+    async def story(
+        game_id: str,
+        lang: Annotated[str, Query(pattern="^(en|fr)$")] = "en",
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> Response:
+        """The game told so far as the caller lived it (a seat: the table's story and its own secrets; anyone
+        else: the table's story), and which seats are present."""
+        table = await referee.table(parse.game_id(game_id))
+        seat = referee.seat_for(table, parse.bearer(authorization), required=False)
+        chosen: Lang = "fr" if lang == "fr" else "en"
+        lines = narrate(table.events, chosen) if seat is None else narrate_pov(table.events, seat, chosen)
+        present = referee.presence.seats(table.game_id, len(table.state.players))
+        body = {"version": table.version, "seat": seat, "lines": lines, "present": present}
+        return Response(orjson.dumps(body), media_type="application/json")
+
+    @app.get("/web/games/{game_id}/presence", include_in_schema=False)
+    async def presence(game_id: str) -> Response:
+        """Which seats are present (each a bool, in seat order): what the seat page polls between events."""
+        table = await referee.table(parse.game_id(game_id))
+        present = referee.presence.seats(table.game_id, len(table.state.players))
+        return Response(orjson.dumps({"present": present}), media_type="application/json")

@@ -1,0 +1,48 @@
+"""Screenshots of each page, 1280 wide and phone-sized, in English and in French. `make screenshots` (or
+LOVELETTER_SCREENSHOTS=docs/screenshots) writes them into docs/; otherwise they go to a temporary folder, and the
+test still checks that each page lays out without a horizontal scroll on a phone."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from tests.browser.conftest import PHONE, WIDE, Site, wait_until
+
+SIZES = {"wide": WIDE, "phone": PHONE}
+
+
+def a_game_in_play(site: Site) -> tuple[str, str]:
+    """Alice against two bots, a few turns in: answers the game id and Alice's token."""
+    created = site.create(
+        {
+            "ruleset": "2019",
+            "players": [{"name": "Alice"}, {"name": "Bruno", "bot": "heuristic"}, {"name": "Chloé", "bot": "random"}],
+            "first_player": "Alice",
+            "public": True,
+            "turn_seconds": 600,
+            "on_timeout": "bot",
+        }
+    )
+    return created["game_id"], created["seats"][0]["token"]
+
+
+def test_screenshots_of_every_page(site: Site, new_page: Callable[..., Any], shot: Callable[[Any, str], Any]) -> None:
+    site.create({"ruleset": "2019", "players": [{"name": "Dora"}, {"open": True}, {"open": True}], "public": True})
+    game, token = a_game_in_play(site)
+    for lang, locale in (("en", "en-GB"), ("fr", "fr-FR")):
+        for size, viewport in SIZES.items():
+            page = new_page(locale=locale, viewport=viewport)
+            page.goto(f"{site.url}/")
+            page.wait_for_selector("#open li[data-game]")
+            shot(page, f"lobby-{lang}-{size}")
+            page.goto(f"{site.url}/play/{game}#t={token}")
+            wait_until(page, "() => document.body.dataset.version && document.getElementById('story').children.length")
+            for _ in range(3 if (lang, size) == ("en", "wide") else 0):  # a few moves, so the table has cards
+                if page.locator("#moves-panel").is_visible():
+                    before = page.evaluate("Number(document.body.dataset.version)")
+                    page.click("#play")
+                    wait_until(page, "(v) => Number(document.body.dataset.version) > v", before)
+            wait_until(page, "() => document.getElementById('connection').textContent !== ''")
+            shot(page, f"seat-{lang}-{size}")
+            overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 0, f"{lang} {size}: the seat page scrolls sideways by {overflow}px"

@@ -205,8 +205,8 @@ function show(position) {
   $("at-text").textContent = `${at} ${t("replay.of")} ${count}`;
   $("where").textContent = current.where;
   const mark = $("problem-mark");
-  mark.hidden = problemSeq === null || problemSeq > count + 1;
-  if (!mark.hidden) mark.style.left = `${count > 1 ? ((Math.min(problemSeq, count) - 1) / (count - 1)) * 100 : 0}%`;
+  mark.hidden = problemSeq === null; // a problem past the positions shown (the log stopped) is marked at the end
+  if (!mark.hidden) mark.style.left = `${count > 1 ? ((Math.min(problemSeq, count) - 1) / (count - 1)) * 100 : 100}%`;
   $("heading").textContent = players.join(" · ");
   renderTable(current);
   renderStory(at - 1);

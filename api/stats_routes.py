@@ -102,12 +102,15 @@ class Simulations:
         return run
 
     def _play(self, run: Run, config: Config) -> None:
+        result: dict[str, Any] | None = None
+        failed: Text | None = None
         try:
-            run.result = statistics(simulate(config, on_stats=run.seen))
+            result = statistics(simulate(config, on_stats=run.seen))
         except Exception as exc:  # pragma: no cover - a bug of the engine: say so rather than spin forever
-            run.failed = Text(f"the simulation failed: {exc}", f"la simulation a échoué : {exc}")
+            failed = Text(f"the simulation failed: {exc}", f"la simulation a échoué : {exc}")
         finally:
-            self.busy.release()
+            self.busy.release()  # free before the answer shows: whoever saw it done may start the next at once
+        run.result, run.failed = result, failed
 
     def get(self, run_id: str) -> Run:
         run = self.runs.get(run_id)

@@ -28,7 +28,8 @@ def expected() -> tuple[dict[str, Any], Counter[int], bytes]:
     """The simulation run here: its figures, each game's number of rounds counted from its log, and the log."""
     out = io.BytesIO()
     figures = statistics(simulate(CONFIG, out))
-    rounds = Counter(sum(isinstance(e, RoundStarted) for e in g.events) for g in read_games(out.getvalue().splitlines()))
+    games = read_games(out.getvalue().splitlines())
+    rounds = Counter(sum(isinstance(e, RoundStarted) for e in g.events) for g in games)
     return figures, rounds, out.getvalue()
 
 
@@ -55,7 +56,8 @@ def check_charts(page: Any, figures: dict[str, Any], rounds: Counter[int] | None
     assert bounds == pytest.approx([x for r in figures["win_rate"]["by_seat"] for x in (r["low"], r["high"])])
     widths = [b["width"] for b in seat]  # drawn to scale: a win rate of 1 is the whole plot's width
     assert widths == pytest.approx([b["value"] * 210 for b in seat], abs=0.01)
-    assert [b["value"] for b in values("chart-bot")] == pytest.approx([r["rate"] for r in figures["win_rate"]["by_bot"]])
+    by_bot = [r["rate"] for r in figures["win_rate"]["by_bot"]]
+    assert [b["value"] for b in values("chart-bot")] == pytest.approx(by_bot)
     assert [b["value"] for b in values("chart-favors")] == pytest.approx([r["per_game"] for r in figures["favors"]])
     elims = values("chart-eliminations")
     assert [b["value"] for b in elims] == pytest.approx([r["per_game"] for r in figures["eliminations"]])

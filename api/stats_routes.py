@@ -166,7 +166,10 @@ def config_of(body: Any) -> Config:
         known = ", ".join(sorted(BOTS))
         raise _invalid(
             "bots",
-            Text(f"unknown bot {unknown_bots[0]!r} (known: {known})", f"robot inconnu « {unknown_bots[0]} » ({known})"),
+            Text(
+                f"unknown bot {unknown_bots[0]!r} (known: {known})",
+                f"robot inconnu « {unknown_bots[0]} » (robots connus : {', '.join(f'« {b} »' for b in sorted(BOTS))})",
+            ),
         )
     config = Config(str(body.get("ruleset", "2019")), players, games, seed, tuple(bots))
     try:

@@ -8,6 +8,7 @@ const SVG = "http://www.w3.org/2000/svg";
 const percent = new Intl.NumberFormat(data.lang, { style: "percent", maximumFractionDigits: 1 });
 const decimal = new Intl.NumberFormat(data.lang, { maximumFractionDigits: 2 });
 const whole = new Intl.NumberFormat(data.lang);
+const colon = data.lang === "fr" ? " : " : ": "; // French puts a space before the colon
 
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
@@ -161,7 +162,7 @@ function draw(stats, rounds) {
   const box = $("chart-rounds");
   const caption = box.querySelector("figcaption");
   const perGame = stats.per_game.rounds;
-  const meanLine = el("p", { class: "hint", text: `${t("stats.mean")}: ${decimal.format(perGame.per_game)}`
+  const meanLine = el("p", { class: "hint", text: `${t("stats.mean")}${colon}${decimal.format(perGame.per_game)}`
     + (perGame.low === null ? "" : ` (95 % : ${decimal.format(perGame.low)} – ${decimal.format(perGame.high)})`) });
   if (rounds && rounds.length) {
     const rows = rounds.map((r) => ({ label: `${r.rounds}`, value: r.games }));

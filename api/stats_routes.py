@@ -190,7 +190,8 @@ def tally(data: bytes) -> dict[str, Any]:
     if not isinstance(first, GameStarted):
         raise Problem(422, "unreadable_log", Text("no game in this log", "ce journal ne contient aucune partie"))
     bots = tuple(name.rsplit("-", 1)[0] for name in first.players)
-    seed = games[0].header.game_id.split("-")[1] if games[0].header.game_id.startswith("sim-") else "0"
+    named = games[0].header.game_id or ""  # "sim-SEED-GAME" when `loveletter simulate` wrote it
+    seed = named.split("-")[1] if named.startswith("sim-") else "0"
     options = tuple(sorted(first.options.items()))
     config = Config(str(first.ruleset), len(bots), len(games), int(seed) if seed.isdigit() else 0, bots, options)
     stats = Stats(config, wins_by_seat=[0] * len(bots))
@@ -235,6 +236,28 @@ def tally(data: bytes) -> dict[str, Any]:
     return {"statistics": statistics(stats), "rounds_per_game": rounds_histogram(rounds)}
 
 
+RUN_EXAMPLE: dict[str, Any] = {
+    "id": "Zk3v9q0aT1cB",
+    "status": "running",
+    "done": 120,
+    "games": 500,
+    "statistics": None,
+    "rounds_per_game": [{"rounds": 3, "games": 40}, {"rounds": 4, "games": 80}],
+    "error": None,
+}
+TALLY_EXAMPLE: dict[str, Any] = {
+    "statistics": {"games": 500, "win_rate": {"by_seat": ["…"], "by_bot": ["…"]}, "favors": ["…"], "…": "…"},
+    "rounds_per_game": [{"rounds": 3, "games": 97}, {"rounds": 4, "games": 201}],
+}
+BUSY_EXAMPLE: dict[str, Any] = {
+    "type": "https://loveletter-referee.example/problems/overloaded",
+    "title": "Referee busy",
+    "status": 503,
+    "detail": "a simulation is already running on this server: try again when it ends",
+    "code": "overloaded",
+}
+
+
 def install(app: FastAPI, referee: Referee) -> None:
     """Add `POST /simulations`, `GET /simulations/{id}` and `POST /simulations/tally` to `app`."""
     runs = Simulations()
@@ -242,14 +265,37 @@ def install(app: FastAPI, referee: Referee) -> None:
     limits = getattr(app.state, "body_limits", None) or {}
     limits[TALLY_PATH] = MAX_TALLY_BYTES
     app.state.body_limits = limits
-    problem = {"content": {PROBLEM_JSON: {}}}
+    problem: dict[str, Any] = {"content": {PROBLEM_JSON: {"example": BUSY_EXAMPLE}}}
+    running: dict[str, Any] = {"content": {"application/json": {"example": RUN_EXAMPLE}}}
+    tallied: dict[str, Any] = {"content": {"application/json": {"example": TALLY_EXAMPLE}}}
 
     @app.post(
         "/simulations",
         dependencies=[Depends(parse.json_body)],
         status_code=202,
         tags=["simulations"],
-        responses={202: {"description": "Started"}, 422: problem, 503: problem},
+        responses={202: running, 422: problem, 503: problem},
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/json": {
+                        "schema": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "properties": {
+                                "ruleset": {"type": "string", "description": "default 2019"},
+                                "players": {"type": "integer", "description": "default 2"},
+                                "bots": {"type": "array", "items": {"enum": sorted(BOTS)}},
+                                "games": {"type": "integer", "minimum": 1, "maximum": MAX_GAMES},
+                                "seed": {"type": "integer", "description": "the same seed plays the same games"},
+                            },
+                        },
+                        "example": {"ruleset": "2019", "players": 2, "bots": ["heuristic", "random"], "games": 500},
+                    }
+                },
+            }
+        },
     )
     async def start_simulation(request: Request) -> Response:
         """Start a bot-against-bot simulation (at most 5000 games, one at a time per worker); poll its `url`."""
@@ -267,12 +313,27 @@ def install(app: FastAPI, referee: Referee) -> None:
         answer = {**run.as_dict(lang_of(request)), "url": f"/simulations/{run.id}"}
         return Response(orjson.dumps(answer), status_code=202, media_type="application/json")
 
-    @app.get("/simulations/{run_id}", tags=["simulations"], responses={404: problem})
+    @app.get("/simulations/{run_id}", tags=["simulations"], responses={200: running, 404: problem})
     async def simulation(run_id: str, request: Request) -> Response:
         """A simulation's progress (`done` of `games`) and, once done, its statistics with 95% intervals."""
         return Response(orjson.dumps(runs.get(run_id).as_dict(lang_of(request))), media_type="application/json")
 
-    @app.post(TALLY_PATH, tags=["simulations"], responses={415: problem, 422: problem})
+    @app.post(
+        TALLY_PATH,
+        tags=["simulations"],
+        responses={200: tallied, 415: problem, 422: problem},
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/x-ndjson": {
+                        "schema": {"type": "string"},
+                        "example": '{"format": "loveletter-log", "game_id": "sim-1-0", "…": "…"}',
+                    }
+                },
+            }
+        },
+    )
     async def tally_log(request: Request) -> Response:
         """The statistics of a simulation's log (`loveletter simulate --log`), counted from its events."""
         content_type = parse.media_type(request.headers.get("content-type"))

@@ -48,7 +48,7 @@ VIEWER_WORDS: dict[str, Text] = {
     "replay.keys.ends": Text(
         "Home, End: the first or the last position", "Début, Fin : la première ou la dernière position"
     ),
-    "replay.keys.pov": Text("v: the next point of view", "v : le point de vue suivant"),
+    "replay.keys.pov": Text("v: the next point of view", "« v » : le point de vue suivant"),
     "replay.keys.help": Text("?: show or hide these keys", "? : afficher ou masquer ces touches"),
     "replay.close": Text("Close", "Fermer"),
     "replay.hand": Text("Hand", "Main"),
@@ -77,7 +77,7 @@ VIEWER_WORDS: dict[str, Text] = {
     "stats.open": Text("Or open a simulation's file", "Ou ouvrir le fichier d'une simulation"),
     "stats.file": Text(
         "A log (loveletter simulate --log) or a report (--json)",
-        "Un journal (loveletter simulate --log) ou un rapport (--json)",
+        "Un journal (« loveletter simulate --log ») ou un rapport (« --json »)",
     ),
     "stats.results": Text("Results", "Résultats"),
     "stats.summary": Text("games", "parties"),

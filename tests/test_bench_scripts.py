@@ -28,6 +28,8 @@ SMALL = {
     "clocks.py": (["--sizes", "2", "--turn", "1", "--turns", "2"], "timeout lateness"),
     # issue 11's seat page in Chromium: its JS+CSS weight and render time
     "page_weight.py": (["--loads", "2"], "budget 150 KB"),
+    # issue 11's replay viewer and statistics page in Chromium: their weight, the viewer's first position
+    "viewer_page_weight.py": (["--loads", "1"], "first position drawn"),
 }
 
 

@@ -35,6 +35,10 @@ from loveletter.replays.replay import check
 VIEWS_PATH = "/replays/views"
 MAX_VIEWS_BYTES = 8 * 1024 * 1024
 """As POST /audits: a log of one game is far smaller, but a viewer may be handed a long one."""
+MAX_EVENTS = 1000
+"""Events of one game the viewer steps through: each position's story is told again from the start, so the work
+grows with the square of the length; the longest of 900 simulated games (every ruleset, up to six players) had
+under 400 events."""
 FIELDS = ("log", "pov", "lang")
 CACHE_SIZE = 16
 """Answers kept, by (log, point of view, language): stepping back to a point of view already seen costs nothing."""
@@ -168,6 +172,15 @@ def views(body: Any, header_lang: str) -> bytes:
         return _cache[key]
     found = _events_of(body["log"])
     events = [e.event if isinstance(e, Entry) else e for e in found]
+    if len(events) > MAX_EVENTS:
+        raise _invalid(
+            "log",
+            Text(
+                f"a game of {len(events)} events; the viewer steps through games of at most {MAX_EVENTS}",
+                f"une partie de {len(events)} événements ; la relecture se limite aux parties d'au plus {MAX_EVENTS}",
+            ),
+            "too_long",
+        )
     started = events[0]
     names = tuple(started.players) if isinstance(started, GameStarted) else ()
     pov = _pov(body.get("pov", "spectator"), names)

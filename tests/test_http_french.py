@@ -111,6 +111,13 @@ def ruling(body: Callable[[Ctx], Any]) -> Callable[[Ctx], Request]:
     return build
 
 
+def _long_log(log: str) -> str:
+    """`log` with its last event repeated past the viewer's bound (the events need not make sense: the length is
+    refused first)."""
+    lines = log.splitlines()
+    return "\n".join(lines + [lines[-1]] * 1000)
+
+
 def _log_error(text: str) -> Callable[[Ctx], BilingualError]:
     def error(ctx: Ctx) -> BilingualError:
         try:
@@ -484,6 +491,12 @@ CASES: list[Case] = [
         403,
         "game_not_over",
         lambda ctx: ("POST", "/replays/views", {"json": {"log": ctx.log, "pov": "all"}}),
+    ),
+    Case(
+        "views: a game too long",
+        422,
+        "invalid_request",
+        lambda ctx: ("POST", "/replays/views", {"json": {"log": _long_log(ctx.log), "pov": 0}}),
     ),
     Case("simulation: no games", 422, "invalid_request", plain("POST", "/simulations", json={"games": 0})),
     Case("simulation: too many", 422, "invalid_request", plain("POST", "/simulations", json={"games": 10**6})),

@@ -88,7 +88,10 @@ def install(app: FastAPI, referee: Referee) -> None:
         lang = choose(request)
         try:
             table = await referee.table(parse.game_id(game_id))
-        except Problem as problem:  # a page, not a JSON problem, for a person who followed a wrong link
+        except Problem as problem:
+            if "text/html" not in request.headers.get("accept", ""):
+                raise  # a program asked: the usual problem+json
+            # a person followed a wrong link: a page that says so
             answer = page(request, "message.html", "seat.title", message=problem.detail(lang))
             answer.status_code = problem.status
             return answer
@@ -126,3 +129,10 @@ def install(app: FastAPI, referee: Referee) -> None:
         present = referee.presence.seats(table.game_id, len(table.state.players))
         body = {"version": table.version, "seat": seat, "lines": lines, "present": present}
         return Response(orjson.dumps(body), media_type="application/json")
+
+    @app.get("/web/games/{game_id}/presence", include_in_schema=False)
+    async def presence(game_id: str) -> Response:
+        """Which seats are present (each a bool, in seat order): what the seat page polls between events."""
+        table = await referee.table(parse.game_id(game_id))
+        present = referee.presence.seats(table.game_id, len(table.state.players))
+        return Response(orjson.dumps({"present": present}), media_type="application/json")

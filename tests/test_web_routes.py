@@ -48,10 +48,13 @@ def test_the_language_is_the_cookie_else_the_browsers(base: str) -> None:
 
 
 def test_bad_requests_to_the_pages_are_problems_not_crashes(base: str) -> None:
-    unknown = httpx.get(base + "/play/g_doesnotexist", headers={"accept-language": "fr"})
+    page = {"accept-language": "fr", "accept": "text/html,application/xhtml+xml,*/*;q=0.8"}  # what a browser sends
+    unknown = httpx.get(base + "/play/g_doesnotexist", headers=page)
     assert unknown.status_code == 404 and unknown.headers["content-type"].startswith("text/html")
     assert "il n'y a pas de partie" in unknown.text.replace("&#39;", "'")
     assert httpx.get(base + "/play/%00").status_code in (400, 404)
+    program = httpx.get(base + "/play/g_doesnotexist")  # no text/html in Accept: the usual problem
+    assert program.status_code == 404 and program.headers["content-type"] == "application/problem+json"
     assert httpx.get(base + "/web/games/g_doesnotexist/story").status_code == 404
     created = httpx.post(base + "/games", json={"players": [{"name": "Ann"}, {"name": "Bo"}]}).json()
     bad_lang = httpx.get(f"{base}/web/games/{created['game_id']}/story", params={"lang": "de"})
@@ -92,7 +95,8 @@ def test_a_seat_is_present_while_its_event_stream_is_open(base: str) -> None:
     game, ann = created["game_id"], created["seats"][0]["token"]
 
     def present() -> list[bool]:
-        answer: list[bool] = httpx.get(f"{base}/web/games/{game}/story").json()["present"]
+        answer: list[bool] = httpx.get(f"{base}/web/games/{game}/presence").json()["present"]
+        assert httpx.get(f"{base}/web/games/{game}/story").json()["present"] == answer
         return answer
 
     assert present() == [False, False]

@@ -9,6 +9,12 @@ export function t(key) {
   return data.words[key] ?? key;
 }
 
+/** "1 open seat", "2 open seats"; French counts 0 and 1 as singular (« 0 siège libre »). */
+export function count(n, one, many) {
+  const singular = lang === "fr" ? n < 2 : n === 1;
+  return `${n} ${t(singular ? one : many)}`;
+}
+
 /** A card's name in the game's ruleset and the page's language. */
 export function cardName(ruleset, card) {
   const info = data.rulesets?.[ruleset]?.cards?.[card];

@@ -1,5 +1,5 @@
 // The lobby: create a game, list the public ones live (the lobby's event stream), join, watch, rematch.
-import { api, data, el, seatLink, seats, showProblem, hideProblem, t, announce } from "./common.js";
+import { announce, api, count, data, el, hideProblem, seatLink, seats, showProblem, t } from "./common.js";
 
 const form = document.getElementById("create");
 const seatList = document.getElementById("seats");
@@ -94,8 +94,8 @@ function describe(game) {
   const rs = data.rulesets[game.ruleset];
   const names = game.seats.map((s) => s.name || `(${t("lobby.seat.open")})`).join(", ");
   let text = `${rs ? rs.title : game.ruleset} — ${names}`;
-  if (game.clock) text += ` — ⏱ ${game.clock.turn_seconds} s`;
-  if (game.status === "open") text += ` — ${game.open_seats} ${t("lobby.open_seats")}`;
+  if (game.clock) text += ` — ${t("seat.clock")} ${game.clock.turn_seconds} s`;
+  if (game.status === "open") text += ` — ${count(game.open_seats, "lobby.open_seat", "lobby.open_seats")}`;
   if (game.status === "finished") {
     const won = game.winners.map((w) => game.seats[w]?.name).filter(Boolean).join(", ");
     text += game.aborted ? ` — ${t("lobby.aborted")}` : ` — ${t("lobby.winners")} ${won}`;

@@ -1,6 +1,6 @@
 // The seat page: one seat's view of a game (or a spectator's), its legal moves as controls, the table, the story,
 // all kept live by the game's event stream, which resumes where it stopped after a dropped connection.
-import { api, announce, cardName, cardValue, data, el, hideProblem, seatLink, seats, showProblem, t } from "./common.js";
+import { api, announce, cardName, cardValue, count, data, el, hideProblem, seatLink, seats, showProblem, t } from "./common.js";
 
 const game = data.game_id;
 const ruleset = data.ruleset;
@@ -93,7 +93,7 @@ function renderClock(view) {
   if (!deadline || current.over) { box.hidden = true; return; }
   const tick = () => {
     const left = Math.max(0, Math.round((deadline.at - Date.now()) / 1000));
-    box.textContent = `${t("seat.clock")}: ${nameOf(deadline.seat)} — ${left} ${t("seat.seconds")}`;
+    box.textContent = `${t("seat.clock")}: ${nameOf(deadline.seat)} — ${count(left, "seat.second", "seat.seconds")}`;
   };
   tick();
   box.hidden = false;
@@ -147,8 +147,14 @@ function renderMoves(legal) {
   $("moves-panel").hidden = legal.length === 0;
   if (current.version === movesVersion) return;
   movesVersion = current.version;
+  // A keyboard player keeps their place: from the move they sent to the status line while the others play,
+  // and back to the first control of their next move.
+  const hadFocus = form.contains(document.activeElement) || document.activeElement === $("status");
   form.replaceChildren();
-  if (legal.length === 0) return;
+  if (legal.length === 0) {
+    if (hadFocus) $("status").focus();
+    return;
+  }
   if (legal[0].type === "return") {
     const keeps = unique(legal.map((m) => m.keep));
     const bottomPart = el("div", { id: "bottom-part" });
@@ -185,6 +191,7 @@ function renderMoves(legal) {
     showTargets();
   }
   form.append(el("p", {}, el("button", { type: "submit", id: "play", text: t("seat.play") })));
+  if (hadFocus) form.querySelector("input:checked, select, button").focus();
 }
 
 $("moves").addEventListener("submit", async (event) => {
@@ -200,10 +207,10 @@ $("moves").addEventListener("submit", async (event) => {
     const guess = form.querySelector("#guess")?.value;
     if (guess) body.guess = guess;
   }
-  const button = $("play");
-  button.disabled = true;
+  if (form.dataset.busy) return; // one move at a time (not `disabled`: that would take the keyboard's focus away)
+  form.dataset.busy = "yes";
   const answer = await api("POST", `/games/${encodeURIComponent(game)}/moves`, { body, token });
-  button.disabled = false;
+  delete form.dataset.busy;
   if (!answer.ok) {
     showProblem($("problem"), answer.body);
     return;
@@ -246,8 +253,8 @@ async function refresh() {
         api("GET", path, { token }),
         api("GET", `/web${path}/story?lang=${data.lang}`, { token }),
       ]);
+      if (state.status === 403 && token) { token = null; again = true; continue; } // not this game's: watch
       if (state.ok) {
-        if (state.body.view.seat === null && token) { token = null; } // not this game's token: a spectator
         current = state.body;
         if (story.ok) present = story.body.present;
         const view = current.view;
@@ -304,4 +311,11 @@ await refresh();
 performance.mark("ll:rendered"); // the table, hand, moves and story drawn once (bench/page_weight.py)
 lastSeq = current ? current.version : 0;
 if (!current?.over) connect();
-window.setInterval(refresh, 15000); // presence and the clock's owner, between events
+async function pollPresence() { // between events: who has the table open (docs/web.md, Presence)
+  const answer = await api("GET", `/web/games/${encodeURIComponent(game)}/presence`);
+  if (answer.ok && current && JSON.stringify(answer.body.present) !== JSON.stringify(present)) {
+    present = answer.body.present;
+    renderPlayers(current.view);
+  }
+}
+window.setInterval(pollPresence, 5000);

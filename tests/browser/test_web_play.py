@@ -7,6 +7,8 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
+import httpx
+
 from tests.browser.conftest import PHONE, Site, wait_until
 from tests.browser.knowledge import check, published_events, snapshot
 
@@ -32,6 +34,10 @@ def join_from_lobby(page: Any, site: Site, game: str, name: str) -> None:
     row.locator('button[type="submit"]').click()
     page.wait_for_url(f"**/play/{game}#t=*")
     page.wait_for_selector("body[data-version]")
+
+
+DRAWN = """(v) => Number(document.body.dataset.version) === v
+  && Number(document.getElementById('story').dataset.version) === v"""
 
 
 def version(page: Any) -> int:
@@ -61,9 +67,23 @@ def test_two_browsers_play_a_whole_game_against_a_bot_and_see_only_what_they_may
     watcher.locator(f'#running li[data-game="{game}"] a').click()
     watcher.wait_for_selector("body[data-version]")
     assert watcher.locator("#hand-panel").is_hidden()
+    for page, other in ((ann, 1), (bob, 0)):  # each sees the other at the table (an open stream), within 5 s
+        wait_until(page, "(s) => document.querySelector(`#players li[data-seat='${s}'] .tag.present`)", other, 8)
     pages = [(ann, 0, "en"), (bob, 1, "fr")]
     watching = [*pages, (watcher, None, "en")]
     shots: list[tuple[int | None, str, dict[str, Any]]] = []
+    committed: list[int] = []
+
+    def settle() -> None:
+        """Every page draws the game's newest version (table and story), then each is read: so every version the
+        referee commits is checked on every page."""
+        latest = httpx.get(f"{site.url}/games/{game}").json()["version"]
+        for page, _, _ in watching:
+            wait_until(page, DRAWN, latest)
+        shots.extend((s, lg, snapshot(p)) for p, s, lg in watching)
+        committed.append(latest)
+
+    settle()
     deadline = time.monotonic() + 90
     moves = 0
     while not (over(ann) and over(bob)):
@@ -72,20 +92,17 @@ def test_two_browsers_play_a_whole_game_against_a_bot_and_see_only_what_they_may
             if not over(page) and page.locator("#moves-panel").is_visible():
                 play_default(page)
                 moves += 1
-            shots.extend((s, lg, snapshot(p)) for p, s, lg in watching)
-        if not any(p.locator("#moves-panel").is_visible() for p, _, _ in pages):
-            ann.wait_for_timeout(50)  # the other page is catching up with the stream
+                settle()
     assert moves >= 6
     assert "Winners" in ann.locator("#status").inner_text()
     assert "Gagnants" in bob.locator("#status").inner_text()
     events = published_events(site.url, game)
-    for page, seat, lang in watching:  # the final state too, after every page settled
-        wait_until(page, "(n) => Number(document.getElementById('story').dataset.version) === n", len(events))
-        shots.append((seat, lang, snapshot(page)))
+    assert committed[-1] == len(events)
     for seat, lang, shown in shots:
         check(shown, events, seat, lang)
-    print(f"{moves} moves, {len(events)} events, {len(shots)} snapshots checked")
-    assert len({(seat, shown["version"]) for seat, _, shown in shots}) >= moves
+    for _, seat, _ in watching:
+        assert sorted({shown["version"] for s, _, shown in shots if s == seat}) == sorted(set(committed))
+    print(f"{moves} moves, {len(events)} events, {len(set(committed))} versions, {len(shots)} snapshots checked")
 
     # the rematch: each player takes their own new seat with their own token; nobody else's token is ever sent
     ann.click("#rematch")

@@ -21,6 +21,14 @@ GUARD_DEAL: dict[str, Any] = {
              "chancellor", "princess", "guard", "countess", "handmaid"],
 }  # fmt: skip
 
+# Alice holds the Chancellor and draws the Prince; playing it, she draws the Guard and the Priest.
+CHANCELLOR_DEAL: dict[str, Any] = {
+    **COUNTESS_DEAL,
+    "hands": ["chancellor", "handmaid"],
+    "deck": ["prince", "guard", "priest", "baron", "spy", "countess", "king", "handmaid", "prince", "guard",
+             "priest", "baron", "chancellor", "princess", "guard"],
+}  # fmt: skip
+
 
 def two_seats(site: Site, deal: dict[str, Any] | None = None, bob_bot: bool = False) -> tuple[str, str, str | None]:
     bob: dict[str, Any] = {"name": "Bob", "bot": "heuristic"} if bob_bot else {"name": "Bob"}
@@ -105,6 +113,17 @@ def test_one_turn_with_the_keyboard_alone(site: Site, new_page: Callable[..., An
     assert "Alice plays the Priest on Bob" in told
     said = wait_until(page, "() => document.getElementById('announce').textContent")  # the aria-live line
     assert "Alice plays the Priest on Bob" in said
+    # the bot has answered: Alice's next move is drawn with the focus back on its first control
+    wait_until(page, "() => document.activeElement.name === 'card'")
+    page.keyboard.press("Tab")
+    if page.evaluate("document.activeElement.name") == "target":
+        page.keyboard.press("Tab")
+    if page.evaluate("document.activeElement.id") == "guess":
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "play"
+    before = version(page)
+    page.keyboard.press("Enter")
+    wait_until(page, "(v) => Number(document.body.dataset.version) > v", before)
 
 
 def test_french_cards_rules_and_story(site: Site, new_page: Callable[..., Any]) -> None:
@@ -117,6 +136,48 @@ def test_french_cards_rules_and_story(site: Site, new_page: Callable[..., Any]) 
     wait_until(page, "() => document.documentElement.lang === 'en' && document.body.dataset.version")
     assert page.url.endswith(f"#t={alice}")  # the seat is kept across the switch
     assert page.locator("#hand").inner_text().split() == ["1", "Guard", "2", "Priest"]
+
+
+def test_the_chancellor_keeps_one_and_returns_two_in_the_chosen_order(site: Site, new_page: Callable[..., Any]) -> None:
+    game, alice, _ = two_seats(site, CHANCELLOR_DEAL)
+    page = new_page()
+    open_seat(page, site, game, alice)
+    faces = page.locator("#face-up [data-card]").evaluate_all("(cs) => cs.map((c) => c.dataset.card)")
+    assert faces == ["guard", "guard", "spy"]  # a two-player game's face-up cards
+    page.check('#moves input[name="card"][value="chancellor"]')
+    assert page.locator("#target-part input").count() == 0  # the Chancellor has no target
+    before = version(page)
+    page.click("#play")
+    drawn = "(v) => Number(document.body.dataset.version) > v && document.querySelector('#choose-keep')"
+    wait_until(page, drawn, before)
+    keeps = page.locator('#moves input[name="keep"]').evaluate_all("(is) => is.map((i) => i.value)")
+    assert sorted(keeps) == ["guard", "priest", "prince"]
+    page.check('#moves input[name="keep"][value="priest"]')
+    orders = page.locator('#moves input[name="bottom"]').evaluate_all("(is) => is.map((i) => i.value)")
+    assert sorted(orders) == ["guard,prince", "prince,guard"]
+    page.check('#moves input[name="bottom"][value="prince,guard"]')
+    before = version(page)
+    page.click("#play")
+    wait_until(page, "(v) => Number(document.body.dataset.version) > v", before)
+    events = httpx.get(f"{site.url}/games/{game}/events", headers={"Authorization": f"Bearer {alice}"}).json()
+    returned = [e for e in events["events"] if e["type"] == "chancellor_returned"]
+    assert [(e["kept"], e["bottom"]) for e in returned] == [("priest", ["prince", "guard"])]
+    assert page.locator("#hand").inner_text().split()[:2] == ["2", "Priest"]
+
+
+def test_resigning_asks_first_then_leaves_the_game(site: Site, new_page: Callable[..., Any]) -> None:
+    game, _, bob = two_seats(site, GUARD_DEAL)
+    page = new_page()
+    open_seat(page, site, game, bob)
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    page.click("#resign")
+    assert httpx.get(f"{site.url}/games/{game}").json()["over"] is False  # dismissed: nothing happens
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+    wait_until(page, "() => document.body.dataset.over === 'true'")
+    assert page.locator('#players li[data-seat="1"] .tag.gone').count() == 1
+    assert "Winners: Alice" in page.locator("#status").inner_text()
+    assert page.locator("#resign").is_hidden()
 
 
 def test_axe_finds_nothing_serious(site: Site, new_page: Callable[..., Any]) -> None:

@@ -44,11 +44,11 @@ async function openGame(gameId) {
   await openLog(await reply.text());
 }
 
-/** A transcript is one JSON object without a log header's `format`; anything else is taken as a JSONL log. */
+/** A transcript is one JSON object (not a log's lone header line); anything else is taken as a JSONL log. */
 function parseFile(text) {
   try {
     const doc = JSON.parse(text);
-    if (doc && typeof doc === "object" && !Array.isArray(doc) && !("format" in doc)) return doc;
+    if (doc && typeof doc === "object" && !Array.isArray(doc) && doc.format !== "loveletter-log") return doc;
   } catch {
     // not one JSON document: a JSONL log
   }

@@ -17,6 +17,8 @@ from tests.browser.conftest import Site, wait_until
 from tests.browser.knowledge import check, published_events, snapshot
 from tests.servers import COUNTESS_DEAL
 
+ROOT = Path(__file__).resolve().parents[2]
+
 # Alice holds the Guard and draws the Priest; Bob holds the Baron (as in test_web_seat).
 GUARD_DEAL: dict[str, Any] = {
     **COUNTESS_DEAL,
@@ -196,6 +198,30 @@ def test_a_ruling_asked_from_the_viewer_cites_the_rule(
     page.click("#ask")
     wait_until(page, "() => document.getElementById('ruling').classList.contains('legal')")
     assert "Permis" in ruling.inner_text()
+
+
+def test_a_transcripts_dispute_settled_from_the_viewer(site: Site, new_page: Callable[..., Any]) -> None:
+    """examples/reader-question.json: Thibault is protected by the Handmaid, so Claire's Prince on him after event 5
+    is refused by target.protected (RULINGS §5, the example of docs/audit.md)."""
+    page = new_page()
+    page.goto(f"{site.url}/replay")
+    page.set_input_files("#file", str(ROOT / "examples" / "reader-question.json"))
+    wait_until(page, "() => document.body.dataset.version && !document.getElementById('viewer').hidden")
+    assert page.locator("#verdict-text").inner_text().startswith("Valid")
+    options = page.locator("#pov option").evaluate_all("(os) => os.map((o) => o.value)")
+    assert options == ["spectator", "0", "1"]  # no "everything": the round is not over
+    page.locator("#first").click()
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    assert at(page) == 5
+    page.select_option("#wi-player", "0")
+    page.select_option("#wi-card", "prince")
+    page.select_option("#wi-target", "1")
+    page.select_option("#wi-guess", "")
+    page.click("#ask")
+    wait_until(page, "() => !document.getElementById('ruling').hidden")
+    assert page.locator("#ruling .rule-id").inner_text() == "target.protected"
+    assert "Refused" in page.locator("#ruling").inner_text() and "RULINGS §5" in page.locator("#ruling").inner_text()
 
 
 def test_french_story_and_keyboard_only(site: Site, finished: Finished, new_page: Callable[..., Any]) -> None:

@@ -60,6 +60,12 @@ VIEWER_WORDS: dict[str, Text] = {
     "replay.whatif.target": Text("Target", "Cible"),
     "replay.whatif.guess": Text("Card named", "Carte nommée"),
     "replay.whatif.none": Text("(none)", "(aucune)"),
+    "replay.whatif.kind": Text("Move", "Coup"),
+    "replay.whatif.play": Text("play a card", "jouer une carte"),
+    "replay.whatif.return": Text(
+        "Chancellor: keep one, return the others", "Chancelier : en garder une, rendre les autres"
+    ),
+    "replay.whatif.bottom": Text("Under the deck, from the top:", "Sous la pioche, depuis le haut :"),
     "replay.whatif.ask": Text("Ask the referee", "Demander à l'arbitre"),
     "replay.legal": Text("Legal", "Permis"),
     "replay.illegal": Text("Refused", "Refusé"),

@@ -217,6 +217,7 @@ function show(position) {
   history.replaceState(null, "", url);
   $("permalink").href = url.toString();
   $("wi-player").value = String(current.view.active ?? $("wi-player").value);
+  chooseKind(current.view.phase === "chancellor" ? "return" : "play"); // the decision pending here
   announce(stories[at - 1].at(-1) ?? current.where);
 }
 
@@ -244,13 +245,30 @@ function fillWhatIf() {
   $("wi-card").replaceChildren(...cards.map((c) => el("option", { value: c, text: cardName(ruleset, c) })));
   $("wi-target").replaceChildren(none(), ...players.map((name, seat) => el("option", { value: String(seat), text: name })));
   $("wi-guess").replaceChildren(none(), ...cards.map((c) => el("option", { value: c, text: cardName(ruleset, c) })));
+  $("wi-keep").replaceChildren(...cards.map((c) => el("option", { value: c, text: cardName(ruleset, c) })));
+  for (const id of ["wi-bottom-0", "wi-bottom-1"]) {
+    $(id).replaceChildren(none(), ...cards.map((c) => el("option", { value: c, text: cardName(ruleset, c) })));
+  }
+}
+
+function chooseKind(kind) {
+  $("wi-kind").value = kind;
+  $("wi-play").hidden = kind !== "play";
+  $("wi-return").hidden = kind !== "return";
 }
 
 async function askRuling(event) {
   event.preventDefault();
-  const move = { player: Number($("wi-player").value), card: $("wi-card").value };
-  if ($("wi-target").value !== "") move.target = Number($("wi-target").value);
-  if ($("wi-guess").value !== "") move.guess = $("wi-guess").value;
+  const player = Number($("wi-player").value);
+  let move;
+  if ($("wi-kind").value === "return") {
+    const bottom = ["wi-bottom-0", "wi-bottom-1"].map((id) => $(id).value).filter((c) => c !== "");
+    move = { player, type: "return", keep: $("wi-keep").value, bottom };
+  } else {
+    move = { player, type: "play", card: $("wi-card").value };
+    if ($("wi-target").value !== "") move.target = Number($("wi-target").value);
+    if ($("wi-guess").value !== "") move.guess = $("wi-guess").value;
+  }
   const box = $("ruling");
   const reply = await api("POST", "/rulings", { body: { log, at, move, lang: data.lang } });
   box.replaceChildren();
@@ -280,6 +298,7 @@ $("last").addEventListener("click", () => show(answer.positions.length));
 $("goto-problem").addEventListener("click", () => show(problemSeq));
 $("pov").addEventListener("change", () => choosePov($("pov").value));
 $("whatif").addEventListener("submit", askRuling);
+$("wi-kind").addEventListener("change", () => chooseKind($("wi-kind").value));
 $("help-button").addEventListener("click", () => $("help").showModal());
 $("permalink").addEventListener("click", (event) => {
   event.preventDefault();

@@ -224,6 +224,48 @@ def test_a_transcripts_dispute_settled_from_the_viewer(site: Site, new_page: Cal
     assert "Refused" in page.locator("#ruling").inner_text() and "RULINGS §5" in page.locator("#ruling").inner_text()
 
 
+def test_a_chancellors_return_asked_from_the_viewer(site: Site, new_page: Callable[..., Any]) -> None:
+    """Alice holds the Chancellor and draws the Prince, plays the Chancellor and draws the Guard and the Priest: at
+    event 5 her decision is what to keep. Keeping a Princess she does not hold is refused (chancellor.return, her
+    three cards named); keeping the Prince with the other two under the deck is legal."""
+    deal = {**GUARD_DEAL, "hands": ["chancellor", "handmaid"]}
+    deal["deck"] = ["prince", "guard", "priest", "baron", "spy", "countess", "king", "handmaid", "prince", "guard",
+                    "priest", "baron", "chancellor", "princess", "guard"]  # fmt: skip
+    deal["face_up"], deal["set_aside"] = ["guard", "guard", "spy"], "guard"
+    created = site.create(
+        {
+            "ruleset": "2019",
+            "players": [{"name": "Alice"}, {"name": "Bob", "bot": "heuristic"}],
+            "first_player": "Alice",
+            "scenario": {"deals": [deal]},
+        }
+    )
+    game, auth = created["game_id"], {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+    first = httpx.post(f"{site.url}/games/{game}/moves", json={"type": "play", "card": "chancellor"}, headers=auth)
+    assert first.json()["version"] == 5 and first.json()["view"]["hand"] == ["prince", "guard", "priest"]
+    for _ in range(200):
+        state = httpx.get(f"{site.url}/games/{game}", headers=auth).json()
+        if state["over"]:
+            break
+        if state["legal_moves"]:
+            move = {"type": "code", "action_code": state["legal_moves"][0]["action_code"]}
+            httpx.post(f"{site.url}/games/{game}/moves", json=move, headers=auth)
+    page = new_page()
+    open_viewer(page, site, f"/replay/{game}?at=5&pov=0")
+    assert page.locator("#wi-kind").input_value() == "return" and page.locator("#wi-keep").is_visible()
+    page.select_option("#wi-keep", "princess")
+    page.select_option("#wi-bottom-0", "guard")
+    page.select_option("#wi-bottom-1", "priest")
+    page.click("#ask")
+    wait_until(page, "() => document.getElementById('ruling').classList.contains('illegal')")
+    ruling = page.locator("#ruling")
+    assert ruling.locator(".rule-id").inner_text() == "chancellor.return"
+    assert "(Prince, Guard, Priest)" in ruling.inner_text()
+    page.select_option("#wi-keep", "prince")
+    page.click("#ask")
+    wait_until(page, "() => document.getElementById('ruling').classList.contains('legal')")
+
+
 def test_french_story_and_keyboard_only(site: Site, finished: Finished, new_page: Callable[..., Any]) -> None:
     page = new_page(locale="fr-FR")
     open_viewer(page, site, f"/replay/{finished.game}?at=12&pov=1")

@@ -142,7 +142,7 @@ function renderTable(position) {
   const view = position.view;
   $("round").textContent = view.round ? `${t("seat.round")} ${view.round}` : "";
   $("hand-panel").hidden = view.seat === null;
-  $("hand").replaceChildren(...view.hand.map((c) => card(c)));
+  $("hand").replaceChildren(...(view.hand.length ? view.hand.map((c) => card(c)) : [el("li", { text: t("seat.none") })]));
   $("deck-size").textContent = String(view.deck_size);
   $("face-up-box").hidden = view.face_up.length === 0;
   $("face-up").replaceChildren(...view.face_up.map((c) => card(c)));

@@ -31,7 +31,10 @@ def install(app: FastAPI, referee: Referee) -> None:
         if game_id is not None:
             try:
                 game_id = (await referee.table(parse.game_id(game_id))).game_id
-            except Problem as problem:  # a page, not a JSON problem, for a person who followed a wrong link
+            except Problem as problem:
+                if "text/html" not in request.headers.get("accept", ""):
+                    raise  # any client but a browser gets the problem+json every route answers
+                # a page, not a JSON problem, for a person who followed a wrong link
                 answer = page(request, "message.html", "replay.title", message=problem.detail(lang))
                 answer.status_code = problem.status
                 return answer

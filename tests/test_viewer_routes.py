@@ -172,3 +172,12 @@ def test_a_log_of_two_kinds_of_game_is_no_simulation(base: str) -> None:
     )
     assert answer.status_code == 422 and answer.json()["code"] == "unreadable_log"
     assert "chaque partie d'une simulation" in answer.json()["detail"]
+
+
+def test_an_unknown_games_replay_is_a_page_for_a_browser_and_a_problem_for_a_program(base: str) -> None:
+    page = httpx.get(f"{base}/replay/g_nothing_here", headers={"Accept": "text/html", "Accept-Language": "fr"})
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert "Relecture et litiges" in page.text
+    problem = httpx.get(f"{base}/replay/g_nothing_here")
+    assert problem.status_code == 404 and problem.headers["content-type"] == "application/problem+json"
+    assert problem.json()["code"] == "game_not_found"

@@ -9,6 +9,7 @@ const percent = new Intl.NumberFormat(data.lang, { style: "percent", maximumFrac
 const decimal = new Intl.NumberFormat(data.lang, { maximumFractionDigits: 2 });
 const whole = new Intl.NumberFormat(data.lang);
 const colon = data.lang === "fr" ? " : " : ": "; // French puts a space before the colon
+const ninetyFive = percent.format(0.95);
 
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
@@ -143,7 +144,7 @@ function figure(id, rows, top, format) {
   const caption = box.querySelector("figcaption");
   const interval = (r) => (r.low === null || r.low === undefined ? "—" : `${format(r.low)} – ${format(r.high)}`);
   box.replaceChildren(caption, barChart(rows, top, format),
-    table(["", t("stats.mean"), "95 %"], rows.map((r) => [r.label, format(r.value), interval(r)])));
+    table(["", t("stats.mean"), ninetyFive], rows.map((r) => [r.label, format(r.value), interval(r)])));
 }
 
 function draw(stats, rounds) {
@@ -163,7 +164,7 @@ function draw(stats, rounds) {
   const caption = box.querySelector("figcaption");
   const perGame = stats.per_game.rounds;
   const meanLine = el("p", { class: "hint", text: `${t("stats.mean")}${colon}${decimal.format(perGame.per_game)}`
-    + (perGame.low === null ? "" : ` (95 % : ${decimal.format(perGame.low)} – ${decimal.format(perGame.high)})`) });
+    + (perGame.low === null ? "" : ` (${ninetyFive}${colon}${decimal.format(perGame.low)} – ${decimal.format(perGame.high)})`) });
   if (rounds && rounds.length) {
     const rows = rounds.map((r) => ({ label: `${r.rounds}`, value: r.games }));
     box.replaceChildren(caption, barChart(rows, Math.max(...rows.map((r) => r.value)), whole.format), meanLine,

@@ -68,8 +68,8 @@ def page(request: Request, template: str, title_key: str, *, script: str | None 
 
 
 def _local(target: str | None) -> str:
-    """A redirect target on this site only (never `//other.host/…`)."""
-    if not target or not target.startswith("/") or target.startswith("//") or urlsplit(target).netloc:
+    """A redirect target on this site only (never `//other.host/…`, nor `/\\other.host`, which browsers read alike)."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target or urlsplit(target).netloc:
         return "/"
     return target
 

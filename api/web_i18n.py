@@ -123,6 +123,10 @@ WORDS: dict[str, Text] = {
     "seat.turn": Text("It is your turn.", "C'est votre tour."),
     "seat.none": Text("none", "aucune"),
     "seat.aborted": Text("The game was stopped.", "La partie a été arrêtée."),
+    "seat.abort": Text("Stop the game (organiser)", "Arrêter la partie (organisateur)"),
+    "seat.abort.sure": Text(
+        "Stop this game for everyone? Nobody wins.", "Arrêter cette partie pour tous ? Personne ne gagne."
+    ),
 }
 
 

@@ -112,6 +112,7 @@ function renderStory(lines) {
 }
 
 function renderTools(view) {
+  $("organiser-tools").hidden = !seats.organiser(game) || current.over;
   $("seat-tools").hidden = view.seat === null;
   if (view.seat === null) return;
   $("seat-link").value = seatLink(game, token);
@@ -222,6 +223,13 @@ $("moves").addEventListener("submit", async (event) => {
 $("resign").addEventListener("click", async () => {
   if (!window.confirm(t("seat.resign.sure"))) return;
   const answer = await api("POST", `/games/${encodeURIComponent(game)}/resign`, { token });
+  if (!answer.ok) showProblem($("problem"), answer.body);
+  refresh();
+});
+
+$("abort").addEventListener("click", async () => {
+  if (!window.confirm(t("seat.abort.sure"))) return;
+  const answer = await api("POST", `/games/${encodeURIComponent(game)}/abort`, { token: seats.organiser(game) });
   if (!answer.ok) showProblem($("problem"), answer.body);
   refresh();
 });

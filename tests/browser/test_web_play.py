@@ -147,3 +147,33 @@ def test_an_invite_only_game_is_joined_by_its_link(site: Site, new_page: Callabl
     refusal = again.locator("#join-error")
     refusal.wait_for(state="visible")
     assert "Refused" in refusal.inner_text()
+
+
+def test_the_lobby_follows_the_news_without_a_reload(site: Site, new_page: Callable[..., Any]) -> None:
+    page = new_page()
+    page.goto(f"{site.url}/")
+    page.locator("#open li").first.wait_for()
+    page.evaluate("() => { window.notReloaded = true; }")
+    created = site.create({"players": [{"name": "Lou"}, {"open": True}], "public": True})
+    game = created["game_id"]
+    page.locator(f'#open li[data-game="{game}"]').wait_for()  # opened elsewhere: listed here
+    answer = httpx.post(f"{site.url}/games/{game}/join", json={"name": "Max"})
+    assert answer.status_code == 200, answer.text
+    page.locator(f'#running li[data-game="{game}"]').wait_for()  # taken: now in play
+    assert page.locator(f'#open li[data-game="{game}"]').count() == 0
+    assert page.evaluate("window.notReloaded") is True
+
+
+def test_the_organiser_watches_and_may_stop_the_game(site: Site, new_page: Callable[..., Any]) -> None:
+    olga = new_page()
+    game = create_from_lobby(olga, site, "Olga", ["open", "open", "none"])  # she takes no seat: she watches
+    assert olga.locator("#hand-panel").is_hidden() and olga.locator("#seat-tools").is_hidden()
+    stranger = new_page()  # another browser has no organiser token: no such button
+    stranger.goto(f"{site.url}/play/{game}")
+    wait_until(stranger, "() => document.body.dataset.version")
+    assert stranger.locator("#organiser-tools").is_hidden()
+    olga.once("dialog", lambda dialog: dialog.accept())
+    olga.click("#abort")
+    wait_until(olga, "() => document.body.dataset.over === 'true'")
+    assert olga.locator("#status").inner_text().endswith("The game was stopped.")
+    assert httpx.get(f"{site.url}/games/{game}").json()["view"]["aborted"] is True

@@ -5,6 +5,7 @@ its log; a simulation's log opened from a file; French; axe-core."""
 from __future__ import annotations
 
 import io
+import json
 from collections import Counter
 from pathlib import Path
 from typing import Any, Callable
@@ -125,3 +126,17 @@ def test_keyboard_only_run(site: Site, new_page: Callable[..., Any]) -> None:
     page.keyboard.press("Enter")
     page.locator("#results").wait_for(state="visible", timeout=60_000)
     assert page.locator("#progress-text").inner_text() == "5 / 5"
+
+
+def test_a_simulation_report_opened_from_a_file(site: Site, new_page: Callable[..., Any]) -> None:
+    """`loveletter simulate --json`'s report is drawn as it is (it holds no rounds histogram: the mean alone)."""
+    figures, _, _ = expected()
+    report = json.dumps(figures).encode()
+    page = new_page()
+    page.goto(f"{site.url}/stats")
+    page.set_input_files("#file", files=[{"name": "report.json", "mimeType": "application/json", "buffer": report}])
+    page.locator("#results").wait_for(state="visible")
+    check_charts(page, figures, None)
+    assert page.locator("#chart-rounds rect.bar").count() == 0
+    mean = figures["per_game"]["rounds"]["per_game"]
+    assert page.locator("#chart-rounds").inner_text().splitlines()[-1].startswith(f"mean: {round(mean, 2):g} (95%: ")

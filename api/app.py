@@ -16,7 +16,17 @@ from fastapi.responses import Response, StreamingResponse
 from fastapi.routing import APIRoute
 from pydantic import TypeAdapter
 
-from loveletter.api import audit_routes, docs_pages, parse, problems, ruling_routes, web
+from loveletter.api import (
+    audit_routes,
+    docs_pages,
+    parse,
+    problems,
+    replay_routes,
+    ruling_routes,
+    stats_routes,
+    viewer_pages,
+    web,
+)
 from loveletter.api.credentials import AdminTokens, redact_access_log
 from loveletter.api.limits import Guard, Limits
 from loveletter.api.logs import RequestContext, configure
@@ -129,6 +139,7 @@ def create_app(
     LEAVE = answers(MoveResult, 401, 403, 404, 409, 422, headers=ETAG)  # resign and abort answer as a move does
     docs_pages.install(app)  # /docs and /redoc with their assets served here: they work offline
     web.install(app, referee)  # the web pages: lobby, seat (docs/web.md)
+    viewer_pages.install(app, referee)  # the replay viewer and the statistics page
     app.state.referee = referee
     problems.install(app)
 
@@ -396,6 +407,8 @@ def create_app(
 
     audit_routes.install(app, referee)
     ruling_routes.install(app, referee)
+    replay_routes.install(app, referee)
+    stats_routes.install(app, referee)
     documented = app.openapi
 
     def openapi() -> dict[str, Any]:

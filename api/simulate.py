@@ -240,8 +240,10 @@ def simulate(
     config: Config,
     log: IO[bytes] | None = None,
     on_game: Callable[[int], None] | None = None,
+    on_stats: Callable[[Stats], None] | None = None,
 ) -> Stats:
-    """Play `config.games` games; write each to `log` (JSONL) if given; call `on_game(done)` after each."""
+    """Play `config.games` games; write each to `log` (JSONL) if given; call `on_game(done)` after each, and
+    `on_stats(totals)` with the running totals (the web statistics page reads each game's rounds from them)."""
     config.check()
     bots = [get_bot(name) for name in config.bots]
     key = root_key(config.seed)
@@ -261,6 +263,8 @@ def simulate(
             write_game(log, record, _header(record, config, game))
         if on_game is not None:
             on_game(game + 1)
+        if on_stats is not None:
+            on_stats(stats)
     stats.seconds = time.perf_counter() - start
     return stats
 

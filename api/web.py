@@ -106,14 +106,6 @@ def install(app: FastAPI, referee: Referee) -> None:
             event_types=sorted(EVENT_TYPES),
         )
 
-    @app.get("/replay", include_in_schema=False)
-    async def replay_page(request: Request) -> HTMLResponse:
-        return page(request, "message.html", "nav.replay", message=WORDS["soon"](choose(request)))
-
-    @app.get("/stats", include_in_schema=False)
-    async def stats_page(request: Request) -> HTMLResponse:
-        return page(request, "message.html", "nav.stats", message=WORDS["soon"](choose(request)))
-
     @app.get("/lang/{code}", include_in_schema=False)
     async def switch_language(code: str, next: Annotated[str | None, Query(max_length=500)] = None) -> Response:
         """Remember the visitor's language (a cookie), then go back where they were."""

@@ -111,6 +111,13 @@ def ruling(body: Callable[[Ctx], Any]) -> Callable[[Ctx], Request]:
     return build
 
 
+def _long_log(log: str) -> str:
+    """`log` with its last event repeated past the viewer's bound (the events need not make sense: the length is
+    refused first)."""
+    lines = log.splitlines()
+    return "\n".join(lines + [lines[-1]] * 1000)
+
+
 def _log_error(text: str) -> Callable[[Ctx], BilingualError]:
     def error(ctx: Ctx) -> BilingualError:
         try:
@@ -469,6 +476,42 @@ CASES: list[Case] = [
         foreign=lambda ctx: _log_error("\n".join(ctx.log.splitlines()[:3])[:-20])(ctx),
     ),
     Case("state: at 99", 422, "at_out_of_range", plain("GET", "/games/{game}/state", params={"at": 99})),
+    # the replay viewer's and the statistics page's routes
+    Case("views: not JSON", 400, "invalid_request", plain("POST", "/replays/views", content=b"{", headers=JSON)),
+    Case("views: no log", 422, "invalid_request", plain("POST", "/replays/views", json={"pov": 0})),
+    Case("views: unknown field", 422, "invalid_request", plain("POST", "/replays/views", json={"log": "", "at": 1})),
+    Case(
+        "views: a seat that is not there",
+        422,
+        "invalid_request",
+        lambda ctx: ("POST", "/replays/views", {"json": {"log": ctx.log, "pov": 7}}),
+    ),
+    Case(
+        "views: everything before the end",
+        403,
+        "game_not_over",
+        lambda ctx: ("POST", "/replays/views", {"json": {"log": ctx.log, "pov": "all"}}),
+    ),
+    Case(
+        "views: a game too long",
+        422,
+        "invalid_request",
+        lambda ctx: ("POST", "/replays/views", {"json": {"log": _long_log(ctx.log), "pov": 0}}),
+    ),
+    Case("simulation: no games", 422, "invalid_request", plain("POST", "/simulations", json={"games": 0})),
+    Case("simulation: too many", 422, "invalid_request", plain("POST", "/simulations", json={"games": 10**6})),
+    Case(
+        "simulation: a bot short",
+        422,
+        "invalid_request",
+        plain("POST", "/simulations", json={"players": 3, "bots": ["random"]}),
+    ),
+    Case("simulation: no such bot", 422, "invalid_request", plain("POST", "/simulations", json={"bots": ["a", "b"]})),
+    Case("simulation: unknown", 404, "not_found", plain("GET", "/simulations/nothing-here")),
+    Case(
+        "tally: JSON", 415, "unsupported_media_type", plain("POST", "/simulations/tally", content=b"{}", headers=JSON)
+    ),
+    Case("tally: empty", 422, "unreadable_log", plain("POST", "/simulations/tally", content=b"", headers=NDJSON)),
     # 422 by the rules
     Case(
         "move: the Countess is forced",

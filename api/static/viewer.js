@@ -1,0 +1,356 @@
+// The replay and dispute viewer: a game's log (a finished game of this referee, or a file dropped or picked) stepped
+// position by position from one point of view. The page holds no rule: every position's view and story come from
+// POST /replays/views, the verdict from POST /audits, and a "what if" from POST /rulings.
+import { announce, api, cardName, cardValue, data, el, hideProblem, showProblem, t } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+const query = new URLSearchParams(location.search);
+
+let log = null; // the JSONL text, or a transcript object
+let ruleset = "2019";
+let players = [];
+let over = false;
+let pov = query.get("pov") || "spectator";
+let at = Number(query.get("at")) || 0;
+let answer = null; // POST /replays/views for `pov`
+let stories = []; // the story told at each position of `answer`
+let problemSeq = null;
+const answers = new Map(); // pov -> [answer, stories]
+
+function card(id, tag = "li") {
+  return el(tag, { class: "card", "data-card": id },
+    el("span", { class: "value", text: String(cardValue(ruleset, id)) }), " ",
+    el("span", { class: "name", text: cardName(ruleset, id) }));
+}
+
+function nameOf(seat) {
+  return players[seat] ?? `#${seat}`;
+}
+
+// -- loading -----------------------------------------------------------------------------------------------------
+
+function fail(problem) {
+  $("loading").textContent = "";
+  showProblem($("problem"), problem);
+}
+
+async function openGame(gameId) {
+  $("loading").textContent = t("replay.loading");
+  const reply = await fetch(`/games/${encodeURIComponent(gameId)}/log`, { headers: { "Accept-Language": data.lang } });
+  if (!reply.ok) {
+    fail(await reply.json().catch(() => ({ title: String(reply.status) })));
+    return;
+  }
+  await openLog(await reply.text());
+}
+
+/** A transcript is one JSON object (not a log's lone header line); anything else is taken as a JSONL log. */
+function parseFile(text) {
+  try {
+    const doc = JSON.parse(text);
+    if (doc && typeof doc === "object" && !Array.isArray(doc) && doc.format !== "loveletter-log") return doc;
+  } catch {
+    // not one JSON document: a JSONL log
+  }
+  return text;
+}
+
+async function openLog(content) {
+  hideProblem($("problem"));
+  $("loading").textContent = t("replay.loading");
+  log = content;
+  answers.clear();
+  const first = await views(pov === "all" || /^\d+$/.test(pov) ? pov : "spectator");
+  if (!first) {
+    if (pov === "spectator") return;
+    pov = "spectator"; // a point of view the game does not have: start as a spectator
+    if (!(await views(pov))) return;
+    hideProblem($("problem"));
+  }
+  await audit();
+  $("loading").textContent = "";
+  $("viewer").hidden = false;
+  fillPovs();
+  fillWhatIf();
+  show(at || answer.positions.length);
+  if (!performance.getEntriesByName("ll:replay-drawn").length) performance.mark("ll:replay-drawn"); // bench/
+}
+
+/** Fetch (once) and select the positions of point of view `which`; false (with the problem shown) if refused. */
+async function views(which) {
+  if (!answers.has(which)) {
+    const reply = await api("POST", "/replays/views", { body: { log, pov: /^\d+$/.test(which) ? Number(which) : which, lang: data.lang } });
+    if (!reply.ok) {
+      fail(reply.body);
+      return false;
+    }
+    const told = [];
+    let lines = [];
+    for (const position of reply.body.positions) {
+      lines = lines.slice(0, position.story.keep).concat(position.story.add);
+      told.push(lines);
+    }
+    answers.set(which, [reply.body, told]);
+  }
+  [answer, stories] = answers.get(which);
+  pov = which;
+  ruleset = answer.ruleset;
+  players = answer.players;
+  over = answer.over;
+  return true;
+}
+
+async function audit() {
+  let verdict = answer.replay.verdict;
+  let first = answer.replay.first_problem;
+  if (typeof log === "string") {
+    const reply = await fetch(`/audits?lang=${data.lang}`, {
+      method: "POST", body: log, headers: { "Content-Type": "application/x-ndjson", "Accept-Language": data.lang },
+    });
+    const report = await reply.json();
+    if (!reply.ok) {
+      fail(report);
+      return;
+    }
+    const game = report.games[0];
+    verdict = game.verdict;
+    first = game.problems[0] ?? null;
+  }
+  $("verdict-text").textContent = verdict === "valid" ? t("replay.valid") : t("replay.invalid");
+  $("verdict").className = `panel verdict ${verdict}`;
+  problemSeq = first?.seq ?? null;
+  $("first-problem").hidden = !first;
+  if (first) {
+    $("problem-seq").textContent = first.seq ?? first.line ?? "";
+    $("problem-rule-id").textContent = first.rule_id;
+    $("problem-rule").textContent = data.rules[first.rule_id] ?? "";
+    $("problem-message").textContent = first.message;
+  }
+  $("stopped").hidden = answer.stopped === null;
+  if (answer.stopped !== null) $("stopped").textContent = `${t("replay.stopped")} ${answer.stopped}.`;
+}
+
+// -- one position ------------------------------------------------------------------------------------------------
+
+function fillPovs() {
+  const options = [["spectator", t("replay.pov.spectator")], ...players.map((name, seat) => [String(seat), name])];
+  if (over) options.push(["all", t("replay.pov.all")]);
+  $("pov").replaceChildren(...options.map(([value, label]) => el("option", { value, text: label, selected: value === pov })));
+}
+
+function renderTable(position) {
+  const view = position.view;
+  $("round").textContent = view.round ? `${t("seat.round")} ${view.round}` : "";
+  $("hand-panel").hidden = view.seat === null;
+  $("hand").replaceChildren(...(view.hand.length ? view.hand.map((c) => card(c)) : [el("li", { text: t("seat.none") })]));
+  $("deck-size").textContent = String(view.deck_size);
+  $("face-up-box").hidden = view.face_up.length === 0;
+  $("face-up").replaceChildren(...view.face_up.map((c) => card(c)));
+  $("deck-known-box").hidden = view.deck_known.length === 0;
+  $("deck-known").replaceChildren(...view.deck_known.map((k) =>
+    el("li", {}, card(k.card, "span"), ` ${k.from_top + 1} ${t("seat.from_top")}`)));
+  $("unseen").replaceChildren(...Object.entries(view.unseen).map(([c, n]) =>
+    el("li", { "data-unseen": c, text: `${cardName(ruleset, c)} ×${n}` })));
+  const all = position.all;
+  $("all-box").hidden = !all;
+  $("deck-all").replaceChildren(...(all ? all.deck.map((c) => card(c)) : []));
+  $("set-aside").replaceChildren(...(all?.set_aside ? [card(all.set_aside, "span")] : []));
+  const winners = view.winners.map(nameOf).join(", ");
+  $("status").textContent = winners ? `${t("seat.over")} ${t("seat.winners")}: ${winners}`
+    : view.active !== null && view.active !== undefined ? `${t("seat.waiting")} ${nameOf(view.active)}…` : "";
+  $("players").replaceChildren(...view.seats.map((s) => {
+    const tags = el("span", { class: "tags" });
+    const tag = (cls, text) => tags.append(el("span", { class: `tag ${cls}`, text }));
+    if (s.seat === view.seat) tag("you", t("replay.pov"));
+    if (view.active === s.seat && !view.winners.length) tag("active", "▶");
+    if (s.protected) tag("protected", t("seat.protected"));
+    if (!s.in_game) tag("gone", t("seat.gone"));
+    else if (!s.in_round && view.round) tag("out", t("seat.out"));
+    const li = el("li", { "data-seat": String(s.seat) },
+      el("span", { class: "name", text: s.name }), tags,
+      el("div", {}, `${t("seat.favors")}: `, el("strong", { class: "favors", text: String(s.favors) })),
+      el("div", {}, `${t("seat.played")}: `, s.front.length
+        ? el("ol", { class: "cards inline front", "aria-label": t("seat.played") }, ...s.front.map((c) => card(c)))
+        : el("span", { text: t("seat.none") })));
+    if (s.known_hand) li.append(el("div", { class: "known" }, `${t("seat.known")}: `, card(s.known_hand, "span")));
+    if (all) {
+      li.append(el("div", { class: "hand-of" }, `${t("replay.hand")}: `,
+        el("ul", { class: "cards inline" }, ...all.hands[s.seat].map((c) => card(c)))));
+    }
+    return li;
+  }));
+}
+
+function renderStory(index) {
+  const lines = stories[index];
+  const story = $("story");
+  story.replaceChildren(...lines.map((line) => el("li", { text: line })));
+  story.dataset.version = String(index + 1);
+  story.lastElementChild?.scrollIntoView({ block: "nearest" });
+}
+
+function permalink() {
+  const url = new URL(location.href);
+  url.search = new URLSearchParams({ at: String(at), pov }).toString();
+  return url;
+}
+
+function show(position) {
+  const count = answer.positions.length;
+  at = Math.max(1, Math.min(count, position));
+  const current = answer.positions[at - 1];
+  const slider = $("at");
+  slider.max = String(count);
+  slider.value = String(at);
+  slider.setAttribute("aria-valuetext", `${at} ${t("replay.of")} ${count}: ${current.where}`);
+  $("at-text").textContent = `${at} ${t("replay.of")} ${count}`;
+  $("where").textContent = current.where;
+  const mark = $("problem-mark");
+  mark.hidden = problemSeq === null; // a problem past the positions shown (the log stopped) is marked at the end
+  if (!mark.hidden) mark.style.left = `${count > 1 ? ((Math.min(problemSeq, count) - 1) / (count - 1)) * 100 : 100}%`;
+  $("heading").textContent = players.join(" · ");
+  renderTable(current);
+  renderStory(at - 1);
+  document.body.dataset.version = String(at);
+  document.body.dataset.pov = pov;
+  const url = permalink();
+  history.replaceState(null, "", url);
+  $("permalink").href = url.toString();
+  $("wi-player").value = String(current.view.active ?? $("wi-player").value);
+  chooseKind(current.view.phase === "chancellor" ? "return" : "play"); // the decision pending here
+  announce(stories[at - 1].at(-1) ?? current.where);
+}
+
+async function choosePov(which) {
+  if (which === pov) return;
+  const keep = at;
+  if (await views(which)) {
+    hideProblem($("problem"));
+    fillPovs();
+    show(keep);
+  } else fillPovs();
+}
+
+function nextPov() {
+  const options = [...$("pov").options].map((o) => o.value);
+  return options[(options.indexOf(pov) + 1) % options.length];
+}
+
+// -- what if -----------------------------------------------------------------------------------------------------
+
+function fillWhatIf() {
+  const cards = Object.keys(data.rulesets[ruleset].cards);
+  const none = () => el("option", { value: "", text: t("replay.whatif.none") });
+  $("wi-player").replaceChildren(...players.map((name, seat) => el("option", { value: String(seat), text: name })));
+  $("wi-card").replaceChildren(...cards.map((c) => el("option", { value: c, text: cardName(ruleset, c) })));
+  $("wi-target").replaceChildren(none(), ...players.map((name, seat) => el("option", { value: String(seat), text: name })));
+  $("wi-guess").replaceChildren(none(), ...cards.map((c) => el("option", { value: c, text: cardName(ruleset, c) })));
+  $("wi-keep").replaceChildren(...cards.map((c) => el("option", { value: c, text: cardName(ruleset, c) })));
+  for (const id of ["wi-bottom-0", "wi-bottom-1"]) {
+    $(id).replaceChildren(none(), ...cards.map((c) => el("option", { value: c, text: cardName(ruleset, c) })));
+  }
+}
+
+function chooseKind(kind) {
+  $("wi-kind").value = kind;
+  $("wi-play").hidden = kind !== "play";
+  $("wi-return").hidden = kind !== "return";
+}
+
+async function askRuling(event) {
+  event.preventDefault();
+  const player = Number($("wi-player").value);
+  let move;
+  if ($("wi-kind").value === "return") {
+    const bottom = ["wi-bottom-0", "wi-bottom-1"].map((id) => $(id).value).filter((c) => c !== "");
+    move = { player, type: "return", keep: $("wi-keep").value, bottom };
+  } else {
+    move = { player, type: "play", card: $("wi-card").value };
+    if ($("wi-target").value !== "") move.target = Number($("wi-target").value);
+    if ($("wi-guess").value !== "") move.guess = $("wi-guess").value;
+  }
+  const box = $("ruling");
+  const reply = await api("POST", "/rulings", { body: { log, at, move, lang: data.lang } });
+  box.replaceChildren();
+  box.hidden = false;
+  if (!reply.ok) {
+    showProblem(box, reply.body);
+    box.className = "ruling problem";
+    return;
+  }
+  const ruling = reply.body;
+  box.className = `ruling ${ruling.legal ? "legal" : "illegal"}`;
+  box.append(
+    el("p", { class: "verdict-line" }, el("strong", { text: ruling.legal ? t("replay.legal") : t("replay.illegal") }), ` — ${ruling.message}`),
+    el("p", { class: "rule" }, `${t("seat.rule")} `, el("code", { class: "rule-id", text: ruling.rule_id }), ` — ${ruling.rule}`),
+    el("p", { class: "hint", text: `${t("replay.sources")}: ${ruling.sources.join(", ")}` }),
+  );
+  announce(`${ruling.legal ? t("replay.legal") : t("replay.illegal")}: ${ruling.rule_id}`);
+}
+
+// -- controls and keys -------------------------------------------------------------------------------------------
+
+$("at").addEventListener("input", () => show(Number($("at").value)));
+$("first").addEventListener("click", () => show(1));
+$("prev").addEventListener("click", () => show(at - 1));
+$("next").addEventListener("click", () => show(at + 1));
+$("last").addEventListener("click", () => show(answer.positions.length));
+$("goto-problem").addEventListener("click", () => show(problemSeq));
+$("pov").addEventListener("change", () => choosePov($("pov").value));
+$("whatif").addEventListener("submit", askRuling);
+$("wi-kind").addEventListener("change", () => chooseKind($("wi-kind").value));
+$("help-button").addEventListener("click", () => $("help").showModal());
+$("permalink").addEventListener("click", (event) => {
+  event.preventDefault();
+  navigator.clipboard?.writeText(permalink().toString()).catch(() => {});
+});
+
+document.addEventListener("keydown", (event) => {
+  if (!answer || event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  const typing = target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement
+    || (target instanceof HTMLInputElement && target.type !== "range");
+  if (event.key === "?") {
+    if (typing) return;
+    event.preventDefault();
+    if ($("help").open) $("help").close();
+    else $("help").showModal();
+    return;
+  }
+  if (typing || $("help").open) return;
+  const onSlider = target === $("at"); // the slider moves itself on arrows, Home and End
+  const steps = { ArrowLeft: () => show(at - 1), ArrowRight: () => show(at + 1), Home: () => show(1),
+    End: () => show(answer.positions.length) };
+  if (steps[event.key] && !onSlider) {
+    event.preventDefault();
+    steps[event.key]();
+  } else if (event.key === "v" || event.key === "V") {
+    event.preventDefault();
+    choosePov(nextPov());
+  }
+});
+
+// -- where the log comes from -------------------------------------------------------------------------------------
+
+async function readFile(file) {
+  if (file) await openLog(parseFile(await file.text()));
+}
+
+$("file").addEventListener("change", () => readFile($("file").files[0]));
+$("open-game").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const id = $("game-id").value.trim();
+  if (id) location.href = `/replay/${encodeURIComponent(id)}`;
+});
+document.addEventListener("dragover", (event) => {
+  event.preventDefault();
+  document.body.classList.add("dropping");
+});
+document.addEventListener("dragleave", () => document.body.classList.remove("dropping"));
+document.addEventListener("drop", (event) => {
+  event.preventDefault();
+  document.body.classList.remove("dropping");
+  readFile(event.dataTransfer?.files?.[0]);
+});
+
+if (data.game_id) openGame(data.game_id);

@@ -1,0 +1,71 @@
+"""The replay and dispute viewer (`/replay`, `/replay/{game}`) and the statistics page (`/stats`).
+
+Both pages hold no rule: the viewer asks `POST /replays/views` for every position of a log as one point of view
+saw it, `POST /audits` for the verdict and `POST /rulings` for a disputed move; the statistics page asks
+`POST /simulations` (then polls it) or `POST /simulations/tally`, and draws the answers as small inline SVG charts.
+"""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse
+
+from loveletter.api import parse
+from loveletter.api.problems import Problem
+from loveletter.api.referee import Referee
+from loveletter.api.stats_routes import MAX_GAMES
+from loveletter.api.viewer_words import VIEWER_WORDS
+from loveletter.api.web import page
+from loveletter.api.web_i18n import WORDS, choose, rulesets
+from loveletter.core.bots import BOTS
+from loveletter.core.rules import RULES
+
+WORDS.update(VIEWER_WORDS)
+
+
+def install(app: FastAPI, referee: Referee) -> None:
+    """The two pages; their data are the rulesets' cards in the visitor's language (and the game, if named)."""
+
+    async def viewer(request: Request, game_id: str | None) -> HTMLResponse:
+        lang = choose(request)
+        if game_id is not None:
+            try:
+                game_id = (await referee.table(parse.game_id(game_id))).game_id
+            except Problem as problem:
+                if "text/html" not in request.headers.get("accept", ""):
+                    raise  # any client but a browser gets the problem+json every route answers
+                # a page, not a JSON problem, for a person who followed a wrong link
+                answer = page(request, "message.html", "replay.title", message=problem.detail(lang))
+                answer.status_code = problem.status
+                return answer
+        rules = {rule_id: rule.text(lang) for rule_id, rule in RULES.items()}  # the audit's rule ids, told
+        return page(
+            request,
+            "replay.html",
+            "replay.title",
+            script="viewer.js",
+            game_id=game_id,
+            rulesets=rulesets(lang),
+            rules=rules,
+        )
+
+    @app.get("/replay", include_in_schema=False)
+    async def replay_page(request: Request) -> HTMLResponse:
+        return await viewer(request, None)
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_game(game_id: str, request: Request) -> HTMLResponse:
+        return await viewer(request, game_id)
+
+    @app.get("/stats", include_in_schema=False)
+    async def stats_page(request: Request) -> HTMLResponse:
+        lang = choose(request)
+        return page(
+            request,
+            "stats.html",
+            "stats.title",
+            script="stats.js",
+            rulesets=rulesets(lang),
+            bots=sorted(BOTS),
+            max_games=MAX_GAMES,
+        )

@@ -258,3 +258,199 @@ def test_every_refusal_core_can_raise_has_a_row() -> None:
     assert _raised() <= rows
     # a refusal whose rule id is passed in (core.seats' `_seat` and `_clocked`) has a row per call, not a literal
     assert {code for code, _ in rows - _raised()} == {"unknown_player", "no_clock"}
+
+
+# The whole sentence of each refusal, English then French, written from the situation and the rule (the names of
+# the table, the cards in their hands, the seats and times the row sets up) — a changed word, number or article
+# in any message fails here.
+T0_DEADLINE = T0 + 30_000
+WHOLE: dict[str, tuple[str, str]] = {
+    "not a command": ("unknown command 'deal me in'", "commande inconnue : « 'deal me in' »"),
+    "a game created twice": ("this game has already been created", "cette partie a déjà été créée"),
+    "an unknown ruleset": (
+        "unknown ruleset '1999'; known rulesets: 2019, 2019-classic, 2012, princess-princess",
+        "jeu de règles inconnu : « 1999 » ; jeux de règles connus : 2019, 2019-classic, 2012, princess-princess",
+    ),
+    "five players in 2012": (
+        "2012 is played by 2 to 4 players, not 5",
+        "le jeu de règles « 2012 » se joue entre 2 et 4 joueurs, pas à 5",
+    ),
+    "two players named alike": (
+        "player names must be distinct and not empty",
+        "les noms des joueurs doivent être distincts et non vides",
+    ),
+    "a commitment that is no digest": (
+        "a seed commitment is a SHA-256 digest: 64 lowercase hex digits",
+        "un engagement de graine est un condensé SHA-256 : 64 chiffres hexadécimaux minuscules",
+    ),
+    "a first player nobody is": (
+        "the first player must be a seat from 0 to 1",
+        "le premier joueur doit occuper l'un des sièges 0 à 1",
+    ),
+    "a rule option off the list": (
+        "invalid rule option: tie_2012 must be one of nobody, all, not 'maybe'",
+        "option de règle invalide : l'option tie_2012 doit valoir « nobody » ou « all », et non « maybe »",
+    ),
+    "a seed before any game": ("no game has been created yet", "aucune partie n'a encore été créée"),
+    "a seed from no seat": ("there is no seat 9", "il n'y a pas de siège 9"),
+    "a seed that is not 64 hex digits": (
+        "a seed is 256 bits written as 64 lowercase hex digits",
+        "une graine compte 256 bits, écrits sous la forme de 64 chiffres hexadécimaux minuscules",
+    ),
+    "a second seed from one seat": ("Bob has already contributed a seed", "Bob a déjà fourni une graine"),
+    "the server seed before the end": (
+        "the server seed is revealed only once the game is over",
+        "la graine du serveur n'est révélée qu'à la fin de la partie",
+    ),
+    "a seed nobody committed to": (
+        "this game has no seed commitment left to open",
+        "cette partie n'a plus d'engagement de graine à ouvrir",
+    ),
+    "the wrong server seed": (
+        "the revealed seed does not match the commitment made when the game was created",
+        "la graine révélée ne correspond pas à l'engagement pris à la création de la partie",
+    ),
+    "a deal before any game": ("no game has been created yet", "aucune partie n'a encore été créée"),
+    "a deal in the middle of a round": (
+        "a round is in progress: the next deal comes when it ends",
+        "une manche est en cours : la prochaine distribution aura lieu à sa fin",
+    ),
+    # 18 Guards dealt: 12 more than the 6 of the deck, and every other card of the 2019 deck missing, in the
+    # deck's order (Spy first).
+    "a deal that is not the deck": (
+        "the deal is not the 2019 deck (extra: Guard × 12, missing: Spy × 2, Priest × 2, Baron × 2, Handmaid × 2, "
+        "Prince × 2, Chancellor × 2, King × 1, Countess × 1, Princess × 1)",
+        "la distribution ne correspond pas au paquet du jeu de règles « 2019 » (cartes en trop : Garde × 12 ; "
+        "cartes manquantes : Espionne × 2, Prêtre × 2, Baron × 2, Servante × 2, Prince × 2, Chancelier × 2, "
+        "Roi × 1, Comtesse × 1, Princesse × 1)",
+    ),
+    "a first player other than the named one": (
+        "Bob may not start this round (named: Ann)",
+        "Bob ne peut pas commencer cette manche (premier joueur désigné : Ann)",
+    ),
+    "a move after the game's end": ("the game is over", "la partie est terminée"),
+    "a Chancellor's return with none pending": (
+        "no Chancellor decision is pending",
+        "aucune décision n'est attendue après le Chancelier",
+    ),
+    "a move from no seat": ("there is no seat 9 in this game", "il n'y a pas de siège 9 dans cette partie"),
+    "Bob on Ann's turn": ("it is Ann's turn, not Bob's", "c'est au tour d'Ann, pas de Bob"),
+    # Ann was dealt the Guard and drew the Handmaid.
+    "a card not in hand": (
+        "Ann does not hold the King (Ann holds the Guard and the Handmaid)",
+        "Ann n'a pas le Roi en main (sa main : le Garde et la Servante)",
+    ),
+    "the King beside the Countess": (
+        "holding the Countess with the King, you must play the Countess",
+        "avec la Comtesse et le Roi en main, vous devez jouer la Comtesse",
+    ),
+    "a target nobody is": ("there is no seat 9 in this game", "il n'y a pas de siège 9 dans cette partie"),
+    "a Guard on oneself": ("the Guard must choose another player", "le Garde doit cibler un autre joueur que vous"),
+    "a player already out": (
+        "Bob is out of the round and cannot be chosen",
+        "Bob a quitté la manche et ne peut plus être la cible d'aucune carte",
+    ),
+    "a protected player": (
+        "Ann is protected by the Handmaid and cannot be chosen",
+        "la Servante protège Ann, qui ne peut pas être la cible d'un autre joueur",
+    ),
+    "a Guard naming the Guard": (
+        "the Guard must name a card other than the Guard",
+        "le Garde doit nommer une carte autre que le Garde",
+    ),
+    "a 2012 Guard naming the Chancellor": (
+        "the Chancellor is not a card of the 2012 ruleset",
+        "le Chancelier n'est pas une carte du jeu de règles « 2012 »",
+    ),
+    # Ann kept the Guard, played the Chancellor and drew the Handmaid and the Baron.
+    "a return that is not the hand": (
+        "keep one card and return the other 2 of your hand (Guard, Handmaid, Baron)",
+        "gardez une carte de votre main et replacez les 2 autres (Garde, Servante, Baron)",
+    ),
+    "a move before any game": ("no game has been created yet", "aucune partie n'a encore été créée"),
+    "a move between rounds": (
+        "the next round has not been dealt yet",
+        "la manche suivante n'a pas encore été distribuée",
+    ),
+    "a card during the Chancellor's decision": (
+        "Ann must first finish the Chancellor: keep one of the Guard, the Handmaid and the Baron and put the other "
+        "2 cards on the bottom of the deck",
+        "Ann doit d'abord terminer le Chancelier : garder une carte parmi le Garde, la Servante et le Baron et "
+        "placer les 2 autres sous la pioche",
+    ),
+    "a Handmaid with a target": ("the Handmaid chooses nobody", "la Servante ne cible personne"),
+    "a Priest with a guess": (
+        "only a Guard with a target names a card",
+        "on ne nomme une carte qu'en jouant le Garde sur un joueur",
+    ),
+    "a Guard with no target while one exists": (
+        "the Guard must choose a player: a legal target exists",
+        "le Garde doit cibler un joueur : il existe une cible valide",
+    ),
+    "a Prince with no target": (
+        "the Prince must choose a player: a legal target exists",
+        "le Prince doit cibler un joueur : il existe une cible valide",
+    ),
+    "an open seat that is no seat": (
+        "open seats are distinct seats from 0 to 1",
+        "les sièges ouverts sont des sièges distincts, de 0 à 1",
+    ),
+    "a taken seat": ("seat 1 is already taken by Bob", "le siège 1 est déjà pris par Bob"),
+    "a name already at the table": ("Ann is already at this table", "Ann est déjà à cette table"),
+    "a join after the deal": (
+        "the game has been dealt: its seats can no longer be taken",
+        "la partie a été distribuée : ses sièges ne peuvent plus être pris",
+    ),
+    "a deal with a seat open": (
+        "seats still open: 2; the game is dealt once every seat is taken",
+        "sièges encore ouverts : 2 ; la partie n'est distribuée qu'une fois tous les sièges pris",
+    ),
+    # A week is the longest turn clock: 7 × 24 × 3600 seconds.
+    "a clock with one setting": (
+        "a turn clock needs turn_seconds (1 to 604800) and on_timeout (bot or resign), or neither",
+        "une pendule demande « turn_seconds » (de 1 à 604800) et « on_timeout » (« bot » ou « resign »), "
+        "ou ni l'un ni l'autre",
+    ),
+    "a clock for a seat with nothing to decide": (
+        "Bob has no decision to make now",
+        "Bob n'a aucune décision à prendre maintenant",
+    ),
+    "a second clock for one decision": (
+        "this decision's clock is already running",
+        "la pendule de cette décision tourne déjà",
+    ),
+    "a timeout with no clock running": ("no clock is running for Ann", "aucune pendule ne tourne pour Ann"),
+    # The clock started at T0 with 30 seconds: the deadline is T0 + 30,000 ms, and the timeout came 1 ms before.
+    "a timeout before the deadline": (
+        f"Ann's deadline is {T0_DEADLINE}: a timeout at {T0_DEADLINE - 1} is too early",
+        f"l'échéance d'Ann est {T0_DEADLINE} : un dépassement à {T0_DEADLINE - 1} est prématuré",
+    ),
+    "a time earlier than the last one": (
+        f"time {T0 - 1} is earlier than the last time recorded ({T0})",
+        f"l'heure {T0 - 1} précède la dernière heure enregistrée ({T0})",
+    ),
+    "a resignation before the deal": (
+        "the game has not been dealt yet: there is nothing to resign from (the organiser may abort it)",
+        "la partie n'a pas encore été distribuée : il n'y a rien à abandonner (l'organisateur peut l'annuler)",
+    ),
+    "a second resignation": ("Bob has already left the game", "Bob a déjà quitté la partie"),
+    "a move by a seat that left": (
+        "Bob has left the game and makes no more moves",
+        "Bob a quitté la partie et ne joue plus",
+    ),
+    "a clock in a game without one": ("this game has no turn clock", "cette partie n'a pas de pendule"),
+    "a join at no seat": ("there is no seat 9", "il n'y a pas de siège 9"),
+}
+
+
+def test_every_row_has_its_whole_sentences() -> None:
+    assert set(WHOLE) == {row[0] for row in ROWS}
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda r: r[0])
+def test_a_refusal_says_its_whole_sentence(row: tuple) -> None:
+    name, situation, make, *_ = row
+    state = situation()
+    with pytest.raises(RuleViolation) as info:
+        decide(state, make(state))
+    assert (info.value.en, info.value.fr) == WHOLE[name]

@@ -1,11 +1,29 @@
 """A seat's view as clients receive it (`View.as_dict`, the body of GET /games/{id} and of every move's answer):
-the whole JSON of one hand-built moment, written out by hand from the rules, field by field."""
+the whole JSON of one hand-built moment, written out by hand from the rules, field by field; and (RULINGS §10) the
+exact JSON a seat receives of each event it may not fully see, so a renamed, lost or extra field fails."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
+from loveletter.core.catalogue import (
+    CardDrawn,
+    ChancellorDrew,
+    ChancellorReturned,
+    Event,
+    HandsCompared,
+    HandSeen,
+    HandsTraded,
+    PlayerEliminated,
+    RoundStarted,
+    TurnStarted,
+)
 from loveletter.core.legal import legal_moves_as_dicts
-from loveletter.core.views import view
-from tests.helpers import PR, G, H, start
+from loveletter.core.views import redact, view, visible_to
+from loveletter.events.codec import encode
+from tests.helpers import PR, PS, B, G, H, K, start
 
 
 def test_the_view_of_a_seat_that_has_seen_a_hand_is_exactly_this() -> None:
@@ -99,3 +117,85 @@ def test_the_legal_moves_a_seat_receives_are_exactly_these() -> None:
     ]
     assert legal_moves_as_dicts(game.state, 1) == expected
     assert legal_moves_as_dicts(game.state, 0) == []
+
+
+# -- redacted events ------------------------------------------------------------------------------------------
+
+SEQ = 7
+
+
+def shown(event: Event, seat: int | None) -> dict[str, Any]:
+    return redact(event, {**encode(event), "seq": SEQ}, seat)
+
+
+# Round 2 of a 3-player game: Bob (seat 1) won round 1 and starts; Cid (seat 2) has left the game (no hand).
+DEALT = RoundStarted(2, 1, "previous-winner", PS, (), (PR, K, None), (G, H, B, G))
+
+
+@pytest.mark.parametrize(
+    ("seat", "expected_hand"),
+    [(0, {"hand": "priest"}), (1, {"hand": "king"}), (2, {"hand": None}), (None, {})],
+)
+def test_a_deal_shows_the_zones_sizes_and_only_the_viewers_own_hand(seat: int | None, expected_hand: dict) -> None:
+    assert not visible_to(DEALT, seat)
+    assert shown(DEALT, seat) == {
+        "type": "round_started",
+        "v": 1,
+        "seq": SEQ,
+        "round": 2,
+        "first_player": 1,
+        "first_player_rule": "previous-winner",
+        "face_up": [],
+        "deck_size": 4,
+        **expected_hand,
+    }
+
+
+def test_a_redacted_event_keeps_only_the_fields_it_has() -> None:
+    """An event given without its `seq` (as the audit reads one) is not given one."""
+    assert redact(DEALT, encode(DEALT), None) == {
+        "type": "round_started",
+        "v": 1,
+        "round": 2,
+        "first_player": 1,
+        "first_player_rule": "previous-winner",
+        "face_up": [],
+        "deck_size": 4,
+    }
+
+
+# Each private event of seat 0 (and seat 1 where two players share it), as the others see it.
+PRIVATE: list[tuple[Event, set[int], dict[str, Any]]] = [
+    (TurnStarted(0, G), {0}, {"type": "turn_started", "player": 0}),
+    (CardDrawn(0, H, "deck"), {0}, {"type": "card_drawn", "player": 0, "source": "deck"}),
+    (CardDrawn(0, PS, "set-aside"), {0}, {"type": "card_drawn", "player": 0, "source": "set-aside"}),
+    (ChancellorDrew(0, (H, B)), {0}, {"type": "chancellor_drew", "player": 0, "count": 2}),
+    (ChancellorDrew(0, (H,)), {0}, {"type": "chancellor_drew", "player": 0, "count": 1}),
+    (ChancellorReturned(0, G, (B, H)), {0}, {"type": "chancellor_returned", "player": 0, "count": 2}),
+    (ChancellorReturned(0, G, (B,)), {0}, {"type": "chancellor_returned", "player": 0, "count": 1}),
+    # The Priest's target does not learn what was seen of their own hand: it is hidden from them too.
+    (HandSeen(0, 1, K), {0}, {"type": "hand_seen", "player": 0, "target": 1}),
+    (HandsCompared(0, 1, G, K), {0, 1}, {"type": "hands_compared", "player": 0, "target": 1}),
+    (HandsTraded(0, 1, G, K), {0, 1}, {"type": "hands_traded", "player": 0, "target": 1}),
+]
+
+
+@pytest.mark.parametrize(("event", "sees", "hidden"), PRIVATE, ids=lambda x: type(x).__name__)
+def test_a_private_event_is_whole_for_its_players_and_bare_for_the_others(
+    event: Event, sees: set[int], hidden: dict[str, Any]
+) -> None:
+    full = {**encode(event), "seq": SEQ}
+    for seat in (0, 1, 2, None):
+        if seat in sees:
+            assert visible_to(event, seat)
+            assert shown(event, seat) == full
+        else:
+            assert not visible_to(event, seat)
+            assert shown(event, seat) == {"v": 1, "seq": SEQ, **hidden}
+
+
+def test_a_public_event_is_whole_for_everybody() -> None:
+    out = PlayerEliminated(1, (K,), G)
+    for seat in (0, 1, None):
+        assert visible_to(out, seat)
+        assert shown(out, seat) == {**encode(out), "seq": SEQ}

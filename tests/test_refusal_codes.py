@@ -17,6 +17,7 @@ import pytest
 from spellchecker import SpellChecker
 
 import loveletter.core
+from loveletter.core.cards import Card
 from loveletter.core.chance import commitment
 from loveletter.core.commands import (
     Abort,
@@ -36,6 +37,8 @@ from loveletter.core.decide import decide
 from loveletter.core.evolve import fold
 from loveletter.core.legal import legal_moves
 from loveletter.core.rules import RuleViolation
+from loveletter.core.rulesets import Options, get_ruleset
+from loveletter.core.situation import position_state
 from loveletter.core.state import INITIAL, GameState
 from tests.french import not_french
 from tests.helpers import CO, PR, B, C, G, H, K, P, explicit_deal, start
@@ -215,6 +218,8 @@ def english_words_missing(text: str) -> list[str]:
         "classic",
         "bot",
         "organiser",
+        "amira",
+        "sadie",
     }
     return sorted(_english().unknown(w.lower() for w in words if w.lower() not in allowed))
 
@@ -441,6 +446,145 @@ WHOLE: dict[str, tuple[str, str]] = {
     "a clock in a game without one": ("this game has no turn clock", "cette partie n'a pas de pendule"),
     "a join at no seat": ("there is no seat 9", "il n'y a pas de siège 9"),
 }
+
+
+# -- more situations for the same refusals: the branches of their messages the rows above do not take ----------
+
+
+def chancellor_with_one_card_to_draw() -> GameState:
+    """A described position (RULINGS-style, `core.situation`): Ann holds the Chancellor and the Guard, one card
+    is left in the deck; she plays the Chancellor and draws it, so she returns one card, not two."""
+    rs = get_ruleset("2019")
+    state = position_state(
+        rs,
+        Options(),
+        ("Ann", "Bob"),
+        round_no=1,
+        favors=(0, 0),
+        active=0,
+        hands=((C, G), (PR,)),
+        front=((), ()),
+        out=(False, False),
+        protected=(False, False),
+        face_up=(),
+        set_aside=B,
+        deck=(H,),
+    )
+    return fold(decide(state, PlayCard(0, C)), state)
+
+
+def cards() -> list[Card]:
+    """The 2019 deck in its own order: a deal of exactly the right cards."""
+    return list(get_ruleset("2019").deck)
+
+
+def deal_after_bob_left() -> GameState:
+    """Bob resigned in round 1 of three; Ann's Guard then names Cid's Baron: round 2 waits for its deal."""
+    state = bob_resigned()
+    return fold(decide(state, PlayCard(0, G, 2, B)), state)
+
+
+def unnamed_first_player() -> GameState:
+    return fold(decide(INITIAL, StartGame("2019", ("Ann", "Bob"))))
+
+
+ROWS += [
+    ("a return of one card drawn, not the hand", chancellor_with_one_card_to_draw, lambda s: ReturnCards(0, K, (G,)), "invalid_return", "chancellor.return", ("keep", "gard")),
+    ("a card while one drawn card waits to be returned", chancellor_with_one_card_to_draw, lambda s: PlayCard(0, G, 1, PR), "chancellor_pending", "chancellor.pending", ("Chancellor", "Chancelier")),
+    ("Bob's card during Ann's Chancellor", in_chancellor, lambda s: PlayCard(1, PR, 0), "chancellor_pending", "chancellor.pending", ("Chancellor", "Chancelier")),
+    ("a first player who is no seat", unnamed_first_player, lambda s: explicit_deal(s, (G, PR), first_player=7), "wrong_first_player", "setup.first-player", ("seat", "siège")),
+    ("a first player other than the round's winner", guard_hits_and_ends_round, lambda s: explicit_deal(s, (G, PR), first_player=1), "wrong_first_player", "setup.first-player", ("Ann", "Ann")),
+    ("Princesses Amira & Sadie with a target", lambda: _princess_princess((C, PR), (G,)), lambda s: PlayCard(0, C, 1), "unexpected_target", "target.unexpected", ("Amira", "Amira")),
+    ("the King's Advisors on oneself", lambda: _princess_princess((PR, G), (H,)), lambda s: PlayCard(0, PR, 0), "self_target", "target.other", ("Advisors", "Conseillers")),
+    ("three hands for two players", lambda: start().state, lambda s: DealRound(cards()[0], tuple(cards()[1:4]), tuple(cards()[4:7]), tuple(cards()[7:]), 0), "invalid_deal", "setup.deal", ("hands", "mains")),
+    ("one hand and one face-up card for two players", lambda: start().state, lambda s: DealRound(cards()[0], (cards()[1],), (cards()[2],), tuple(cards()[3:]), 0), "invalid_deal", "setup.deal", ("hand", "main")),
+    ("no face-up card for two players", lambda: start().state, lambda s: DealRound(cards()[0], (), tuple(cards()[1:3]), tuple(cards()[3:]), 0), "invalid_deal", "setup.deal", ("face-up", "visible")),
+    ("a hand for a seat that left", deal_after_bob_left, lambda s: DealRound(cards()[0], tuple(cards()[1:4]), tuple(cards()[4:7]), tuple(cards()[7:]), 0), "invalid_deal", "setup.deal", ("left", "quitté")),
+    ("a deal with a card that is no card", lambda: start().state, lambda s: DealRound(cards()[0], tuple(cards()[1:4]), tuple(cards()[4:6]), ("joker", *cards()[7:]), 0), "invalid_deal", "setup.deal", ("joker", "joker")),  # type: ignore[arg-type]
+    ("an empty name for an open seat", open_seat, lambda s: JoinSeat(2, "  ", T0), "name_taken", "lobby.join", ("empty", "vide")),
+    ("a name at an open seat", lambda: INITIAL, lambda s: StartGame("2019", ("Ann", "Bob", "Cid"), open_seats=(2,)), "player_names", "setup.players", ("open", "ouvert")),
+    ("a rule option nobody knows", lambda: INITIAL, lambda s: StartGame("2019", ("A", "B"), {"deck": "red"}), "invalid_option", "setup.options", ("deck", "deck")),
+    ("two rule options nobody knows", lambda: INITIAL, lambda s: StartGame("2019", ("A", "B"), {"speed": "x", "deck": "red"}), "invalid_option", "setup.options", ("speed", "speed")),
+]  # fmt: skip
+
+
+def _princess_princess(hands: tuple, top: tuple) -> GameState:
+    game = start("princess-princess", 2)
+    game.deal(hands, top)
+    return game.state
+
+
+# The 2019 deck in its order is Spy × 2, Guard × 6, Priest × 2, …: the "joker" deal puts it where the deck's
+# seventh card, a Guard, belongs.
+WHOLE.update(
+    {
+        "a return of one card drawn, not the hand": (
+            "keep one card and return the other 1 of your hand (Guard, Handmaid)",
+            "gardez une carte de votre main et replacez l'autre (Garde, Servante)",
+        ),
+        "a card while one drawn card waits to be returned": (
+            "Ann must first finish the Chancellor: keep one of the Guard and the Handmaid and put the other 1 card "
+            "on the bottom of the deck",
+            "Ann doit d'abord terminer le Chancelier : garder une carte parmi le Garde et la Servante et placer "
+            "l'autre sous la pioche",
+        ),
+        "Bob's card during Ann's Chancellor": (
+            "Ann must first choose which card to keep after the Chancellor",
+            "Ann doit d'abord choisir quelle carte garder après avoir joué le Chancelier",
+        ),
+        "a first player who is no seat": (
+            "seat 7 may not start this round (random: Ann, Bob)",
+            "le siège 7 ne peut pas commencer cette manche (tirage au sort parmi tous les joueurs : Ann, Bob)",
+        ),
+        "a first player other than the round's winner": (
+            "Bob may not start this round (previous-winner: Ann)",
+            "Bob ne peut pas commencer cette manche (vainqueur de la manche précédente : Ann)",
+        ),
+        # A plural name takes a plural verb, and a character's own name no article in English.
+        "Princesses Amira & Sadie with a target": (
+            "Princesses Amira & Sadie choose nobody",
+            "les Princesses Amira & Sadie ne ciblent personne",
+        ),
+        "the King's Advisors on oneself": (
+            "the King's Advisors must choose another player",
+            "les Conseillers du roi doivent cibler un autre joueur que vous",
+        ),
+        "three hands for two players": ("3 hands for 2 players", "3 mains pour 2 joueurs"),
+        "one hand and one face-up card for two players": (
+            "1 hand for 2 players; 1 face-up card where 3 are set aside face up",
+            "1 main pour 2 joueurs ; 1 carte face visible, alors que la mise en place en prévoit 3",
+        ),
+        "no face-up card for two players": (
+            "0 face-up cards where 3 are set aside face up",
+            "0 carte face visible, alors que la mise en place en prévoit 3",
+        ),
+        "a hand for a seat that left": (
+            "a hand is dealt to each seat still in the game, and none to a seat that left it",
+            "une main est distribuée à chaque siège encore en jeu, et aucune à un siège qui a quitté la partie",
+        ),
+        "a deal with a card that is no card": (
+            "the deal is not the 2019 deck (extra: 'joker' × 1, missing: Guard × 1)",
+            "la distribution ne correspond pas au paquet du jeu de règles « 2019 » (cartes en trop : « joker » × 1 ; "
+            "cartes manquantes : Garde × 1)",
+        ),
+        "an empty name for an open seat": (
+            "a player's name cannot be empty",
+            "le nom d'un joueur ne peut pas être vide",
+        ),
+        "a name at an open seat": (
+            "player names must be distinct and not empty (an open seat has no name until someone takes it)",
+            "les noms des joueurs doivent être distincts et non vides (un siège ouvert n'a pas de nom avant d'être pris)",
+        ),
+        "a rule option nobody knows": (
+            "invalid rule option: unknown rule option(s): deck",
+            "option de règle invalide : l'option « deck » n'existe pas",
+        ),
+        "two rule options nobody knows": (
+            "invalid rule option: unknown rule option(s): deck, speed",
+            "option de règle invalide : les options « deck », « speed » n'existent pas",
+        ),
+    }
+)
 
 
 def test_every_row_has_its_whole_sentences() -> None:

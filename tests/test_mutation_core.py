@@ -6,8 +6,22 @@ second, independent computation, never from the code under test.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable, Iterator
+from itertools import permutations
+from typing import Any
+
+import pytest
+
+from loveletter.core.card_effects import _plainly_legal, _same_hand
+from loveletter.core.cards import TARGETS_OTHER, Card
+from loveletter.core.commands import Command, DealRound, PlayCard, ReturnCards, StartGame
+from loveletter.core.decide import decide, first_player_candidates
 from loveletter.core.evolve import apply, apply_all, evolve, fold
-from loveletter.core.state import INITIAL
+from loveletter.core.legal import legal_moves
+from loveletter.core.move_checks import check_play, check_return
+from loveletter.core.rules import RuleViolation
+from loveletter.core.state import INITIAL, GameState
 from tests.helpers import PR, G, H, start
 
 
@@ -49,3 +63,86 @@ def test_evolve_counts_one_and_leaves_its_input_alone() -> None:
         assert after.seq == i
         state = after
     assert state == fold(log)
+
+
+# -- the full checks and the quick paths agree with the legal-move list ------------------------------------------
+
+
+def _decisions(ruleset: str, players: int, options: dict[str, str], seed: int) -> Iterator[GameState]:
+    """Every state of one random game (seeded) where a player has a decision to make."""
+    rng = random.Random(seed)
+    names = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay")[:players]
+    state = fold(decide(INITIAL, StartGame(ruleset, names, options)))
+    while not state.over:
+        if state.phase == "deal":
+            deck = list(state.ruleset.deck)  # type: ignore[union-attr]
+            rng.shuffle(deck)
+            up = 3 if players == 2 else 0
+            command: Command = DealRound(
+                deck[0],
+                tuple(deck[1 : 1 + up]),
+                tuple(deck[1 + up : 1 + up + players]),
+                tuple(deck[1 + up + players :]),
+                rng.choice(first_player_candidates(state)[0]),
+            )
+        else:
+            yield state
+            command = rng.choice(legal_moves(state, state.active))
+        state = fold(decide(state, command), state)
+
+
+GAMES = [("2019", 2, {}, 1), ("2019", 5, {}, 2), ("2012", 3, {"guard_unknown": "miss"}, 3), ("2019-classic", 4, {}, 4)]
+
+
+def _refused(check: Callable[[GameState, Any], None], state: GameState, move: object) -> bool:
+    try:
+        check(state, move)
+    except RuleViolation:
+        return True
+    return False
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: f"{g[0]}-{g[1]}")
+def test_the_full_checks_refuse_exactly_what_the_legal_moves_leave_out(game: tuple) -> None:
+    """`move_checks.check_play` / `check_return` judge every play a quick path accepts first (`card_effects`), so
+    a check they alone get wrong is invisible through `decide`: here they are asked directly, for the listed moves
+    and for a spread of others, and must refuse exactly the unlisted ones."""
+    states = 0
+    for state in _decisions(*game):
+        states += 1
+        p = state.active
+        legal = set(legal_moves(state, p))
+        if state.phase == "chancellor":
+            hand = state.hands[p]
+            tried = {
+                ReturnCards(p, keep, tuple(rest)) for keep in set(hand) for rest in permutations(hand, len(hand) - 1)
+            }
+            tried |= {ReturnCards(p, hand[0], ()), ReturnCards(p, hand[0], tuple(hand))}
+            assert {m for m in tried if not _refused(check_return, state, m)} == legal & tried
+            assert legal <= tried
+            continue
+        cards = {*state.hands[p], Card.GUARD, Card.KING}
+        targets = (None, *range(len(state.players)), 9)
+        guesses = (None, Card.GUARD, Card.PRIEST, Card.CHANCELLOR, Card.PRINCESS)
+        tried = {PlayCard(p, c, t, g) for c in cards for t in targets for g in guesses}
+        accepted = {m for m in tried if not _refused(check_play, state, m)}
+        assert accepted == {m for m in legal if m.guess in guesses}  # type: ignore[union-attr]
+    assert states > 20
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: f"{g[0]}-{g[1]}")
+def test_the_quick_paths_take_every_legal_move_but_a_play_with_nobody_to_choose(game: tuple) -> None:
+    """`card_effects._plainly_legal` and `_same_hand` never pass an illegal move, and send no legal one to the full
+    check but a targeting card played with every other player protected or out (its events are then built, not
+    shared: only the speed of the referee would show the difference)."""
+    for state in _decisions(*game):
+        p = state.active
+        for move in legal_moves(state, p):
+            if isinstance(move, ReturnCards):
+                assert _same_hand(move.keep, move.bottom, state.hands[p])
+                continue
+            nobody_to_choose = move.target is None and move.card in TARGETS_OTHER
+            assert _plainly_legal(state, p, move.card, move.target, move.guess) is not nobody_to_choose
+        for other in range(len(state.players)):
+            if other != p:
+                assert not any(_plainly_legal(state, other, c, t, None) for c in Card for t in (None, p))

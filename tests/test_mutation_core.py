@@ -19,10 +19,12 @@ from loveletter.core.commands import Command, DealRound, PlayCard, ReturnCards, 
 from loveletter.core.decide import decide, first_player_candidates
 from loveletter.core.evolve import apply, apply_all, evolve, fold
 from loveletter.core.legal import legal_moves
-from loveletter.core.move_checks import check_play, check_return
+from loveletter.core.move_checks import check_play, check_return, valid_targets
 from loveletter.core.rules import RuleViolation
+from loveletter.core.rulesets import Options, get_ruleset
+from loveletter.core.situation import position_state
 from loveletter.core.state import INITIAL, GameState
-from tests.helpers import PR, G, H, start
+from tests.helpers import PR, B, C, G, H, K, P, start
 
 
 def _a_short_game_log() -> list:
@@ -146,3 +148,30 @@ def test_the_quick_paths_take_every_legal_move_but_a_play_with_nobody_to_choose(
         for other in range(len(state.players)):
             if other != p:
                 assert not any(_plainly_legal(state, other, c, t, None) for c in Card for t in (None, p))
+
+
+def test_valid_targets_of_every_card_kind() -> None:
+    """`valid_targets` answers for any card (`replays.rulings` asks it of the Prince too, which `check_play` never
+    does): Bob is out, Cid protected, so only Dee may be chosen — and, by the Prince only, the player themself."""
+    state = position_state(
+        get_ruleset("2019"),
+        Options(),
+        ("Ann", "Bob", "Cid", "Dee"),
+        round_no=1,
+        favors=(0, 0, 0, 0),
+        active=3,
+        hands=((G,), (), (PR,), (P, B)),
+        front=((), (G,), (H,), ()),
+        out=(False, True, False, False),
+        protected=(False, False, True, False),
+        face_up=(),
+        set_aside=C,
+        deck=(K,),
+    )
+    assert valid_targets(state, 3, Card.PRINCE) == (0, 3)  # in seat order, the player among them
+    assert valid_targets(state, 0, Card.PRINCE) == (0, 3)
+    for card in (Card.GUARD, Card.PRIEST, Card.BARON, Card.KING):
+        assert valid_targets(state, 3, card) == (0,)
+        assert valid_targets(state, 0, card) == (3,)
+    for card in (Card.SPY, Card.HANDMAID, Card.CHANCELLOR, Card.COUNTESS, Card.PRINCESS):
+        assert valid_targets(state, 3, card) == ()

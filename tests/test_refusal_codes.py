@@ -501,6 +501,7 @@ ROWS += [
     ("no face-up card for two players", lambda: start().state, lambda s: DealRound(cards()[0], (), tuple(cards()[1:3]), tuple(cards()[3:]), 0), "invalid_deal", "setup.deal", ("face-up", "visible")),
     ("a hand for a seat that left", deal_after_bob_left, lambda s: DealRound(cards()[0], tuple(cards()[1:4]), tuple(cards()[4:7]), tuple(cards()[7:]), 0), "invalid_deal", "setup.deal", ("left", "quitté")),
     ("a deal with a card that is no card", lambda: start().state, lambda s: DealRound(cards()[0], tuple(cards()[1:4]), tuple(cards()[4:6]), ("joker", *cards()[7:]), 0), "invalid_deal", "setup.deal", ("joker", "joker")),  # type: ignore[arg-type]
+    ("a deal one card short", lambda: start().state, lambda s: DealRound(cards()[0], tuple(cards()[1:4]), tuple(cards()[4:6]), tuple(cards()[6:-1]), 0), "invalid_deal", "setup.deal", ("none", "aucune")),
     ("an empty name for an open seat", open_seat, lambda s: JoinSeat(2, "  ", T0), "name_taken", "lobby.join", ("empty", "vide")),
     ("a name at an open seat", lambda: INITIAL, lambda s: StartGame("2019", ("Ann", "Bob", "Cid"), open_seats=(2,)), "player_names", "setup.players", ("open", "ouvert")),
     ("a rule option nobody knows", lambda: INITIAL, lambda s: StartGame("2019", ("A", "B"), {"deck": "red"}), "invalid_option", "setup.options", ("deck", "deck")),
@@ -566,6 +567,12 @@ WHOLE.update(
             "the deal is not the 2019 deck (extra: 'joker' × 1, missing: Guard × 1)",
             "la distribution ne correspond pas au paquet du jeu de règles « 2019 » (cartes en trop : « joker » × 1 ; "
             "cartes manquantes : Garde × 1)",
+        ),
+        # The deck's last card, the Princess, is left out: nothing extra, one missing.
+        "a deal one card short": (
+            "the deal is not the 2019 deck (extra: none, missing: Princess × 1)",
+            "la distribution ne correspond pas au paquet du jeu de règles « 2019 » (cartes en trop : aucune ; "
+            "cartes manquantes : Princesse × 1)",
         ),
         "an empty name for an open seat": (
             "a player's name cannot be empty",

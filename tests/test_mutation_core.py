@@ -15,7 +15,7 @@ import pytest
 
 from loveletter.core.card_effects import _plainly_legal, _same_hand
 from loveletter.core.cards import TARGETS_OTHER, Card
-from loveletter.core.commands import Command, DealRound, PlayCard, ReturnCards, StartGame
+from loveletter.core.commands import Command, DealRound, PlayCard, Resign, ReturnCards, StartGame
 from loveletter.core.decide import decide, first_player_candidates
 from loveletter.core.evolve import apply, apply_all, evolve, fold
 from loveletter.core.legal import legal_moves
@@ -24,6 +24,7 @@ from loveletter.core.rules import RuleViolation
 from loveletter.core.rulesets import Options, get_ruleset
 from loveletter.core.situation import position_state
 from loveletter.core.state import INITIAL, GameState
+from loveletter.core.views import view
 from tests.helpers import PR, B, C, G, H, K, P, start
 
 
@@ -175,3 +176,42 @@ def test_valid_targets_of_every_card_kind() -> None:
         assert valid_targets(state, 0, card) == (3,)
     for card in (Card.SPY, Card.HANDMAID, Card.CHANCELLOR, Card.COUNTESS, Card.PRINCESS):
         assert valid_targets(state, 3, card) == ()
+
+
+# -- a log cut in the middle of a move ---------------------------------------------------------------------------
+
+
+def test_a_log_cut_inside_a_move_stops_in_the_resolving_phase() -> None:
+    """`state.PHASE_RESOLVING`: the events of one command, folded only in part (a log prefix cut mid-move), leave
+    the game between decisions — after a deal before the first draw, after a card or a Chancellor's return before
+    the next turn, after the player to move resigned."""
+    game = start("2019", 3)
+    dealt = game.deal((G, PR, B), (C, H, K, G))
+    assert fold(dealt[:1], fold(game.log[: -len(dealt)])).phase == "resolving"
+    before = game.state
+    played = game.play(0, C)
+    assert game.state.phase == "chancellor"
+    assert fold(played[:1], before).phase == "resolving"
+    before = game.state
+    returned = game.give_back(0, G, H, K)
+    assert [type(e).__name__ for e in returned] == ["ChancellorReturned", "TurnStarted"]
+    assert fold(returned[:1], before).phase == "resolving"
+    assert game.state.phase == "play" and game.state.active == 1
+    before = game.state
+    left = game.do(Resign(1, 1))
+    assert fold(left[:1], before).phase == "resolving"
+    assert game.state.phase == "play" and game.state.active == 2
+
+
+def test_a_protected_player_who_resigns_is_no_longer_protected() -> None:
+    """RULINGS §12: a seat that leaves is out of the round; the Handmaid's protection goes with it (it would
+    otherwise still show in every view, and a protected seat counts in the targets' checks)."""
+    game = start("2019", 3)
+    game.deal((G, H, B), (PR, G, K))
+    game.play(0, G, 2, PR)  # a miss: Cid holds the Baron
+    game.play(1, H)
+    assert game.state.protected == (False, True, False)
+    game.do(Resign(1, 1))
+    assert game.state.out == (False, True, False)
+    assert game.state.protected == (False, False, False)
+    assert [s.protected for s in view(game.state, 0).seats] == [False, False, False]

@@ -19,6 +19,7 @@ from loveletter.core.commands import Command, DealRound, PlayCard, Resign, Retur
 from loveletter.core.decide import decide, first_player_candidates
 from loveletter.core.evolve import apply, apply_all, evolve, fold
 from loveletter.core.legal import legal_moves
+from loveletter.core.memo import forget_all, table
 from loveletter.core.move_checks import check_play, check_return, valid_targets
 from loveletter.core.rules import RuleViolation
 from loveletter.core.rulesets import Options, get_ruleset
@@ -215,3 +216,13 @@ def test_a_protected_player_who_resigns_is_no_longer_protected() -> None:
     assert game.state.out == (False, True, False)
     assert game.state.protected == (False, False, False)
     assert [s.protected for s in view(game.state, 0).seats] == [False, False, False]
+
+
+def test_a_memo_table_starts_empty_and_is_emptied_by_forget_all() -> None:
+    """`core.memo`: every table is made at import, before mutmut forks a planted bug, so only a table made here
+    runs `table`'s own code under test."""
+    memo = table()
+    assert memo == {}
+    memo["key"] = "value"
+    forget_all()
+    assert memo == {}

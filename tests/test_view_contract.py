@@ -20,10 +20,16 @@ from loveletter.core.catalogue import (
     RoundStarted,
     TurnStarted,
 )
+from loveletter.core.commands import Abort, JoinSeat, PlayCard, Resign, ReturnCards, SetClock, StartGame
+from loveletter.core.decide import decide
+from loveletter.core.evolve import fold
 from loveletter.core.legal import legal_moves_as_dicts
+from loveletter.core.rulesets import Options, get_ruleset
+from loveletter.core.situation import position_state
+from loveletter.core.state import INITIAL
 from loveletter.core.views import redact, view, visible_to
 from loveletter.events.codec import encode
-from tests.helpers import PR, PS, B, G, H, K, start
+from tests.helpers import PR, PS, B, C, G, H, K, P, explicit_deal, start
 
 
 def test_the_view_of_a_seat_that_has_seen_a_hand_is_exactly_this() -> None:
@@ -199,3 +205,93 @@ def test_a_public_event_is_whole_for_everybody() -> None:
     for seat in (0, 1, None):
         assert visible_to(out, seat)
         assert shown(out, seat) == {**encode(out), "seq": SEQ}
+
+
+# -- the other parts of a view -------------------------------------------------------------------------------------
+
+
+def test_a_view_is_refused_before_the_game_and_for_a_seat_that_is_not_there() -> None:
+    with pytest.raises(ValueError, match=r"^no game yet$"):
+        view(INITIAL, None)
+    state = start("2019", 2).state
+    for seat in (2, -1):
+        with pytest.raises(ValueError, match=rf"^no seat {seat}$"):
+            view(state, seat)
+    assert view(state, 1).seat == 1
+
+
+def test_the_cards_a_chancellor_put_back_are_known_to_their_player_until_drawn() -> None:
+    """Ann's Chancellor draws the deck's last two cards and puts the Handmaid then the Baron back under it; Bob
+    draws the Handmaid: Ann knows the Baron is now the top card, and counts it as seen; Bob knows nothing of it."""
+    state = position_state(
+        get_ruleset("2019"),
+        Options(),
+        ("Ann", "Bob"),
+        round_no=1,
+        favors=(0, 0),
+        active=0,
+        hands=((C, G), (PR,)),
+        front=((), ()),
+        out=(False, False),
+        protected=(False, False),
+        face_up=(),
+        set_aside=K,
+        deck=(H, B),
+    )
+    state = fold(decide(state, PlayCard(0, C)), state)
+    state = fold(decide(state, ReturnCards(0, G, (H, B))), state)
+    assert state.active == 1 and state.deck == (B,)
+    ann, bob = view(state, 0), view(state, 1)
+    assert ann.as_dict()["deck_known"] == [{"from_top": 0, "card": "baron"}]
+    assert bob.as_dict()["deck_known"] == []
+    # Ann has seen her Chancellor, her Guard and the Baron; one Baron of two is still unseen to her, both to Bob
+    assert (ann.unseen[B], ann.unseen[C], ann.unseen[G]) == (1, 1, 5)
+    assert (bob.unseen[B], bob.unseen[C], bob.unseen[PR]) == (2, 1, 1)
+
+
+def test_a_clocked_game_with_an_open_seat_a_resignation_and_an_abort() -> None:
+    t0 = 1_790_000_000_000
+    state = fold(
+        decide(INITIAL, StartGame("2019", ("Ann", "", "Cid"), open_seats=(1,), turn_seconds=30, on_timeout="bot"))
+    )
+    waiting = view(state, None).as_dict()
+    assert (waiting["active"], waiting["set_aside_face_down"], waiting["round"]) == (None, False, 0)
+    assert [(s["name"], s["open"], s["in_game"]) for s in waiting["seats"]] == [
+        ("Ann", False, True),
+        ("", True, True),
+        ("Cid", False, True),
+    ]
+    assert waiting["clock"] == {"turn_seconds": 30, "on_timeout": "bot", "deadline": None}
+    state = fold(decide(state, JoinSeat(1, "Bob", t0)), state)
+    state = fold(decide(state, explicit_deal(state, (G, PR, B), (H,), first_player=0)), state)
+    state = fold(decide(state, SetClock(0, t0 + 1)), state)
+    ann = view(state, 0).as_dict()
+    assert ann["clock"] == {"turn_seconds": 30, "on_timeout": "bot", "deadline": {"seat": 0, "at": t0 + 30_001}}
+    assert (ann["active"], ann["set_aside_face_down"]) == (0, True)
+    state = fold(decide(state, Resign(2, t0 + 2)), state)
+    state = fold(decide(state, Abort(t0 + 3)), state)
+    over = view(state, 1).as_dict()
+    assert [s["in_game"] for s in over["seats"]] == [True, True, False]
+    assert (over["aborted"], over["phase"], over["winners"]) == (True, "over", [])
+
+
+def test_the_set_aside_card_stops_lying_face_down_once_a_prince_makes_someone_draw_it() -> None:
+    state = position_state(
+        get_ruleset("2019"),
+        Options(),
+        ("Ann", "Bob"),
+        round_no=1,
+        favors=(0, 0),
+        active=0,
+        hands=((P, G), (PR,)),
+        front=((), ()),
+        out=(False, False),
+        protected=(False, False),
+        face_up=(),
+        set_aside=K,
+        deck=(),
+    )
+    assert view(state, 0).set_aside_face_down
+    state = fold(decide(state, PlayCard(0, P, 1)), state)  # the deck is empty: Bob draws the set-aside King
+    assert state.set_aside is None
+    assert not view(state, 0).set_aside_face_down and not view(state, None).set_aside_face_down

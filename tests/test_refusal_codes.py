@@ -502,6 +502,25 @@ ROWS += [
     ("a hand for a seat that left", deal_after_bob_left, lambda s: DealRound(cards()[0], tuple(cards()[1:4]), tuple(cards()[4:7]), tuple(cards()[7:]), 0), "invalid_deal", "setup.deal", ("left", "quitté")),
     ("a deal with a card that is no card", lambda: start().state, lambda s: DealRound(cards()[0], tuple(cards()[1:4]), tuple(cards()[4:6]), ("joker", *cards()[7:]), 0), "invalid_deal", "setup.deal", ("joker", "joker")),  # type: ignore[arg-type]
     ("a deal one card short", lambda: start().state, lambda s: DealRound(cards()[0], tuple(cards()[1:4]), tuple(cards()[4:6]), tuple(cards()[6:-1]), 0), "invalid_deal", "setup.deal", ("none", "aucune")),
+    # Each seat check at its edges: one past the last seat, and -1.
+    ("a seed from the seat after the last", lambda: start().state, lambda s: ContributeSeed(2, SEED), "unknown_player", "shuffle.seat-seed", ("2", "2")),
+    ("a seed that is not lowercase hex", lambda: start().state, lambda s: ContributeSeed(0, "0X" * 32), "invalid_seed", "shuffle.seat-seed", ("64", "64")),
+    ("a move from the seat after the last", lambda: two_players((G, PR)), lambda s: PlayCard(2, G, 0, PR), "unknown_player", "turn.order", ("2", "2")),
+    ("a move from seat -1", lambda: two_players((G, PR)), lambda s: PlayCard(-1, G, 0, PR), "unknown_player", "turn.order", ("-1", "-1")),
+    ("a target after the last seat", lambda: two_players((G, PR), (H,)), lambda s: PlayCard(0, G, 2, PR), "unknown_player", "target.required", ("2", "2")),
+    ("a target at seat -1", lambda: two_players((G, PR), (H,)), lambda s: PlayCard(0, G, -1, PR), "unknown_player", "target.required", ("-1", "-1")),
+    ("a first player after the last seat", lambda: INITIAL, lambda s: StartGame("2019", ("A", "B"), first_player=2), "unknown_player", "setup.first-player", ("seat", "siège")),
+    ("a first player at seat -1", lambda: INITIAL, lambda s: StartGame("2019", ("A", "B"), first_player=-1), "unknown_player", "setup.first-player", ("seat", "siège")),
+    ("a join at the seat after the last", open_seat, lambda s: JoinSeat(3, "Dee", T0), "unknown_player", "lobby.join", ("3", "3")),
+    ("a clock for the seat after the last", clocked, lambda s: SetClock(2, T0), "unknown_player", "clock.deadline", ("2", "2")),
+    ("a timeout for seat -1", clocked, lambda s: TimeOut(-1, T0 + 30_000), "unknown_player", "clock.timeout", ("-1", "-1")),
+    ("a resignation from the seat after the last", bob_resigned, lambda s: Resign(3, T0), "unknown_player", "leave.resign", ("3", "3")),
+    ("an open seat after the last", lambda: INITIAL, lambda s: StartGame("2019", ("Ann", "Bob"), open_seats=(2,)), "invalid_open_seats", "lobby.join", ("seats", "sièges")),
+    ("an open seat -1", lambda: INITIAL, lambda s: StartGame("2019", ("Ann", "Bob"), open_seats=(-1,)), "invalid_open_seats", "lobby.join", ("seats", "sièges")),
+    ("one seat opened twice", lambda: INITIAL, lambda s: StartGame("2019", ("Ann", "", "Cid"), open_seats=(1, 1)), "invalid_open_seats", "lobby.join", ("seats", "sièges")),
+    ("a turn clock of no time", lambda: INITIAL, lambda s: StartGame("2019", ("A", "B"), turn_seconds=0, on_timeout="bot"), "invalid_clock", "clock.deadline", ("on_timeout", "on_timeout")),
+    ("a turn clock over a week", lambda: INITIAL, lambda s: StartGame("2019", ("A", "B"), turn_seconds=604_801, on_timeout="bot"), "invalid_clock", "clock.deadline", ("on_timeout", "on_timeout")),
+    ("a turn clock that waits on a timeout", lambda: INITIAL, lambda s: StartGame("2019", ("A", "B"), turn_seconds=30, on_timeout="wait"), "invalid_clock", "clock.deadline", ("on_timeout", "on_timeout")),
     ("an empty name for an open seat", open_seat, lambda s: JoinSeat(2, "  ", T0), "name_taken", "lobby.join", ("empty", "vide")),
     ("a name at an open seat", lambda: INITIAL, lambda s: StartGame("2019", ("Ann", "Bob", "Cid"), open_seats=(2,)), "player_names", "setup.players", ("open", "ouvert")),
     ("a rule option nobody knows", lambda: INITIAL, lambda s: StartGame("2019", ("A", "B"), {"deck": "red"}), "invalid_option", "setup.options", ("deck", "deck")),
@@ -573,6 +592,60 @@ WHOLE.update(
             "the deal is not the 2019 deck (extra: none, missing: Princess × 1)",
             "la distribution ne correspond pas au paquet du jeu de règles « 2019 » (cartes en trop : aucune ; "
             "cartes manquantes : Princesse × 1)",
+        ),
+        "a seed from the seat after the last": ("there is no seat 2", "il n'y a pas de siège 2"),
+        "a seed that is not lowercase hex": (
+            "a seed is 256 bits written as 64 lowercase hex digits",
+            "une graine compte 256 bits, écrits sous la forme de 64 chiffres hexadécimaux minuscules",
+        ),
+        "a move from the seat after the last": (
+            "there is no seat 2 in this game",
+            "il n'y a pas de siège 2 dans cette partie",
+        ),
+        "a move from seat -1": ("there is no seat -1 in this game", "il n'y a pas de siège -1 dans cette partie"),
+        "a target after the last seat": (
+            "there is no seat 2 in this game",
+            "il n'y a pas de siège 2 dans cette partie",
+        ),
+        "a target at seat -1": ("there is no seat -1 in this game", "il n'y a pas de siège -1 dans cette partie"),
+        "a first player after the last seat": (
+            "the first player must be a seat from 0 to 1",
+            "le premier joueur doit occuper l'un des sièges 0 à 1",
+        ),
+        "a first player at seat -1": (
+            "the first player must be a seat from 0 to 1",
+            "le premier joueur doit occuper l'un des sièges 0 à 1",
+        ),
+        "a join at the seat after the last": ("there is no seat 3", "il n'y a pas de siège 3"),
+        "a clock for the seat after the last": ("there is no seat 2", "il n'y a pas de siège 2"),
+        "a timeout for seat -1": ("there is no seat -1", "il n'y a pas de siège -1"),
+        "a resignation from the seat after the last": ("there is no seat 3", "il n'y a pas de siège 3"),
+        "an open seat after the last": (
+            "open seats are distinct seats from 0 to 1",
+            "les sièges ouverts sont des sièges distincts, de 0 à 1",
+        ),
+        "an open seat -1": (
+            "open seats are distinct seats from 0 to 1",
+            "les sièges ouverts sont des sièges distincts, de 0 à 1",
+        ),
+        "one seat opened twice": (
+            "open seats are distinct seats from 0 to 2",
+            "les sièges ouverts sont des sièges distincts, de 0 à 2",
+        ),
+        "a turn clock of no time": (
+            "a turn clock needs turn_seconds (1 to 604800) and on_timeout (bot or resign), or neither",
+            "une pendule demande « turn_seconds » (de 1 à 604800) et « on_timeout » (« bot » ou « resign »), "
+            "ou ni l'un ni l'autre",
+        ),
+        "a turn clock over a week": (
+            "a turn clock needs turn_seconds (1 to 604800) and on_timeout (bot or resign), or neither",
+            "une pendule demande « turn_seconds » (de 1 à 604800) et « on_timeout » (« bot » ou « resign »), "
+            "ou ni l'un ni l'autre",
+        ),
+        "a turn clock that waits on a timeout": (
+            "a turn clock needs turn_seconds (1 to 604800) and on_timeout (bot or resign), or neither",
+            "une pendule demande « turn_seconds » (de 1 à 604800) et « on_timeout » (« bot » ou « resign »), "
+            "ou ni l'un ni l'autre",
         ),
         "an empty name for an open seat": (
             "a player's name cannot be empty",

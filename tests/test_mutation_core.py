@@ -15,7 +15,21 @@ import pytest
 
 from loveletter.core.card_effects import _plainly_legal, _same_hand
 from loveletter.core.cards import TARGETS_OTHER, Card
-from loveletter.core.commands import Command, DealRound, PlayCard, Resign, ReturnCards, StartGame
+from loveletter.core.catalogue import ClockRanOut, GameAborted, SeedRevealed
+from loveletter.core.chance import commitment
+from loveletter.core.commands import (
+    Abort,
+    Command,
+    ContributeSeed,
+    DealRound,
+    PlayCard,
+    Resign,
+    ReturnCards,
+    RevealSeed,
+    SetClock,
+    StartGame,
+    TimeOut,
+)
 from loveletter.core.decide import decide, first_player_candidates
 from loveletter.core.evolve import apply, apply_all, evolve, fold
 from loveletter.core.legal import legal_moves
@@ -26,7 +40,7 @@ from loveletter.core.rulesets import Options, get_ruleset
 from loveletter.core.situation import position_state
 from loveletter.core.state import INITIAL, GameState
 from loveletter.core.views import view
-from tests.helpers import PR, B, C, G, H, K, P, start
+from tests.helpers import PR, B, C, G, H, K, P, explicit_deal, start
 
 
 def _a_short_game_log() -> list:
@@ -226,3 +240,39 @@ def test_a_memo_table_starts_empty_and_is_emptied_by_forget_all() -> None:
     memo["key"] = "value"
     forget_all()
     assert memo == {}
+
+
+# -- the accepted side of each edge ------------------------------------------------------------------------------
+
+
+def test_the_edges_a_rule_accepts() -> None:
+    """The refusal rows (`test_refusal_codes.py`) stand one step past each edge; here is the step before it."""
+    t0 = 1_790_000_000_000
+    for seconds, on_timeout in ((1, "resign"), (604_800, "bot")):
+        decide(INITIAL, StartGame("2019", ("Ann", "Bob"), first_player=1, turn_seconds=seconds, on_timeout=on_timeout))
+    decide(INITIAL, StartGame("2019", ("Ann", "Bob", ""), open_seats=(2,)))
+    state = fold(decide(INITIAL, StartGame("2019", ("Ann", "Bob"), first_player=0, turn_seconds=30, on_timeout="bot")))
+    assert decide(state, ContributeSeed(1, "0123456789abcdef" * 4))
+    state = fold(decide(state, explicit_deal(state, (G, PR), (H,))), state)
+    state = fold(decide(state, SetClock(0, t0)), state)
+    (ran_out,) = decide(state, TimeOut(0, t0 + 30_000))  # at the deadline exactly: not early
+    assert ran_out == ClockRanOut(0, t0 + 30_000)
+    assert decide(state, Abort(t0)) == (GameAborted(t0),)  # the same millisecond as the last one: not backwards
+
+
+def test_the_server_seed_is_revealed_once_the_game_is_over() -> None:
+    server = bytes(range(32))
+    state = fold(decide(INITIAL, StartGame("2019", ("Ann", "Bob"), seed_commitment=commitment(server))))
+    rng = random.Random(3)
+    while not state.over:
+        if state.phase == "deal":
+            deck = list(state.ruleset.deck)  # type: ignore[union-attr]
+            rng.shuffle(deck)
+            winners = state.round_winners or (0,)
+            command: Command = DealRound(deck[0], tuple(deck[1:4]), (deck[4], deck[5]), tuple(deck[6:]), winners[0])
+        else:
+            command = rng.choice(legal_moves(state, state.active))
+        state = fold(decide(state, command), state)
+    assert decide(state, RevealSeed(server.hex())) == (SeedRevealed(server.hex()),)
+    state = fold(decide(state, RevealSeed(server.hex())), state)
+    assert state.server_seed == server.hex()

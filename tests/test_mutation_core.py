@@ -32,7 +32,7 @@ from loveletter.core.commands import (
 )
 from loveletter.core.decide import decide, first_player_candidates
 from loveletter.core.evolve import apply, apply_all, evolve, fold
-from loveletter.core.legal import legal_moves
+from loveletter.core.legal import action_code, from_action_code, legal_codes, legal_move_tuple, legal_moves
 from loveletter.core.memo import forget_all, table
 from loveletter.core.move_checks import check_play, check_return, valid_targets
 from loveletter.core.rules import RuleViolation
@@ -276,3 +276,45 @@ def test_the_server_seed_is_revealed_once_the_game_is_over() -> None:
     assert decide(state, RevealSeed(server.hex())) == (SeedRevealed(server.hex()),)
     state = fold(decide(state, RevealSeed(server.hex())), state)
     assert state.server_seed == server.hex()
+
+
+# -- action codes and the shared answers of `core.legal` ----------------------------------------------------------
+
+
+def test_the_action_code_of_a_return_of_one_card_and_of_two() -> None:
+    """docs/bots.md: 1000 + keep_slot × 121 + (b0 + 1) × 11 + (b1 + 1), -1 for an absent card; slots in the
+    ruleset-independent order spy 0, guard 1, priest 2, baron 3, handmaid 4, …"""
+    one = ReturnCards(0, G, (H,))
+    two = ReturnCards(0, G, (H, B))
+    assert action_code(one) == 1000 + 1 * 121 + 5 * 11 + 0 == 1176
+    assert action_code(two) == 1000 + 1 * 121 + 5 * 11 + 4 == 1180
+    assert from_action_code(1176, 0) == one and from_action_code(1180, 0) == two
+
+
+def test_a_seat_given_as_a_bool_is_never_served_the_int_seats_command() -> None:
+    """The command table is keyed by (code, seat), where True == 1: a bool seat or code must not be remembered, or
+    seat 1 would later be answered with `player=True`."""
+    forget_all()
+    code = action_code(PlayCard(1, Card.PRIEST, 0))
+    assert type(from_action_code(code, True).player) is bool  # type: ignore[arg-type]
+    assert type(from_action_code(code, 1).player) is int
+    forget_all()
+    assert type(from_action_code(True, 1).player) is int  # type: ignore[arg-type]
+    assert from_action_code(1, 1) == from_action_code(True, 1)  # type: ignore[arg-type]
+
+
+def test_legal_answers_are_shared_values() -> None:
+    """`legal_move_tuple` and `from_action_code` promise shared, immutable answers (the simulator's and the bots'
+    hot paths build nothing): asked twice, they give the same objects."""
+    game = start("2019", 2)
+    game.deal((G, PR), (H,))
+    state = game.state
+    assert legal_move_tuple(state, 0) is legal_move_tuple(state, 0)
+    assert legal_codes(state, 0) is legal_codes(state, 0)
+    assert legal_move_tuple(state, 0)[0] is from_action_code(legal_codes(state, 0)[0], 0)
+    game.play(0, G, 1, PR)
+    game.deal((C, PR), (G, H, B))
+    game.play(0, C)
+    chancellor = game.state
+    assert legal_move_tuple(chancellor, 0) is legal_move_tuple(chancellor, 0)
+    assert len(legal_move_tuple(chancellor, 0)) == 6  # keep one of three, the other two in either order

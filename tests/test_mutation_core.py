@@ -6,6 +6,7 @@ second, independent computation, never from the code under test.
 
 from __future__ import annotations
 
+import errno
 import random
 from collections.abc import Callable, Iterator
 from itertools import permutations
@@ -32,6 +33,19 @@ from loveletter.core.commands import (
 )
 from loveletter.core.decide import decide, first_player_candidates
 from loveletter.core.evolve import apply, apply_all, evolve, fold
+from loveletter.core.lang import (
+    BilingualError,
+    Text,
+    de,
+    elides,
+    lang_of,
+    le,
+    number,
+    os_error,
+    plural_en,
+    plural_fr,
+    que,
+)
 from loveletter.core.legal import action_code, from_action_code, legal_codes, legal_move_tuple, legal_moves
 from loveletter.core.memo import forget_all, table
 from loveletter.core.move_checks import check_play, check_return, valid_targets
@@ -318,3 +332,62 @@ def test_legal_answers_are_shared_values() -> None:
     chancellor = game.state
     assert legal_move_tuple(chancellor, 0) is legal_move_tuple(chancellor, 0)
     assert len(legal_move_tuple(chancellor, 0)) == 6  # keep one of three, the other two in either order
+
+
+# -- core.lang: the tools every bilingual sentence uses ------------------------------------------------------------
+
+
+def test_french_elision_articles_and_plurals() -> None:
+    assert (de("Alice"), de("Bob"), de("Hélène"), de("Yves"), de("Éric")) == (
+        "d'Alice",
+        "de Bob",
+        "d'Hélène",
+        "d'Yves",
+        "d'Éric",
+    )
+    assert (que("Alice"), que("Bob")) == ("qu'Alice", "que Bob")
+    assert (le("Baron"), le("Comtesse", feminine=True), le("Espionne", feminine=True), le("Ogre")) == (
+        "le Baron",
+        "la Comtesse",
+        "l'Espionne",
+        "l'Ogre",
+    )
+    assert not elides("") and de("") == "de "
+    assert [plural_fr(n, "carte", "cartes") for n in (0, 1, 2)] == ["0 carte", "1 carte", "2 cartes"]
+    assert [plural_en(n, "card", "cards") for n in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
+
+
+def test_a_language_tag_is_french_or_english() -> None:
+    assert [lang_of(tag) for tag in ("fr", "fr-CA", "FR", " fr-be ", "en", "en-GB", "de", "", None)] == [
+        "fr",
+        "fr",
+        "fr",
+        "fr",
+        "en",
+        "en",
+        "en",
+        "en",
+        "en",
+    ]
+    assert Text("hello", "bonjour")("fr") == "bonjour" and Text("hello", "bonjour")("en") == "hello"
+
+
+def test_numbers_in_french_typography() -> None:
+    nnbsp = "\u202f"
+    assert number("12,345.6", "fr") == f"12{nnbsp}345,6"
+    assert number("82.3%", "fr") == f"82,3{nnbsp}%"
+    assert number("12,345.6") == "12,345.6" and number("82.3%", "en") == "82.3%"
+
+
+def test_a_bilingual_error_and_an_os_error_in_both_languages() -> None:
+    both = BilingualError(Text("no such game", "partie introuvable"))
+    assert str(both) == both.message() == "no such game" and both.message("fr") == "partie introuvable"
+    plain = BilingualError("only English yet")
+    assert plain.text == Text("only English yet", "only English yet") and str(plain) == "only English yet"
+    assert os_error(FileNotFoundError(errno.ENOENT, "No such file or directory")) == Text(
+        "No such file or directory", "fichier ou dossier introuvable"
+    )
+    assert os_error(OSError(errno.EACCES, "Permission denied")) == Text("Permission denied", "permission refusée")
+    unlisted = os_error(OSError(errno.EPIPE, "Broken pipe"))
+    assert unlisted == Text("Broken pipe", f"erreur du système (code {errno.EPIPE})")
+    assert os_error(OSError("disk on fire")) == Text("disk on fire", "erreur du système")

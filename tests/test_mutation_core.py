@@ -7,6 +7,8 @@ second, independent computation, never from the code under test.
 from __future__ import annotations
 
 import errno
+import hashlib
+import hmac
 import random
 from collections.abc import Callable, Iterator
 from itertools import permutations
@@ -16,8 +18,8 @@ import pytest
 
 from loveletter.core.card_effects import _plainly_legal, _same_hand
 from loveletter.core.cards import TARGETS_OTHER, Card
-from loveletter.core.catalogue import ClockRanOut, GameAborted, SeedRevealed
-from loveletter.core.chance import commitment
+from loveletter.core.catalogue import ClockRanOut, GameAborted, SeedRevealed, Shuffle
+from loveletter.core.chance import SeedStream, commitment, deal
 from loveletter.core.commands import (
     Abort,
     Command,
@@ -391,3 +393,93 @@ def test_a_bilingual_error_and_an_os_error_in_both_languages() -> None:
     unlisted = os_error(OSError(errno.EPIPE, "Broken pipe"))
     assert unlisted == Text("Broken pipe", f"erreur du système (code {errno.EPIPE})")
     assert os_error(OSError("disk on fire")) == Text("disk on fire", "erreur du système")
+
+
+# -- core.chance against the algorithm as docs/shuffle.md and the module's docstring write it ----------------------
+
+
+def _words(seed: bytes) -> Iterator[int]:
+    """HMAC-SHA256(key=seed, msg=counter as 8-byte big-endian), counter from 0, read as 32-bit big-endian words."""
+    counter = 0
+    while True:
+        block = hmac.new(seed, counter.to_bytes(8, "big"), hashlib.sha256).digest()
+        counter += 1
+        for k in range(0, 32, 4):
+            yield int.from_bytes(block[k : k + 4], "big")
+
+
+def _below(words: Iterator[int], bound: int) -> int:
+    limit = 2**32 - 2**32 % bound
+    while (word := next(words)) >= limit:
+        pass
+    return word % bound
+
+
+def _shuffled(words: Iterator[int], items: list) -> list:
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = _below(words, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+SEEDS = [hashlib.sha256(f"seed {i}".encode()).digest() for i in range(3)]
+
+
+@pytest.mark.parametrize("seed", SEEDS, ids=range(3))
+def test_the_seed_stream_is_the_documented_algorithm(seed: bytes) -> None:
+    """The deal's inlined loop (a deck of fewer than 64 cards), the general loop (64 or more) and `below` for small,
+    large and rejection-heavy bounds (2**31 + 1 rejects almost one word in two) all read the same word stream."""
+    for items in (list(range(21)), list(range(100))):
+        assert SeedStream(seed).shuffled(items) == _shuffled(_words(seed), items)
+    ours, theirs = SeedStream(seed), _words(seed)
+    for bound in (1, 2, 5, 21, 63, 64, 1000, 2**31 + 1, 2**31 + 1, 7):
+        assert ours.below(bound) == _below(theirs, bound)
+    mixed, reference = SeedStream(seed), _words(seed)  # a shuffle after draws continues the same stream
+    assert [mixed.below(3), mixed.shuffled(list(range(21)))] == [
+        _below(reference, 3),
+        _shuffled(reference, list(range(21))),
+    ]
+
+
+def test_a_seed_is_32_bytes_and_a_deal_needs_a_game() -> None:
+    with pytest.raises(ValueError, match=r"^a seed is 32 bytes, not 5$"):
+        SeedStream(b"short")
+    with pytest.raises(ValueError, match=r"^no game to deal for$"):
+        deal(INITIAL, SEEDS[0])
+
+
+def _reference_deal(state: GameState, seed: bytes, first_candidates: tuple[int, ...]) -> DealRound:
+    """RULINGS §2 and docs/shuffle.md: shuffle, draw the first player among the candidates (no draw for one), set
+    one card aside, three face up when two play, then one card per seat still in the game from the first player on."""
+    words = _words(seed)
+    order = _shuffled(words, list(state.ruleset.deck))  # type: ignore[union-attr]
+    first = first_candidates[_below(words, len(first_candidates))] if len(first_candidates) > 1 else first_candidates[0]
+    seats = [i for i in range(len(state.players)) if not state.resigned[i]]
+    start = 4 if len(seats) == 2 else 1
+    hands: list[Card | None] = [None] * len(state.players)
+    turn = seats[seats.index(first) :] + seats[: seats.index(first)]
+    for k, seat in enumerate(turn):
+        hands[seat] = order[start + k]
+    return DealRound(
+        order[0],
+        tuple(order[1:4]) if len(seats) == 2 else (),
+        tuple(hands),
+        tuple(order[start + len(seats) :]),
+        first,
+        Shuffle("hmac-sha256-fy/1", seed.hex()),
+    )
+
+
+def test_a_deal_from_a_seed_is_the_documented_one() -> None:
+    two = fold(decide(INITIAL, StartGame("2019", ("Ann", "Bob"))))
+    four = fold(decide(INITIAL, StartGame("2012", ("Ann", "Bob", "Cid", "Dee"), first_player=2)))
+    game = start("2019", 3)
+    game.deal((G, PR, B), (H, K))
+    game.do(Resign(1, 1))
+    game.play(0, G, 2, B)  # Cid is out: Ann wins round 1, Bob has left — round 2 is dealt to Ann and Cid only
+    for seed in SEEDS:
+        assert deal(two, seed) == _reference_deal(two, seed, (0, 1))
+        assert deal(four, seed) == _reference_deal(four, seed, (2,))
+        assert deal(game.state, seed) == _reference_deal(game.state, seed, (0,))
+        assert deal(game.state, seed).hands[1] is None and len(deal(game.state, seed).face_up) == 3

@@ -493,6 +493,7 @@ ROWS += [
     ("a card while one drawn card waits to be returned", chancellor_with_one_card_to_draw, lambda s: PlayCard(0, G, 1, PR), "chancellor_pending", "chancellor.pending", ("Chancellor", "Chancelier")),
     ("Bob's card during Ann's Chancellor", in_chancellor, lambda s: PlayCard(1, PR, 0), "chancellor_pending", "chancellor.pending", ("Chancellor", "Chancelier")),
     ("a first player who is no seat", unnamed_first_player, lambda s: explicit_deal(s, (G, PR), first_player=7), "wrong_first_player", "setup.first-player", ("seat", "siège")),
+    ("the Prince beside the Countess", lambda: two_players((CO, PR), (P,)), lambda s: PlayCard(0, P, 1), "countess_required", "countess.forced", ("Prince", "Prince")),
     ("a first player one past the last seat", unnamed_first_player, lambda s: explicit_deal(s, (G, PR), first_player=2), "wrong_first_player", "setup.first-player", ("seat", "siège")),
     ("a first player other than the round's winner", guard_hits_and_ends_round, lambda s: explicit_deal(s, (G, PR), first_player=1), "wrong_first_player", "setup.first-player", ("Ann", "Ann")),
     ("Princesses Amira & Sadie with a target", lambda: _princess_princess((C, PR), (G,)), lambda s: PlayCard(0, C, 1), "unexpected_target", "target.unexpected", ("Amira", "Amira")),
@@ -556,6 +557,10 @@ WHOLE.update(
         "a first player who is no seat": (
             "seat 7 may not start this round (random: Ann, Bob)",
             "le siège 7 ne peut pas commencer cette manche (tirage au sort parmi tous les joueurs : Ann, Bob)",
+        ),
+        "the Prince beside the Countess": (
+            "holding the Countess with the Prince, you must play the Countess",
+            "avec la Comtesse et le Prince en main, vous devez jouer la Comtesse",
         ),
         "a first player one past the last seat": (
             "seat 2 may not start this round (random: Ann, Bob)",

@@ -222,7 +222,8 @@ def test_a_view_is_refused_before_the_game_and_for_a_seat_that_is_not_there() ->
 
 def test_the_cards_a_chancellor_put_back_are_known_to_their_player_until_drawn() -> None:
     """Ann's Chancellor draws the deck's last two cards and puts the Handmaid then the Baron back under it; Bob
-    draws the Handmaid: Ann knows the Baron is now the top card, and counts it as seen; Bob knows nothing of it."""
+    (who discarded the other Baron earlier) draws the Handmaid: Ann knows the Baron is now the top card, and counts
+    it as seen; Bob knows nothing of it."""
     state = position_state(
         get_ruleset("2019"),
         Options(),
@@ -231,7 +232,7 @@ def test_the_cards_a_chancellor_put_back_are_known_to_their_player_until_drawn()
         favors=(0, 0),
         active=0,
         hands=((C, G), (PR,)),
-        front=((), ()),
+        front=((), (B,)),
         out=(False, False),
         protected=(False, False),
         face_up=(),
@@ -244,9 +245,10 @@ def test_the_cards_a_chancellor_put_back_are_known_to_their_player_until_drawn()
     ann, bob = view(state, 0), view(state, 1)
     assert ann.as_dict()["deck_known"] == [{"from_top": 0, "card": "baron"}]
     assert bob.as_dict()["deck_known"] == []
-    # Ann has seen her Chancellor, her Guard and the Baron; one Baron of two is still unseen to her, both to Bob
-    assert (ann.unseen[B], ann.unseen[C], ann.unseen[G]) == (1, 1, 5)
-    assert (bob.unseen[B], bob.unseen[C], bob.unseen[PR]) == (2, 1, 1)
+    # Ann has seen her Chancellor, her Guard, Bob's discarded Baron and the Baron on the deck: no Baron is unseen
+    # to her; Bob has seen only the discarded one of the two
+    assert (ann.unseen[B], ann.unseen[C], ann.unseen[G]) == (0, 1, 5)
+    assert (bob.unseen[B], bob.unseen[C], bob.unseen[PR]) == (1, 1, 1)
 
 
 def test_a_clocked_game_with_an_open_seat_a_resignation_and_an_abort() -> None:
@@ -295,3 +297,30 @@ def test_the_set_aside_card_stops_lying_face_down_once_a_prince_makes_someone_dr
     state = fold(decide(state, PlayCard(0, P, 1)), state)  # the deck is empty: Bob draws the set-aside King
     assert state.set_aside is None
     assert not view(state, 0).set_aside_face_down and not view(state, None).set_aside_face_down
+
+
+def test_a_trade_after_a_priest_shows_each_trader_what_they_know_but_never_their_own_hand_as_known() -> None:
+    """Ann's Priest sees Bob's Guard, Bob's Priest sees Ann's King; Ann's King trades her Handmaid for that Guard.
+    Ann knows Bob now holds the Handmaid; Bob knows Ann holds the Guard; neither is shown their own hand as a known
+    card (Ann's knowledge of the Guard is now of her own hand)."""
+    game = start("2019", 2)
+    game.deal((PR, G), (K, PR, H))
+    game.play(0, PR, 1)
+    game.play(1, PR, 0)
+    game.play(0, K, 1)
+    ann, bob = view(game.state, 0), view(game.state, 1)
+    assert [s.known_hand for s in ann.seats] == [None, H]
+    assert [s.known_hand for s in bob.seats] == [G, None]
+    # seen by Ann: the three face-up Guards, both Priests and her King played, her Guard, Bob's Handmaid (known)
+    assert ann.as_dict()["unseen"] == {
+        "spy": 2,
+        "guard": 2,
+        "priest": 0,
+        "baron": 2,
+        "handmaid": 1,
+        "prince": 2,
+        "chancellor": 2,
+        "king": 0,
+        "countess": 1,
+        "princess": 1,
+    }

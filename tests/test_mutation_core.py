@@ -48,7 +48,14 @@ from loveletter.core.lang import (
     plural_fr,
     que,
 )
-from loveletter.core.legal import action_code, from_action_code, legal_codes, legal_move_tuple, legal_moves
+from loveletter.core.legal import (
+    action_code,
+    from_action_code,
+    legal_codes,
+    legal_move_tuple,
+    legal_moves,
+    legal_moves_as_dicts,
+)
 from loveletter.core.memo import forget_all, table
 from loveletter.core.move_checks import check_play, check_return, valid_targets
 from loveletter.core.rules import RuleViolation
@@ -483,3 +490,42 @@ def test_a_deal_from_a_seed_is_the_documented_one() -> None:
         assert deal(four, seed) == _reference_deal(four, seed, (2,))
         assert deal(game.state, seed) == _reference_deal(game.state, seed, (0,))
         assert deal(game.state, seed).hands[1] is None and len(deal(game.state, seed).face_up) == 3
+
+
+def test_every_action_code_decodes_to_the_command_it_encodes_or_is_refused() -> None:
+    """docs/bots.md's codes are a bijection on the commands they name: each code below 1000 + 10 × 121 either
+    names a command whose code is itself, or is refused with the code in its message; a return names no second
+    returned card without a first, and a return of no card at all keeps its own code (1000 + keep × 121)."""
+    named = 0
+    for code in range(-1, 1000 + 10 * 121 + 1):
+        try:
+            command = from_action_code(code, 3)
+        except ValueError as refused:
+            assert str(refused) == f"no action has code {code}"
+            continue
+        named += 1
+        assert action_code(command) == code and command.player == 3
+    # plays: 10 cards × 8 targets × 11 guesses; returns: 10 kept × (1 + 10 + 10 × 10) bottoms
+    assert named == 10 * 8 * 11 + 10 * (1 + 10 + 100)
+    assert from_action_code(1000, 0) == ReturnCards(0, Card.SPY, ())
+    assert action_code(ReturnCards(0, G, ())) == 1000 + 121
+
+
+def test_the_legal_moves_of_a_chancellor_decision_are_exactly_these() -> None:
+    """Ann keeps one of the Guard, the Handmaid and the Baron and returns the other two in either order (top first):
+    code 1000 + keep × 121 + (first + 1) × 11 + (second + 1), slots guard 1, baron 3, handmaid 4."""
+    game = start("2019", 2)
+    game.deal((G, PR), (C, H, B))
+    game.play(0, C)
+    expected = [
+        ("guard", ["handmaid", "baron"], 1000 + 121 + 5 * 11 + 4),
+        ("guard", ["baron", "handmaid"], 1000 + 121 + 4 * 11 + 5),
+        ("handmaid", ["guard", "baron"], 1000 + 4 * 121 + 2 * 11 + 4),
+        ("handmaid", ["baron", "guard"], 1000 + 4 * 121 + 4 * 11 + 2),
+        ("baron", ["guard", "handmaid"], 1000 + 3 * 121 + 2 * 11 + 5),
+        ("baron", ["handmaid", "guard"], 1000 + 3 * 121 + 5 * 11 + 2),
+    ]
+    assert legal_moves_as_dicts(game.state, 0) == [
+        {"type": "return", "keep": keep, "bottom": bottom, "action_code": code} for keep, bottom, code in expected
+    ]
+    assert legal_moves_as_dicts(game.state, 1) == []

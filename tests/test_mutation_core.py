@@ -18,7 +18,17 @@ import pytest
 
 from loveletter.core.card_effects import _plainly_legal, _same_hand
 from loveletter.core.cards import TARGETS_OTHER, Card
-from loveletter.core.catalogue import ClockRanOut, GameAborted, SeedRevealed, Shuffle
+from loveletter.core.catalogue import (
+    ClockRanOut,
+    FavorGained,
+    GameAborted,
+    GameEnded,
+    PlayerResigned,
+    RoundEnded,
+    SeedRevealed,
+    Shuffle,
+    TurnStarted,
+)
 from loveletter.core.chance import SeedStream, commitment, deal
 from loveletter.core.commands import (
     Abort,
@@ -63,7 +73,7 @@ from loveletter.core.rulesets import Options, get_ruleset
 from loveletter.core.situation import position_state
 from loveletter.core.state import INITIAL, GameState
 from loveletter.core.views import view
-from tests.helpers import PR, B, C, G, H, K, P, explicit_deal, start
+from tests.helpers import PR, PS, B, C, G, Game, H, K, P, S, explicit_deal, start
 
 
 def _a_short_game_log() -> list:
@@ -529,3 +539,66 @@ def test_the_legal_moves_of_a_chancellor_decision_are_exactly_these() -> None:
         {"type": "return", "keep": keep, "bottom": bottom, "action_code": code} for keep, bottom, code in expected
     ]
     assert legal_moves_as_dicts(game.state, 1) == []
+
+
+# -- RULINGS §12, leaving the table: the exact events of each case --------------------------------------------------
+
+T = 1_790_000_000_000
+
+
+def _three() -> Game:
+    """Ann holds the Guard and the Handmaid (her turn), Bob the Priest, Cid the Baron; the King is next."""
+    game = start("2019", 3)
+    game.deal((G, PR, B), (H, K), set_aside=PS)
+    return game
+
+
+def test_the_player_to_move_resigns_and_the_turn_passes() -> None:
+    game = _three()
+    assert game.do(Resign(0, T)) == (PlayerResigned(0, (G, H), "resigned", T), TurnStarted(1, K))
+
+
+def test_another_player_resigns_and_the_turn_stays() -> None:
+    game = _three()
+    assert game.do(Resign(2, T)) == (PlayerResigned(2, (B,), "resigned", T),)
+    assert game.state.active == 0 and game.state.out == (False, False, True)
+
+
+def test_the_last_opponent_resigns_and_the_last_one_left_wins_round_and_game() -> None:
+    game = start("2019", 2)
+    game.deal((G, PR), (H,), set_aside=PS)
+    assert game.do(Resign(1, T)) == (
+        PlayerResigned(1, (PR,), "resigned", T),
+        RoundEnded(1, "last-standing", (0,), PS, ()),
+        FavorGained(0, "round"),
+        GameEnded((0,)),
+    )
+
+
+def test_resigning_between_rounds_ends_the_game_only_when_one_is_left() -> None:
+    game = start("2019", 3)
+    game.deal((G, PR, B), (H, K, G), set_aside=PS)
+    game.play(0, G, 2, B)  # Cid is out
+    assert game.do(Resign(2, T)) == (PlayerResigned(2, (), "resigned", T),)  # nothing left to discard
+    game.play(1, K, 0)  # Bob trades his Priest for Ann's Handmaid
+    game.play(0, G, 1, H)  # and Ann's Guard names it: Bob is out, Ann wins the round
+    assert game.state.phase == "deal" and not game.state.over
+    assert game.do(Resign(1, T + 1)) == (PlayerResigned(1, (), "resigned", T + 1), GameEnded((0,)))
+
+
+def test_a_resignation_during_a_chancellor_decision_discards_all_three_cards() -> None:
+    game = start("2019", 3)
+    game.deal((C, PR, B), (G, H, K, PS), set_aside=S)
+    game.play(0, C)  # Ann draws the Handmaid and the King
+    assert game.do(Resign(0, T)) == (PlayerResigned(0, (G, H, K), "resigned", T), TurnStarted(1, PS))
+
+
+def test_a_clock_that_runs_out_under_resign_is_a_resignation() -> None:
+    state = fold(decide(INITIAL, StartGame("2019", ("Ann", "Bob", "Cid"), turn_seconds=10, on_timeout="resign")))
+    state = fold(decide(state, explicit_deal(state, (G, PR, B), (H, K), set_aside=PS, first_player=0)), state)
+    state = fold(decide(state, SetClock(0, T)), state)
+    assert decide(state, TimeOut(0, T + 10_000)) == (
+        ClockRanOut(0, T + 10_000),
+        PlayerResigned(0, (G, H), "timeout", T + 10_000),
+        TurnStarted(1, K),
+    )

@@ -602,3 +602,13 @@ def test_a_clock_that_runs_out_under_resign_is_a_resignation() -> None:
         PlayerResigned(0, (G, H), "timeout", T + 10_000),
         TurnStarted(1, K),
     )
+
+
+def test_the_events_of_plainly_legal_plays_are_shared() -> None:
+    """`card_effects._shared`: a plainly legal play's events are immutable values, built once and shared — the
+    same play in two games gives the very same event objects."""
+    first, second = start("2019", 2), start("2019", 2)
+    for game in (first, second):
+        game.deal((PR, G), (H,))
+    a, b = first.play(0, PR, 1), second.play(0, PR, 1)
+    assert a == b and all(x is y for x, y in zip(a, b, strict=True))

@@ -494,6 +494,8 @@ ROWS += [
     ("Bob's card during Ann's Chancellor", in_chancellor, lambda s: PlayCard(1, PR, 0), "chancellor_pending", "chancellor.pending", ("Chancellor", "Chancelier")),
     ("a first player who is no seat", unnamed_first_player, lambda s: explicit_deal(s, (G, PR), first_player=7), "wrong_first_player", "setup.first-player", ("seat", "siège")),
     ("the Prince beside the Countess", lambda: two_players((CO, PR), (P,)), lambda s: PlayCard(0, P, 1), "countess_required", "countess.forced", ("Prince", "Prince")),
+    ("a return naming no card", in_chancellor, lambda s: ReturnCards(0, None, (H, B)), "invalid_return", "chancellor.return", ("keep", "gard")),  # type: ignore[arg-type]
+    ("Bob's return during Ann's Chancellor", in_chancellor, lambda s: ReturnCards(1, PR, ()), "not_your_turn", "turn.order", ("Ann", "Ann")),
     ("a first player one past the last seat", unnamed_first_player, lambda s: explicit_deal(s, (G, PR), first_player=2), "wrong_first_player", "setup.first-player", ("seat", "siège")),
     ("a first player other than the round's winner", guard_hits_and_ends_round, lambda s: explicit_deal(s, (G, PR), first_player=1), "wrong_first_player", "setup.first-player", ("Ann", "Ann")),
     ("Princesses Amira & Sadie with a target", lambda: _princess_princess((C, PR), (G,)), lambda s: PlayCard(0, C, 1), "unexpected_target", "target.unexpected", ("Amira", "Amira")),
@@ -562,6 +564,11 @@ WHOLE.update(
             "holding the Countess with the Prince, you must play the Countess",
             "avec la Comtesse et le Prince en main, vous devez jouer la Comtesse",
         ),
+        "a return naming no card": (
+            "keep one card and return the other 2 of your hand (Guard, Handmaid, Baron)",
+            "gardez une carte de votre main et replacez les 2 autres (Garde, Servante, Baron)",
+        ),
+        "Bob's return during Ann's Chancellor": ("it is Ann's turn, not Bob's", "c'est au tour d'Ann, pas de Bob"),
         "a first player one past the last seat": (
             "seat 2 may not start this round (random: Ann, Bob)",
             "le siège 2 ne peut pas commencer cette manche (tirage au sort parmi tous les joueurs : Ann, Bob)",

@@ -19,6 +19,7 @@ import pytest
 from loveletter.core.card_effects import _plainly_legal, _same_hand
 from loveletter.core.cards import TARGETS_OTHER, Card
 from loveletter.core.catalogue import (
+    CardPlayed,
     ClockRanOut,
     FavorGained,
     GameAborted,
@@ -612,3 +613,62 @@ def test_the_events_of_plainly_legal_plays_are_shared() -> None:
         game.deal((PR, G), (H,))
     a, b = first.play(0, PR, 1), second.play(0, PR, 1)
     assert a == b and all(x is y for x, y in zip(a, b, strict=True))
+
+
+# -- favors that reach the threshold together (RULINGS: the round's favor and the Spy's, or Amira & Sadie's) --------
+
+
+def _two(ruleset: str, favors: tuple[int, int], hands: tuple, front: tuple, deck: tuple) -> GameState:
+    return position_state(
+        get_ruleset(ruleset),
+        Options(),
+        ("Ann", "Bob"),
+        round_no=3,
+        favors=favors,
+        active=0,
+        hands=hands,
+        front=front,
+        out=(False, False),
+        protected=(False, False),
+        face_up=(),
+        set_aside=PS,
+        deck=deck,
+    )
+
+
+def test_the_round_and_the_spy_favor_together_reach_the_threshold() -> None:
+    """2019, two players, 6 favors to win: Ann has 4 and the only Spy played; her Guard knocks Bob out, so she wins
+    the round (+1) and is the one player in it with a Spy (+1): 6, she wins the game."""
+    state = _two("2019", (4, 0), ((G, PR), (K,)), ((S,), ()), (H, B))
+    events = decide(state, PlayCard(0, G, 1, K))
+    assert events[-4:] == (
+        RoundEnded(3, "last-standing", (0,), PS, ()),
+        FavorGained(0, "round"),
+        FavorGained(0, "spy"),
+        GameEnded((0,)),
+    )
+
+
+def test_the_spy_favor_alone_is_one_favor() -> None:
+    """Ann has 4 favors and the only Spy; the deck runs out with her Guard against Bob's King: Bob wins the round,
+    Ann gains the Spy's single favor (5 of 6) and the game goes on."""
+    state = _two("2019", (4, 0), ((H, G), (K,)), ((S,), ()), ())
+    assert decide(state, PlayCard(0, H)) == (
+        CardPlayed(0, H),
+        RoundEnded(3, "deck-out", (1,), PS, (G, K)),
+        FavorGained(1, "round"),
+        FavorGained(0, "spy"),
+    )
+
+
+def test_amira_and_sadie_give_each_of_their_players_one_favor() -> None:
+    """Princess Princess: both players have played one of Princesses Amira & Sadie, each +1; Ann also wins the round
+    by deck-out (her King against Bob's Guard): 4 + 2 = 6 wins, Bob's 4 + 1 = 5 does not."""
+    state = _two("princess-princess", (4, 4), ((H, K), (G,)), ((C,), (C,)), ())
+    assert decide(state, PlayCard(0, H))[-5:] == (
+        RoundEnded(3, "deck-out", (0,), PS, (K, G)),
+        FavorGained(0, "round"),
+        FavorGained(0, "amira-sadie"),
+        FavorGained(1, "amira-sadie"),
+        GameEnded((0,)),
+    )

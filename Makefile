@@ -79,9 +79,9 @@ fuzz-api: $(STAMP)
 property-long: $(STAMP)
 	HYPOTHESIS_PROFILE=long $(BIN)/python -m pytest -p no:cacheprovider property_tests
 
-## make mutation: mutmut plants one bug at a time in all of core/ (~4,900 mutants) and runs the example tests that
-## reach it; docs/testing.md has the score, every survivor and the run's duration (MUTATION_CHILDREN=1 took ~80 min
-## on this shared 2-core machine). Prints the start and end times.
+## make mutation: mutmut plants one bug at a time in all of core/ (4,923 mutants) and runs the example tests that
+## reach it; docs/testing.md has the score and every survivor. Long: 2,400 of the mutants took about 1 h 20 with one
+## child on the shared 2-core machine, so the whole run is estimated at three hours or more. Prints start and end.
 MUTATION_CHILDREN ?= 2
 mutation: $(STAMP)
 	$(BIN)/pip install --quiet 'mutmut>=3.8,<4'

@@ -30,7 +30,7 @@ from loveletter.core.catalogue import (
     Shuffle,
     TurnStarted,
 )
-from loveletter.core.chance import SeedStream, commitment, deal
+from loveletter.core.chance import SeedStream, commitment, deal, round_message, round_seed
 from loveletter.core.commands import (
     Abort,
     Command,
@@ -441,14 +441,14 @@ def _shuffled(words: Iterator[int], items: list) -> list:
     return out
 
 
-SEEDS = [hashlib.sha256(f"seed {i}".encode()).digest() for i in range(3)]
+SEEDS = [hashlib.sha256(f"seed {i}".encode()).digest() for i in range(8)]
 
 
-@pytest.mark.parametrize("seed", SEEDS, ids=range(3))
+@pytest.mark.parametrize("seed", SEEDS, ids=range(8))
 def test_the_seed_stream_is_the_documented_algorithm(seed: bytes) -> None:
-    """The deal's inlined loop (a deck of fewer than 64 cards), the general loop (64 or more) and `below` for small,
-    large and rejection-heavy bounds (2**31 + 1 rejects almost one word in two) all read the same word stream."""
-    for items in (list(range(21)), list(range(100))):
+    """The deal's inlined loop (fewer than 64 items, up to that edge), the general loop (64 or more) and `below` for
+    small, large and rejection-heavy bounds (2**31 + 1 rejects almost one word in two) all read the same stream."""
+    for items in (list(range(21)), list(range(63)), list(range(64)), list(range(100))):
         assert SeedStream(seed).shuffled(items) == _shuffled(_words(seed), items)
     ours, theirs = SeedStream(seed), _words(seed)
     for bound in (1, 2, 5, 21, 63, 64, 1000, 2**31 + 1, 2**31 + 1, 7):
@@ -672,3 +672,12 @@ def test_amira_and_sadie_give_each_of_their_players_one_favor() -> None:
         FavorGained(1, "amira-sadie"),
         GameEnded((0,)),
     )
+
+
+def test_the_message_a_rounds_seed_is_derived_from() -> None:
+    """docs/shuffle.md: `loveletter/round/v1|ROUND|SEAT SEEDS`, the seeds in seat order joined by `|`, `-` for a seat
+    that gave none; the round's seed is HMAC-SHA256 of it keyed by the server seed."""
+    message = b"loveletter/round/v1|2|ab|-|cd"
+    assert round_message(2, ("ab", None, "cd")) == message
+    server = bytes(range(32))
+    assert round_seed(server, 2, ("ab", None, "cd")) == hmac.new(server, message, hashlib.sha256).digest()

@@ -681,3 +681,20 @@ def test_the_message_a_rounds_seed_is_derived_from() -> None:
     assert round_message(2, ("ab", None, "cd")) == message
     server = bytes(range(32))
     assert round_seed(server, 2, ("ab", None, "cd")) == hmac.new(server, message, hashlib.sha256).digest()
+
+
+def test_the_deals_loop_rejects_a_word_as_the_algorithm_says() -> None:
+    """A rejection in the deal's inlined loop happens about once in ten million shuffles: a stream whose first block
+    is eight words of 2**32 - 1 (rejected for every bound that is not a power of two) makes it happen at once."""
+
+    class Rigged(SeedStream):
+        def __init__(self, blocks: list[bytes]) -> None:
+            super().__init__(bytes(32))
+            self.blocks = iter(blocks)
+
+        def _block(self) -> bytes:
+            return next(self.blocks)
+
+    blocks = [b"\xff" * 32] + [hashlib.sha256(bytes([i])).digest() for i in range(40)]
+    words = (int.from_bytes(block[k : k + 4], "big") for block in blocks for k in range(0, 32, 4))
+    assert Rigged(blocks).shuffled(list(range(21))) == _shuffled(words, list(range(21)))

@@ -80,7 +80,7 @@ property-long: $(STAMP)
 	HYPOTHESIS_PROFILE=long $(BIN)/python -m pytest -p no:cacheprovider property_tests
 
 ## make mutation: mutmut plants one bug at a time in all of core/ (4,923 mutants) and runs the example tests that
-## reach it; docs/testing.md has the score and every survivor. Long: 2,400 of the mutants took about 1 h 20 with one
+## reach it; docs/testing.md has the score and every survivor. Long: 2,290 of the mutants took about 1 h 20 with one
 ## child on the shared 2-core machine, so the whole run is estimated at three hours or more. Prints start and end.
 MUTATION_CHILDREN ?= 2
 mutation: $(STAMP)

@@ -88,11 +88,7 @@ def play(state: GameState, cmd: PlayCard) -> Events:
         check_play(state, cmd)
         played = CardPlayed(p, card, t, guess)
     hand = state.hands[p]
-    mine = hand[1] if hand[0] is card else hand[0]
-    if len(hand) != 2 or (hand[0] is not card and hand[1] is not card):
-        rest = list(hand)
-        rest.remove(card)
-        mine = rest[0]
+    mine = hand[1] if hand[0] is card else hand[0]  # the player to move holds two cards, `card` one of them
     events: list[Event] = [played]
     eliminated: int = -1
     deck = state.deck

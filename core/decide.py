@@ -33,7 +33,7 @@ from loveletter.core.commands import (
     StartGame,
     TimeOut,
 )
-from loveletter.core.lang import BilingualError, Text, plural_en, plural_fr
+from loveletter.core.lang import BilingualError, Lang, Text, plural_en, plural_fr
 from loveletter.core.move_checks import card_name, refuse_if_over, who
 from loveletter.core.round_end import Events, turn_started
 from loveletter.core.rules import RuleViolation
@@ -262,7 +262,7 @@ _WHY: dict[FirstPlayerRule, Text] = {
 """Who may start a round, by the clause of RULINGS §2 that says so: the English shows the clause's id."""
 
 
-def _counted(state: GameState, cards: Counter[Card], lang: str) -> str:
+def _counted(state: GameState, cards: Counter[Card], lang: Lang) -> str:
     """Cards and how many of each: "Guard × 2, Spy × 1"; "none" for none."""
     if not cards:
         return "aucune" if lang == "fr" else "none"

@@ -14,7 +14,6 @@ from itertools import permutations
 from loveletter.core import memo
 from loveletter.core.cards import CARD_INDEX, CARD_ORDER, TARGETS_OTHER, Card
 from loveletter.core.commands import PlayCard, PlayerCommand, ReturnCards
-from loveletter.core.move_checks import valid_targets
 from loveletter.core.rulesets import GuardUnknown
 from loveletter.core.state import PHASE_CHANCELLOR, PHASE_PLAY, GameState
 
@@ -34,33 +33,12 @@ def legal_moves(state: GameState, player: int) -> list[PlayerCommand]:
     if player != state.active:
         return []
     if state.phase == PHASE_PLAY:
-        if len(state.hands[player]) == 2:  # the usual case: cached codes and shared commands
-            return list(_legal(state, player)[1])
-        return list(_plays(state, player))
+        # The player to move always holds two cards (drawn at the turn's start; `core.situation` asks the same of
+        # a described position): their moves are the cached codes' shared commands.
+        return list(_legal(state, player)[1])
     if state.phase == PHASE_CHANCELLOR:
         return list(_returns(state, player))
     return []
-
-
-def _plays(state: GameState, p: int) -> list[PlayCard]:
-    hand = state.hands[p]
-    cards = dict.fromkeys(hand)
-    if Card.COUNTESS in cards and (Card.KING in cards or Card.PRINCE in cards):
-        cards = {Card.COUNTESS: None}
-    moves: list[PlayCard] = []
-    for card in cards:
-        if card in TARGETS_OTHER or card is Card.PRINCE:
-            targets = valid_targets(state, p, card)
-            if not targets:
-                moves.append(PlayCard(p, card))
-            elif card is Card.GUARD:
-                guesses = _guesses(state)
-                moves.extend(PlayCard(p, card, t, g) for t in targets for g in guesses)
-            else:
-                moves.extend(PlayCard(p, card, t) for t in targets)
-        else:
-            moves.append(PlayCard(p, card))
-    return moves
 
 
 def _returns(state: GameState, p: int) -> list[ReturnCards]:
@@ -199,8 +177,7 @@ _CODES_MAX = 1 << 16
 
 
 def _play_codes(state: GameState, player: int, hand: tuple[Card, ...]) -> list[int]:
-    if len(hand) != 2:
-        return [action_code(m) for m in _plays(state, player)]
+    """The codes of the plays of a two-card hand (the only hand a player to move holds)."""
     a, b = hand
     if a is b:
         cards: tuple[Card, ...] = (a,)

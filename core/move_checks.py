@@ -11,34 +11,35 @@ from collections import Counter
 
 from loveletter.core.cards import TARGETS_OTHER, Card
 from loveletter.core.commands import PlayCard, ReturnCards
-from loveletter.core.lang import de, plural_en, que
+from loveletter.core.lang import Lang, de, plural_en, que
 from loveletter.core.rules import RuleViolation
-from loveletter.core.rulesets import RULESETS, GuardUnknown
+from loveletter.core.rulesets import GuardUnknown, Ruleset
 from loveletter.core.state import PHASE_CHANCELLOR, PHASE_DEAL, PHASE_NEW, PHASE_OVER, PHASE_PLAY, GameState
 
 
-def card_name(state: GameState, card: Card, lang: str) -> str:
-    rs = state.ruleset or RULESETS["2019"]
-    return rs.name(card, "fr" if lang == "fr" else "en")
+def _ruleset(state: GameState) -> Ruleset:
+    """The game's ruleset: a refusal that names a card comes after the game's creation (`_check_turn` first)."""
+    assert state.ruleset is not None
+    return state.ruleset
 
 
-def the_card(state: GameState, card: Card, lang: str) -> str:
+def card_name(state: GameState, card: Card, lang: Lang) -> str:
+    return _ruleset(state).name(card, lang)
+
+
+def the_card(state: GameState, card: Card, lang: Lang) -> str:
     """The card's name with its article in the game's ruleset: "the Handmaid", « la Servante », « Oliver le dragon »."""
-    rs = state.ruleset or RULESETS["2019"]
-    return rs.the(card, "fr" if lang == "fr" else "en")
+    return _ruleset(state).the(card, lang)
 
 
-def _agree(state: GameState, card: Card, lang: str, one: str, many: str) -> str:
+def _agree(state: GameState, card: Card, lang: Lang, one: str, many: str) -> str:
     """The verb `one` or, after a plural card name (« les Conseillers du roi »), `many`."""
-    rs = state.ruleset or RULESETS["2019"]
-    return many if rs.plural(card, "fr" if lang == "fr" else "en") else one
+    return many if _ruleset(state).plural(card, lang) else one
 
 
-def _cards(state: GameState, cards: tuple[Card, ...], lang: str) -> str:
-    """Cards in a sentence: "the Guard and the Baron", « le Garde, le Prêtre et le Roi »."""
+def _cards(state: GameState, cards: tuple[Card, ...], lang: Lang) -> str:
+    """Two cards or more in a sentence (a hand): "the Guard and the Baron", « le Garde, le Prêtre et le Roi »."""
     names = [the_card(state, c, lang) for c in cards]
-    if len(names) < 2:
-        return "".join(names)
     return f"{', '.join(names[:-1])} {'et' if lang == 'fr' else 'and'} {names[-1]}"
 
 
@@ -50,10 +51,8 @@ def who(state: GameState, seat: int, lang: str = "en") -> str:
 
 
 def of_who(state: GameState, seat: int) -> str:
-    """French « de » and the player: « d'Alice », « de Bob », « du siège 7 »."""
-    if 0 <= seat < len(state.players):
-        return de(state.players[seat])
-    return f"du siège {seat}"
+    """French « de » and a seated player (the seat already checked): « d'Alice », « de Bob »."""
+    return de(state.players[seat])
 
 
 def refuse_if_over(state: GameState) -> None:

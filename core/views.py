@@ -170,7 +170,7 @@ def view(state: GameState, seat: int | None) -> View:
         phase=state.phase,
         active=state.active if state.active >= 0 else None,
         deck_size=len(state.deck),
-        set_aside_face_down=state.set_aside is not None and state.round > 0,
+        set_aside_face_down=state.set_aside is not None,  # None until the first deal, and once drawn by a Prince
         face_up=state.face_up,
         seats=seats,
         hand=hand,

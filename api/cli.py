@@ -602,8 +602,8 @@ def bot_run(
     metavar="TOKEN",
     help=_(
         "with --server: the referee's admin token, so a deal set's games share their server seed (duplicate deals)",
-        "avec --server : le jeton d'administration de l'arbitre, pour que les parties d'une série partagent leur "
-        "graine serveur (donnes dupliquées)",
+        "avec --server : le jeton d'administration de l'arbitre, pour que les parties d'une série aient les "
+        "mêmes donnes",
     ),
 )
 @click.option(

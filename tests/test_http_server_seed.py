@@ -8,6 +8,7 @@ import hashlib
 from pathlib import Path
 
 from tests.servers import ADMIN, Server, admin_log, client, log_events, server_fixture, verify_log  # noqa: F401
+from tests.stores import pg_url  # noqa: F401  (fixture)
 
 SEED = "5e" * 32
 BOTS = [{"name": "A", "bot": "heuristic"}, {"name": "B", "bot": "heuristic"}]

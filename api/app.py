@@ -198,6 +198,7 @@ def create_app(
         tags=["games"],
         responses=answers(
             Created,
+            403,
             413,
             415,
             422,
@@ -218,7 +219,16 @@ def create_app(
             | seat_links({"AbortGame": "abort_game"}, "$response.body#/organiser_token"),
         ),
     )
-    async def create_game(body: CreateGameIn) -> Response:
+    async def create_game(body: CreateGameIn, authorization: Annotated[str | None, Header()] = None) -> Response:
+        if body.server_seed is not None and not referee.is_admin(parse.bearer(authorization)):
+            raise Problem(
+                403,
+                "admin_required",
+                Text(
+                    "only the referee's admin may choose a game's server seed",
+                    "seul l'administrateur de l'arbitre peut choisir la graine serveur d'une partie",
+                ),
+            )
         try:
             created = await referee.create(body)
         except RuleViolation as v:

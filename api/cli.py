@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import sys
 import time
 from collections.abc import Callable
@@ -596,6 +597,16 @@ def bot_run(
     ),
 )
 @click.option(
+    "--admin-token",
+    default=None,
+    metavar="TOKEN",
+    help=_(
+        "with --server: the referee's admin token, so a deal set's games share their server seed (duplicate deals)",
+        "avec --server : le jeton d'administration de l'arbitre, pour que les parties d'une série aient les "
+        "mêmes donnes",
+    ),
+)
+@click.option(
     "--turn-seconds",
     type=Integer(UI, 1),
     default=10,
@@ -635,6 +646,7 @@ def tournament(
     log: Path | None,
     server: str | None,
     serve: bool,
+    admin_token: str | None,
     turn_seconds: int,
     on_timeout: str,
     parallel: int,
@@ -682,7 +694,9 @@ def tournament(
                 progress.advance(task)
 
             if over_http:
-                outcomes = _tournament_over_http(config, server, turn_seconds, on_timeout, parallel, fp, on_game)
+                outcomes = _tournament_over_http(
+                    config, server, admin_token, turn_seconds, on_timeout, parallel, fp, on_game
+                )
             else:
                 from loveletter.api.tournament import run_in_process
 
@@ -718,6 +732,7 @@ def tournament(
 def _tournament_over_http(
     config: Any,
     server: str | None,
+    admin_token: str | None,
     turn_seconds: int,
     on_timeout: str,
     parallel: int,
@@ -728,8 +743,10 @@ def _tournament_over_http(
 
     try:
         with contextlib.ExitStack() as stack:
-            url = server if server is not None else stack.enter_context(local_referee())
-            http = HttpConfig(url, turn_seconds, on_timeout, parallel)
+            if server is None:  # the referee started here has an admin token of its own: duplicate deals work
+                admin_token = secrets.token_urlsafe(32)
+                server = stack.enter_context(local_referee(admin_token))
+            http = HttpConfig(server, turn_seconds, on_timeout, parallel, admin_token=admin_token)
             return run_over_http(config, http, log, on_game)
     except HttpTournamentError as exc:
         fail_with(exc)

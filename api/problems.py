@@ -33,6 +33,7 @@ TITLES: Mapping[str, Text] = {
     "token_required": Text("Seat token required", "Jeton de siège requis"),
     "token_rejected": Text("Wrong token", "Jeton refusé"),
     "game_not_over": Text("Game in progress", "Partie en cours"),
+    "admin_required": Text("Admin token required", "Jeton d'administration requis"),
     "game_not_found": Text("No such game", "Partie introuvable"),
     "ruleset_not_found": Text("No such ruleset", "Jeu de règles introuvable"),
     "not_found": Text("Not Found", "Introuvable"),

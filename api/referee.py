@@ -423,7 +423,8 @@ class Referee:
         if body.first_player is not None:
             probe = fold(decide(INITIAL, StartGame(body.ruleset, names, body.options, open_seats=opened)))
             first = seat_of(probe, body.first_player, "first_player")
-        server_seed = secrets.token_bytes(32)  # secret until the game ends; every deck derives from it
+        # secret until the game ends; every deck derives from it (an admin may choose it: duplicate deals)
+        server_seed = bytes.fromhex(body.server_seed) if body.server_seed else secrets.token_bytes(32)
         start = StartGame(
             body.ruleset,
             names,

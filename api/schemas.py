@@ -101,6 +101,11 @@ class CreateGameIn(_Strict):
     on_timeout: Literal["bot", "resign"] | None = Field(
         None, description="when a clock runs out: the server's heuristic bot decides, or the seat resigns"
     )
+    server_seed: Annotated[str, SEED] | None = Field(
+        None,
+        description="admin only: the server seed every deck derives from, instead of a secret random one (duplicate "
+        "deals for tournaments); still committed at the start and revealed at the end, so any audit sees it",
+    )
 
 
 class JoinIn(_Strict):

@@ -52,7 +52,7 @@ class Config:
     seed: int = 1
     options: tuple[tuple[str, str], ...] = ()
     duplicate: bool = True
-    """Every game of a deal set dealt from the same server seed (in process only: see docs/bots.md)."""
+    """Every game of a deal set dealt from the same server seed (over HTTP, with the admin token only: docs/bots.md)."""
 
     def check(self) -> None:
         """Raise `TournamentError` for a tournament that cannot be played: the ruleset, the seats, the number of

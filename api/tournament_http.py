@@ -3,8 +3,10 @@ bot in a process of its own (`loveletter bot run … --jsonl`), so a bot that cr
 harms nobody: the referee's clock times its seat out (`on_timeout` bot or resign) and the game goes on; the process
 is ended once the game is over. What each process reported and the game's own log say what went wrong, per bot.
 
-Over HTTP every game has its own shuffles: the referee draws each game's server seed in secret (commit–reveal,
-docs/shuffle.md), so nobody — a tournament organiser included — can deal the same cards twice. Seats still rotate.
+Duplicate deals need the referee's admin token (`--serve` holds one, or `--admin-token`): every game of a deal set
+is then created with the same server seed, derived from the tournament seed as in process, so the logs show the same
+shuffles with the seats permuted (the seed is still committed and revealed: an audit sees it). The bots add no seeds
+of their own. Without the admin token the referee draws each game's server seed in secret, as for any game.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import httpx
 import orjson
 
 from loveletter.api.simulate import SeedKey
-from loveletter.api.tournament import Config, Outcome, Seating, bot_seed, load_bots, schedule, seat_names
+from loveletter.api.tournament import Config, Outcome, Seating, bot_seed, load_bots, schedule, seat_names, server_seed
 from loveletter.api.tournament import tournament_key as make_key
 from loveletter.client import Client, RefereeError
 from loveletter.core.catalogue import Event
@@ -47,6 +49,8 @@ class HttpConfig:
     """Longest wait for every bot to take its seat before the game is aborted (and not rated)."""
     grace_seconds: float = 2.0
     """How long a bot's process may take to leave after its game is over before it is ended (a hang)."""
+    admin_token: str | None = None
+    """The referee's admin token: with it (and duplicate deals) a deal set's games share their server seed."""
 
 
 class HttpTournamentError(BilingualError):
@@ -89,14 +93,18 @@ def play_over_http(config: Config, http: HttpConfig, seating: Seating, seeds: Se
     n = config.players
     specs = [config.bots[i] for i in seating.seats]
     names = seat_names(config, seating)
+    chosen: dict[str, str] = {}
+    if http.admin_token is not None and config.duplicate:
+        chosen["server_seed"] = server_seed(make_key(config.seed), seating.deal).hex()
     try:
-        with Client(http.url) as referee:
+        with Client(http.url, http.admin_token) as referee:
             created = referee.create_game(
                 [{"open": True}] * n,
                 ruleset=config.ruleset,
                 options=dict(config.options) or None,
                 turn_seconds=http.turn_seconds,
                 on_timeout=http.on_timeout,  # type: ignore[arg-type]
+                **chosen,
             )
             organiser = referee.seat(created.organiser_token or "")
             with tempfile.TemporaryDirectory(prefix="loveletter-tournament-") as tmp:
@@ -205,9 +213,9 @@ def _events(data: bytes) -> list[Event]:
 
 
 @contextlib.contextmanager
-def local_referee() -> Iterator[str]:
+def local_referee(admin_token: str | None = None) -> Iterator[str]:
     """`loveletter serve` on a free port of 127.0.0.1 with a throwaway SQLite store and signing key, without rate
-    limits (every bot plays from this machine): its URL, until the block ends."""
+    limits (every bot plays from this machine), with `admin_token` as its admin token: its URL, until the block ends."""
     from loveletter.events.pgcluster import free_port
 
     with tempfile.TemporaryDirectory(prefix="loveletter-referee-") as tmp:
@@ -219,6 +227,8 @@ def local_referee() -> Iterator[str]:
             LOVELETTER_LOG_LEVEL="warning",
             LOVELETTER_KEY_PATH=str(Path(tmp) / "signing.key"),
         )
+        if admin_token is not None:
+            env["LOVELETTER_ADMIN_TOKEN"] = admin_token
         args = [*CLI, "serve", "--port", str(port), "--database-url", f"sqlite:///{tmp}/tournament.db"]
         with open(Path(tmp) / "referee.log", "wb") as out:
             proc = subprocess.Popen(args, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)

@@ -385,6 +385,12 @@ CASES: list[Case] = [
         lambda ctx: ("GET", f"/games/{ctx.main}", {"headers": auth(ctx.keyed_alice)}),
     ),
     Case("log: mid-game", 403, "game_not_over", plain("GET", "/games/{game}/log")),
+    Case(
+        "create: a chosen server seed without the admin token",
+        403,
+        "admin_required",
+        plain("POST", "/games", json={"players": [{"name": "A"}, {"name": "B"}], "server_seed": "ab" * 32}),
+    ),
     Case("join: no invite", 401, "invite_required", _join(lambda ctx, game: {"name": "Zoe"})),
     Case("join: a wrong invite", 403, "invite_rejected", _join(lambda ctx, game: {"name": "Zoe", "invite": "nope"})),
     Case("join: an invite used", 409, "invite_used", _join(_used_invite)),

@@ -83,3 +83,34 @@ def test_serve_starts_a_referee_of_its_own(tmp_path: Path) -> None:
     rows = [line.split(",") for line in ran.stdout.splitlines()]
     assert rows[0][0] == "section" and sum(1 for r in rows if r[0] == "rating") == 2
     assert sum(int(r[4]) for r in rows if r[0] == "rating") == 4  # two games of two seats
+
+
+def test_duplicate_deals_over_http_share_each_deal_sets_shuffles(base: str, tmp_path: Path) -> None:
+    log = tmp_path / "dup.jsonl"
+    ran = loveletter(
+        "tournament", "--bots", "heuristic,random", "--players", "2", "--games", "4", "--seed", "7",
+        "--server", base, "--admin-token", ADMIN, "--turn-seconds", "5", "--json", "--log", str(log),
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    games = read_path(str(log))
+    assert len(games) == 4
+
+    def shuffles(game: object) -> list[object]:
+        return [(e.shuffle, e.deck) for e in game.events if type(e).TYPE == "round_started"]  # type: ignore[attr-defined]
+
+    def seats(game: object) -> tuple[str, ...]:
+        """The bot in each seat (a seat's name is the bot's, then "-" and the seat)."""
+        joined = {e.player: e.name for e in game.events if type(e).TYPE == "seat_joined"}  # type: ignore[attr-defined]
+        return tuple(joined[s].rsplit("-", 1)[0] for s in sorted(joined))
+
+    # Games 0-1 are deal set 0, games 2-3 deal set 1: within a set, round k is shuffled alike (as far as both go)
+    # and the seats are swapped; across sets the decks differ.
+    for a, b in ((games[0], games[1]), (games[2], games[3])):
+        first, second = shuffles(a), shuffles(b)
+        common = min(len(first), len(second))
+        assert common >= 1 and first[:common] == second[:common]
+        assert len(set(seats(a))) == 2 and seats(a) == tuple(reversed(seats(b)))
+    assert shuffles(games[0])[0] != shuffles(games[2])[0]
+    audit = loveletter("audit", str(log))
+    assert audit.returncode == 0, audit.stdout
+    assert "4 games, 4 valid, 0 invalid" in audit.stdout

@@ -33,7 +33,7 @@ from loveletter.api.logs import RequestContext, configure
 from loveletter.api.moves import MOVE, RefereeApp, answer, media_of, move_handler, parse_body
 from loveletter.api.openapi import ETAG, EXAMPLES, NDJSON, REF, SSE, answers, complete, ref, seat_links, stream_schema
 from loveletter.api.problems import Problem, lang_of
-from loveletter.api.referee import KEEP_ALIVE, Referee, events_json
+from loveletter.api.referee import KEEP_ALIVE, Referee, events_json, sse_frame
 from loveletter.api.schemas import CreateGameIn, JoinIn, SeedIn
 from loveletter.api.settings import Settings
 from loveletter.client.answers import Health, Keys
@@ -520,7 +520,7 @@ async def _lobby_sse(referee: Referee, store: EventStore, cursor: int, request: 
             rows = await asyncio.to_thread(store.lobby_feed, cursor, LOBBY_PAGE)
             for item, game_id, kind, listing in rows:
                 data = b'{"game_id":"' + game_id.encode() + b'",' + listing[1:]
-                yield b"id: %d\nevent: %s\ndata: %s\n\n" % (item, kind.encode(), data)
+                yield sse_frame(item, kind, data)
                 cursor = item
                 written = loop.time()
             if len(rows) == LOBBY_PAGE:

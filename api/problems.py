@@ -50,6 +50,7 @@ TITLES: Mapping[str, Text] = {
     "internal_error": Text("Internal error", "Erreur interne"),
     "rate_limited": Text("Too many requests", "Trop de requêtes"),
     "overloaded": Text("Referee busy", "Arbitre surchargé"),
+    "simulation_running": Text("A simulation is already running", "Une simulation est déjà en cours"),
     "too_many_streams": Text("Too many event streams", "Trop de flux d'événements"),
     "store_unavailable": Text("Storage unavailable", "Stockage indisponible"),
     "invite_used": Text("Invite already used", "Invitation déjà utilisée"),

@@ -75,6 +75,19 @@ def wall_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+# JSON leaves U+0085, U+2028 and U+2029 unescaped, and some line readers (httpx's, under httpx-sse) end a line at
+# each: a player named with one would cut an event's `data:` in two for them. Escaped, the JSON means the same.
+_LINE_ENDS = ((b"\xc2\x85", b"\\u0085"), (b"\xe2\x80\xa8", b"\\u2028"), (b"\xe2\x80\xa9", b"\\u2029"))
+
+
+def sse_frame(ident: int, kind: str, data: bytes) -> bytes:
+    """One server-sent event whose `data:` stays on one line for every line reader."""
+    for raw, escaped in _LINE_ENDS:
+        if raw in data:
+            data = data.replace(raw, escaped)
+    return b"id: %d\nevent: %s\ndata: %s\n\n" % (ident, kind.encode(), data)
+
+
 @dataclass(slots=True)
 class Table:
     """A game in memory: its creation record, every event, and the state they fold to."""
@@ -95,7 +108,7 @@ class Table:
         frames = self.frames.setdefault(seat, [])
         if len(frames) < len(self.events):
             for item in events_json(self.events[len(frames) :], len(frames) + 1, seat):
-                frames.append(b"id: %d\nevent: %s\ndata: %s\n\n" % (item["seq"], item["type"].encode(), dumps(item)))
+                frames.append(sse_frame(item["seq"], item["type"], dumps(item)))
         return b"".join(frames[after:])
 
     @property

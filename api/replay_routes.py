@@ -18,9 +18,11 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.responses import Response
 
 from loveletter.api import parse
-from loveletter.api.problems import PROBLEM_JSON, Problem, lang_of
+from loveletter.api.openapi import answers, problem
+from loveletter.api.problems import Problem, lang_of
 from loveletter.api.referee import Referee
 from loveletter.api.ruling_routes import _events_of, _invalid
+from loveletter.client.answers import ReplayViews
 from loveletter.core.catalogue import Event, GameEnded, GameStarted
 from loveletter.core.evolve import evolve
 from loveletter.core.lang import Text
@@ -200,6 +202,19 @@ _POSITION_EXAMPLE: dict[str, Any] = {
 }
 
 
+VIEWS_EXAMPLE: dict[str, Any] = {
+    "ruleset": "2019",
+    "players": ["Alice", "Bob"],
+    "events": 120,
+    "over": True,
+    "pov": "spectator",
+    "lang": "en",
+    "stopped": None,
+    "replay": {"verdict": "valid", "first_problem": None},
+    "positions": [_POSITION_EXAMPLE],
+}
+
+
 def install(app: FastAPI, referee: Referee) -> None:
     """Add `POST /replays/views` to `app`."""
     limits = getattr(app.state, "body_limits", None) or {}
@@ -210,27 +225,13 @@ def install(app: FastAPI, referee: Referee) -> None:
         VIEWS_PATH,
         dependencies=[Depends(parse.json_body)],
         tags=["rulings"],
-        responses={
-            200: {
-                "content": {
-                    "application/json": {
-                        "example": {
-                            "ruleset": "2019",
-                            "players": ["Alice", "Bob"],
-                            "events": 120,
-                            "over": True,
-                            "pov": "spectator",
-                            "lang": "en",
-                            "stopped": None,
-                            "replay": {"verdict": "valid", "first_problem": None},
-                            "positions": [_POSITION_EXAMPLE],
-                        }
-                    }
-                }
-            },
-            403: {"description": "pov=all before the game's end", "content": {PROBLEM_JSON: {}}},
-            422: {"description": "A malformed request (the field is named)", "content": {PROBLEM_JSON: {}}},
-        },
+        responses=answers(
+            ReplayViews,
+            413,
+            422,
+            example=VIEWS_EXAMPLE,
+            more={403: problem(403, description="pov=all before the game's end")},
+        ),
         openapi_extra={
             "requestBody": {
                 "required": True,

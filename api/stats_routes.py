@@ -3,9 +3,9 @@
 `POST /simulations` starts `api.simulate`'s engine in a thread of its own and answers 202 at once; the page polls
 `GET /simulations/{id}` for its progress and, at the end, `api.simulate.statistics` (every figure with its 95%
 interval) plus how many games lasted each number of rounds. A visitor cannot exhaust the server: at most
-`MAX_GAMES` games a simulation, one simulation at a time per worker (a second is a 503 `overloaded` with
-Retry-After), and only the last `KEPT` answers are kept. `POST /simulations/tally` counts the same figures from a
-log written by `loveletter simulate --log`.
+`MAX_GAMES` games a simulation, one simulation at a time per worker (a second is a 409 `simulation_running`
+with Retry-After: the server is not failing, this one resource is taken), and only the last `KEPT` answers are
+kept. `POST /simulations/tally` counts the same figures from a log written by `loveletter simulate --log`.
 """
 
 from __future__ import annotations
@@ -22,10 +22,12 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.responses import Response
 
 from loveletter.api import parse
-from loveletter.api.problems import PROBLEM_JSON, Problem, lang_of
+from loveletter.api.openapi import answers, problem
+from loveletter.api.problems import Problem, lang_of
 from loveletter.api.referee import Referee
 from loveletter.api.ruling_routes import _invalid
 from loveletter.api.simulate import Config, SimulationError, Stats, simulate, statistics
+from loveletter.client.answers import Simulation, Tally
 from loveletter.core.bots import BOTS
 from loveletter.core.catalogue import FavorGained, GameEnded, GameStarted, PlayerEliminated, RoundStarted, TurnStarted
 from loveletter.core.lang import Text
@@ -86,8 +88,8 @@ class Simulations:
     def start(self, config: Config) -> Run:
         if not self.busy.acquire(blocking=False):
             raise Problem(
-                503,
-                "overloaded",
+                409,
+                "simulation_running",
                 Text(
                     "a simulation is already running on this server: try again when it ends",
                     "une simulation tourne déjà sur ce serveur : réessayez quand elle sera finie",
@@ -236,6 +238,8 @@ def tally(data: bytes) -> dict[str, Any]:
     return {"statistics": statistics(stats), "rounds_per_game": rounds_histogram(rounds)}
 
 
+TALLY_TYPES = ("application/x-ndjson", "text/plain", "application/octet-stream")
+"""A log as text, or as a file's bytes (what generated clients upload, as for POST /audits)."""
 RUN_EXAMPLE: dict[str, Any] = {
     "id": "Zk3v9q0aT1cB",
     "status": "running",
@@ -250,11 +254,11 @@ TALLY_EXAMPLE: dict[str, Any] = {
     "rounds_per_game": [{"rounds": 3, "games": 97}, {"rounds": 4, "games": 201}],
 }
 BUSY_EXAMPLE: dict[str, Any] = {
-    "type": "https://loveletter-referee.example/problems/overloaded",
-    "title": "Referee busy",
-    "status": 503,
+    "type": "https://loveletter-referee.example/problems/simulation_running",
+    "title": "A simulation is already running",
+    "status": 409,
     "detail": "a simulation is already running on this server: try again when it ends",
-    "code": "overloaded",
+    "code": "simulation_running",
 }
 
 
@@ -265,16 +269,19 @@ def install(app: FastAPI, referee: Referee) -> None:
     limits = getattr(app.state, "body_limits", None) or {}
     limits[TALLY_PATH] = MAX_TALLY_BYTES
     app.state.body_limits = limits
-    problem: dict[str, Any] = {"content": {PROBLEM_JSON: {"example": BUSY_EXAMPLE}}}
-    running: dict[str, Any] = {"content": {"application/json": {"example": RUN_EXAMPLE}}}
-    tallied: dict[str, Any] = {"content": {"application/json": {"example": TALLY_EXAMPLE}}}
 
     @app.post(
         "/simulations",
         dependencies=[Depends(parse.json_body)],
         status_code=202,
         tags=["simulations"],
-        responses={202: running, 422: problem, 503: problem},
+        responses=answers(
+            Simulation,
+            422,
+            status=202,
+            example=RUN_EXAMPLE,
+            more={409: problem(409, BUSY_EXAMPLE, "A simulation is already running on this worker")},
+        ),
         openapi_extra={
             "requestBody": {
                 "required": True,
@@ -313,7 +320,7 @@ def install(app: FastAPI, referee: Referee) -> None:
         answer = {**run.as_dict(lang_of(request)), "url": f"/simulations/{run.id}"}
         return Response(orjson.dumps(answer), status_code=202, media_type="application/json")
 
-    @app.get("/simulations/{run_id}", tags=["simulations"], responses={200: running, 404: problem})
+    @app.get("/simulations/{run_id}", tags=["simulations"], responses=answers(Simulation, 404, example=RUN_EXAMPLE))
     async def simulation(run_id: str, request: Request) -> Response:
         """A simulation's progress (`done` of `games`) and, once done, its statistics with 95% intervals."""
         return Response(orjson.dumps(runs.get(run_id).as_dict(lang_of(request))), media_type="application/json")
@@ -321,7 +328,7 @@ def install(app: FastAPI, referee: Referee) -> None:
     @app.post(
         TALLY_PATH,
         tags=["simulations"],
-        responses={200: tallied, 415: problem, 422: problem},
+        responses=answers(Tally, 413, 415, 422, example=TALLY_EXAMPLE),
         openapi_extra={
             "requestBody": {
                 "required": True,
@@ -329,7 +336,11 @@ def install(app: FastAPI, referee: Referee) -> None:
                     "application/x-ndjson": {
                         "schema": {"type": "string"},
                         "example": '{"format": "loveletter-log", "game_id": "sim-1-0", "…": "…"}',
-                    }
+                    },
+                    "text/plain": {"schema": {"type": "string"}},
+                    "application/octet-stream": {
+                        "schema": {"type": "string", "format": "binary", "description": "the log file's bytes"}
+                    },
                 },
             }
         },
@@ -337,13 +348,13 @@ def install(app: FastAPI, referee: Referee) -> None:
     async def tally_log(request: Request) -> Response:
         """The statistics of a simulation's log (`loveletter simulate --log`), counted from its events."""
         content_type = parse.media_type(request.headers.get("content-type"))
-        if content_type is None or content_type[0] not in ("application/x-ndjson", "text/plain"):
+        if content_type is None or content_type[0] not in TALLY_TYPES:
             raise Problem(
                 415,
                 "unsupported_media_type",
                 Text(
-                    "send the log as application/x-ndjson (or text/plain)",
-                    "envoyez le journal en application/x-ndjson (ou en text/plain)",
+                    "send the log as application/x-ndjson (or text/plain, or application/octet-stream)",
+                    "envoyez le journal en application/x-ndjson (ou en text/plain, ou en application/octet-stream)",
                 ),
             )
         data = await request.body()

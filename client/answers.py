@@ -188,3 +188,50 @@ class Problem(Answer):
     errors: tuple[FieldError, ...] | None = None
     version: int | None = Field(None, description="the game's current version, for a stale If-Match")
     line: int | None = Field(None, description="the line of a log that cannot be read")
+
+
+class RoundsCount(Answer):
+    rounds: int
+    games: int
+
+
+class Simulation(Answer):
+    """`POST /simulations` (with `url`, where to poll) and `GET /simulations/{id}`: progress, then statistics."""
+
+    id: str
+    status: Literal["running", "done", "failed"]
+    done: int
+    games: int
+    statistics: dict[str, Any] | None = Field(
+        default=None,
+        description="once done: win rates by seat and by bot, favors, eliminations, each with its 95% interval",
+    )
+    rounds_per_game: tuple[RoundsCount, ...]
+    error: str | None = None
+    url: str | None = None
+
+
+class Tally(Answer):
+    """`POST /simulations/tally`: the statistics of a simulation's log."""
+
+    statistics: dict[str, Any]
+    rounds_per_game: tuple[RoundsCount, ...]
+
+
+class ReplayCheck(Answer):
+    verdict: Literal["valid", "invalid"]
+    first_problem: dict[str, Any] | None = None
+
+
+class ReplayViews(Answer):
+    """`POST /replays/views`: every position of a log as one point of view saw it."""
+
+    ruleset: str
+    players: tuple[str, ...]
+    events: int
+    over: bool
+    pov: str | int
+    lang: Literal["en", "fr"]
+    stopped: int | None = Field(default=None, description="the seq of the event the log could not go past, if any")
+    replay: ReplayCheck
+    positions: tuple[dict[str, Any], ...] = Field(description="the view, story and standing after each event")

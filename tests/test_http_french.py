@@ -185,6 +185,21 @@ def _used_invite(ctx: Ctx, game: dict[str, Any]) -> dict[str, Any]:
 
 BAD_TRANSCRIPT = {"format": "loveletter-transcript", "players": "nobody"}
 
+
+def _long_simulation(ctx: Ctx) -> None:
+    """A simulation still running when the case's two requests arrive (one at a time per worker)."""
+    with httpx.Client(base_url=ctx.url, timeout=30) as http:
+        http.post("/simulations", json={"players": 6, "games": 5000})  # 202, or 409 if one already runs
+
+
+def _then(setup: Callable[[Ctx], Any], request: Callable[[Ctx], Request]) -> Callable[[Ctx], Request]:
+    def build(ctx: Ctx) -> Request:
+        setup(ctx)
+        return request(ctx)
+
+    return build
+
+
 CASES: list[Case] = [
     # 400 and 422 invalid_request: malformed JSON, then bodies breaking the schema (several errors each)
     Case("move: malformed JSON", 400, "invalid_request", raw_move("alice", b'{"type": "play", "card": ')),
@@ -518,6 +533,12 @@ CASES: list[Case] = [
         "tally: JSON", 415, "unsupported_media_type", plain("POST", "/simulations/tally", content=b"{}", headers=JSON)
     ),
     Case("tally: empty", 422, "unreadable_log", plain("POST", "/simulations/tally", content=b"", headers=NDJSON)),
+    Case(
+        "simulation: one already running",
+        409,
+        "simulation_running",
+        _then(_long_simulation, plain("POST", "/simulations", json={"games": 1})),
+    ),
     # 422 by the rules
     Case(
         "move: the Countess is forced",
@@ -762,14 +783,6 @@ def _held_request(ctx: Ctx) -> None:
     sock.sendall(b"POST /rulings HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 9\r\n\r\n{")
     ctx.held.append(sock)
     time.sleep(0.2)
-
-
-def _then(setup: Callable[[Ctx], Any], request: Callable[[Ctx], Request]) -> Callable[[Ctx], Request]:
-    def build(ctx: Ctx) -> Request:
-        setup(ctx)
-        return request(ctx)
-
-    return build
 
 
 LIMITS: list[Case] = [  # in this order: each one's setup adds to the last one's

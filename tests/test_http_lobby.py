@@ -404,6 +404,10 @@ def test_a_rematch_seats_the_same_players_rotated_each_with_a_seat_nobody_else_c
     assert cid["game_id"] == new_id and cid["seat"] == 0
     with client(lobby.base, cid["token"]) as c:
         view = c.get(f"/games/{new_id}").json()["view"]
-    assert view["round"] == 1 and view["seat"] == 0 and len(view["hand"]) in (1, 2)  # dealt: every seat is taken
+    # Dealt, every seat being taken: Cid holds a card or two — or none, if the bot, first to play, has already
+    # knocked Cid out of the round (the game goes on without waiting for this test).
+    assert view["round"] == 1 and view["seat"] == 0
+    cid_in_round = view["seats"][0]["in_round"]
+    assert len(view["hand"]) in ((1, 2) if cid_in_round else (0,)), view
     with client(lobby.base, first["token"]) as c:
         assert c.get(f"/games/{new_id}").json()["view"]["seat"] == 1

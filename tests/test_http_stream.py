@@ -87,3 +87,15 @@ def test_a_stream_closes_after_game_ended(server: Server) -> None:
     tail = read_sse(server.url, f"/games/{gid}/stream", Last_Event_ID=str(version - 2))
     assert [m["event"] for m in tail] == ["game_ended", "seed_revealed"]
     assert read_sse(server.url, f"/games/{gid}/stream", Last_Event_ID=str(version)) == []
+
+
+def test_a_name_with_a_unicode_line_separator_stays_one_event_for_the_client_library(server: Server) -> None:
+    """JSON leaves U+2028 and U+0085 raw, and httpx's line reader (under httpx-sse, our client's) ends lines at
+    them: the referee escapes them, so each event still reaches the client whole, name intact."""
+    from loveletter.client import Client
+
+    name = "Ann\u2028Lee\x85Ma"
+    created = create_game(server.url, [{"name": name}, {"name": "Bob", "bot": "random"}])
+    with Client(server.url, token=created["seats"][0]["token"]) as alice:
+        first = next(iter(alice.stream(created["game_id"])))
+        assert first.type == "game_started" and first.raw["players"][0] == name

@@ -11,6 +11,7 @@ server sends goes undocumented: bodies, each event of a game stream, each lobby 
 from __future__ import annotations
 
 import copy
+import json
 import os
 import tempfile
 from collections.abc import Iterator
@@ -56,7 +57,7 @@ NEVER_ENDS = {("GET", "/lobby/stream")}
 @schemathesis.serializer("application/x-ndjson")
 def _as_text(ctx: Any, value: Any) -> bytes:
     """A log sent to POST /audits is text: generated strings go as UTF-8, anything else as its JSON."""
-    return value.encode() if isinstance(value, str) else orjson.dumps(value)
+    return value.encode() if isinstance(value, str) else json.dumps(value).encode()  # any int, not only 64-bit
 
 
 class Tables:

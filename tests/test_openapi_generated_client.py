@@ -28,6 +28,7 @@ PACKAGE = "ll_generated"
 EXPECTED_WARNINGS = {
     "GET /games/{game_id}/log": "application/x-ndjson",  # JSON lines: not a body the generator reads
     "POST /audits": "text/plain",  # it uploads the log as application/octet-stream, which the referee takes too
+    "POST /simulations/tally": "text/plain",  # the same
 }
 
 
@@ -83,7 +84,8 @@ def test_the_generator_names_calls_after_operations_and_skips_none(generated: tu
         "games": ("create_game", "get_game", "play_move", "list_events", "contribute_seed", "get_state"),
         "lobby": ("list_games", "join_game", "resign_seat", "abort_game", "rematch_game"),
         "audit": ("audit_log",),
-        "rulings": ("ask_ruling",),
+        "rulings": ("ask_ruling", "replay_views"),
+        "simulations": ("start_simulation", "simulation", "tally_log"),
         "rulesets": ("list_rulesets", "get_ruleset"),
         "service": ("health", "get_keys"),
     }.items():

@@ -154,9 +154,9 @@ def test_one_simulation_at_a_time(base: str) -> None:
     first = httpx.post(f"{base}/simulations", json={"players": 4, "games": 400})
     assert first.status_code == 202
     second = httpx.post(f"{base}/simulations", json={"games": 1}, headers={"Accept-Language": "fr"})
-    assert second.status_code == 503 and second.headers["retry-after"] == "5"
+    assert second.status_code == 409 and second.headers["retry-after"] == "5"
     problem = second.json()
-    assert problem["code"] == "overloaded" and not not_french(problem["detail"])
+    assert problem["code"] == "simulation_running" and not not_french(problem["detail"])
     assert wait_done(base, first.json()["url"])["status"] == "done"
     assert httpx.post(f"{base}/simulations", json={"games": 1}).status_code == 202  # free again
 

@@ -21,7 +21,7 @@ from loveletter.api import parse
 from loveletter.api.openapi import answers, problem
 from loveletter.api.problems import Problem, lang_of
 from loveletter.api.referee import Referee
-from loveletter.api.ruling_routes import _events_of, _invalid
+from loveletter.api.ruling_routes import _events_of, _invalid, json_of
 from loveletter.client.answers import ReplayViews
 from loveletter.core.catalogue import Event, GameEnded, GameStarted
 from loveletter.core.evolve import evolve
@@ -262,15 +262,6 @@ def install(app: FastAPI, referee: Referee) -> None:
     async def replay_views(request: Request) -> Response:
         """Every position of a game's log as one point of view saw it: the view (`GET /games/{id}/state`'s), the
         story told up to there, and where the game stood; with the strict replay's first problem, if any."""
-        raw = await request.body()
-        try:
-            body = orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
-            raise _invalid(
-                "body",
-                Text(f"not JSON: {exc}", f"ce n'est pas du JSON valide (ligne {exc.lineno}, colonne {exc.colno})"),
-                "json_invalid",
-                status=400,
-            ) from None
+        body = await json_of(request)
         answer = await asyncio.to_thread(views, body, lang_of(request))
         return Response(answer, media_type="application/json")

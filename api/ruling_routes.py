@@ -252,6 +252,19 @@ def ruling(body: Any, header_lang: str) -> dict[str, Any]:
     return out
 
 
+async def json_of(request: Request) -> Any:
+    """The request's body read as JSON, or a 400 `json_invalid` that says where it stops being JSON."""
+    try:
+        return orjson.loads(await request.body())
+    except orjson.JSONDecodeError as exc:
+        raise _invalid(
+            "body",
+            Text(f"not JSON: {exc}", f"ce n'est pas du JSON valide (ligne {exc.lineno}, colonne {exc.colno})"),
+            "json_invalid",
+            status=400,
+        ) from None
+
+
 def install(app: FastAPI, referee: Referee) -> None:
     """Add `POST /rulings` and `GET /games/{id}/state` to `app`."""
 
@@ -288,19 +301,7 @@ def install(app: FastAPI, referee: Referee) -> None:
     )
     async def ask_ruling(request: Request) -> Response:
         """Was this move legal after seq `at` of this log, under which rule, and what would it have caused?"""
-        raw = await request.body()
-        try:
-            body = orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
-            raise _invalid(
-                "body",
-                Text(
-                    f"not JSON: {exc}",
-                    f"ce n'est pas du JSON valide (ligne {exc.lineno}, colonne {exc.colno})",
-                ),
-                "json_invalid",
-                status=400,
-            ) from None
+        body = await json_of(request)
         answer = await asyncio.to_thread(ruling, body, lang_of(request))
         return Response(orjson.dumps(answer), media_type=JSON)
 

@@ -25,7 +25,7 @@ from loveletter.api import parse
 from loveletter.api.openapi import answers, problem
 from loveletter.api.problems import Problem, lang_of
 from loveletter.api.referee import Referee
-from loveletter.api.ruling_routes import _invalid
+from loveletter.api.ruling_routes import _invalid, json_of
 from loveletter.api.simulate import Config, SimulationError, Stats, simulate, statistics
 from loveletter.client.answers import Simulation, Tally
 from loveletter.core.bots import BOTS
@@ -306,16 +306,7 @@ def install(app: FastAPI, referee: Referee) -> None:
     )
     async def start_simulation(request: Request) -> Response:
         """Start a bot-against-bot simulation (at most 5000 games, one at a time per worker); poll its `url`."""
-        raw = await request.body()
-        try:
-            body = orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
-            raise _invalid(
-                "body",
-                Text(f"not JSON: {exc}", f"ce n'est pas du JSON valide (ligne {exc.lineno}, colonne {exc.colno})"),
-                "json_invalid",
-                status=400,
-            ) from None
+        body = await json_of(request)
         run = runs.start(config_of(body))
         answer = {**run.as_dict(lang_of(request)), "url": f"/simulations/{run.id}"}
         return Response(orjson.dumps(answer), status_code=202, media_type="application/json")

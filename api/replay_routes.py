@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections import OrderedDict
+from dataclasses import replace
 from typing import Any
 
 import orjson
@@ -30,7 +31,7 @@ from loveletter.core.state import INITIAL, GameState
 from loveletter.core.views import view
 from loveletter.events.log import Entry
 from loveletter.replays.narrative import narrate
-from loveletter.replays.position import position, render_position
+from loveletter.replays.position import Position, position, render_position
 from loveletter.replays.pov import narrate_pov
 from loveletter.replays.replay import check
 
@@ -79,6 +80,15 @@ def _story_step(before: list[str], now: list[str]) -> dict[str, Any]:
     return {"keep": keep, "add": now[keep:]}
 
 
+def _seen_position(state: GameState, told: list[Event], pov: int | str) -> Position:
+    """The position as `pov` may read it: the legal moves of the player to move would tell their hand, so only
+    that player (and `all`, after the end) sees them listed."""
+    where = position(state, told)
+    if pov == "all" or pov == state.active:
+        return where
+    return replace(where, legal_moves=[])
+
+
 def positions(events: list[Event], pov: int | str, lang: str) -> dict[str, Any]:
     """Every position of `events` (after seq 1, 2, …) as `pov` saw it. Events that cannot be applied (a tampered
     log) end the positions there: `stopped` is the seq of the first one."""
@@ -119,7 +129,7 @@ def positions(events: list[Event], pov: int | str, lang: str) -> dict[str, Any]:
         entry: dict[str, Any] = {
             "at": at,
             "event": type(event).TYPE,
-            "where": render_position(position(state, told), at, lang),
+            "where": render_position(_seen_position(state, told, pov), at, lang),
             "view": view(state, seat).as_dict(),
             "story": _story_step(story, [line.strip() for line in lines]),
         }

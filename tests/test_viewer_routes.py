@@ -85,6 +85,18 @@ def test_every_position_of_every_seat_is_the_referees_own_view(base: str, game: 
             assert p["all"]["hands"] == full["hands"] and p["all"]["deck"] == full["deck"]
 
 
+def test_the_legal_moves_of_a_position_are_listed_only_to_the_player_who_has_them(
+    base: str, game: dict[str, Any]
+) -> None:
+    """The moves a player may make name the cards in their hand: another seat or a spectator must not read them
+    in the position's words (the viewer once showed them to every point of view)."""
+    log = httpx.get(f"{base}/games/{game['game_id']}/log").text
+    for pov in (0, 1, "spectator"):
+        listed = [p for p in positions(base, log, pov)["positions"] if "legal moves:" in p["where"]]
+        assert all(p["view"]["active"] == pov and p["view"]["phase"] != "over" for p in listed), pov
+        assert (len(listed) > 5) == (pov != "spectator"), (pov, len(listed))  # each seat still reads its own
+
+
 def test_a_seat_by_its_name_and_in_french(base: str, game: dict[str, Any]) -> None:
     log = httpx.get(f"{base}/games/{game['game_id']}/log").text
     by_name, by_number = positions(base, log, "Bo", "fr"), positions(base, log, 1, "fr")

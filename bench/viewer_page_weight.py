@@ -17,11 +17,8 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import os
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -31,8 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
 
-from bench.api_load import start_server  # noqa: E402
-from loveletter.events.pgcluster import free_port  # noqa: E402
+from bench.browser_referee import chromium_path, referee  # noqa: E402
 
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]  # fmt: skip
@@ -60,21 +56,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--loads", type=int, default=10, help="viewer loads, each in a fresh browser context")
     args = ap.parse_args()
-    chromium = shutil.which("chromium")
-    if chromium is None:
-        raise SystemExit("Debian's chromium is needed (apt-get install chromium)")
+    chromium = chromium_path()
     from playwright.sync_api import sync_playwright
 
-    folder = tempfile.mkdtemp(prefix="viewer-weight-")
-    port = free_port()
-    env = {
-        "LOVELETTER_DATABASE_URL": f"sqlite:///{folder}/referee.db",
-        "LOVELETTER_KEY_PATH": os.path.join(folder, "signing.key"),
-        "LOVELETTER_LOG_LEVEL": "warning",
-    }
-    server = start_server("loveletter.api.app:create_app", port, env)
-    base = f"http://127.0.0.1:{port}"
-    try:
+    with referee("viewer-weight-") as (base, port):
         bots = [{"name": n, "bot": "heuristic"} for n in ("Alice", "Bruno", "Chloé")]
         game = httpx.post(f"{base}/games", json={"ruleset": "2019", "players": bots}).json()["game_id"]
         log = httpx.get(f"{base}/games/{game}/log").text
@@ -101,10 +86,6 @@ def main() -> None:
                 drawn.append(page.evaluate("performance.getEntriesByName('ll:replay-drawn')[0].startTime"))
                 context.close()
             browser.close()
-    finally:
-        server.terminate()
-        server.wait(10)
-        shutil.rmtree(folder, ignore_errors=True)
     report("replay viewer", viewer_assets, port)
     body = views.content
     print(f"POST /replays/views, one point of view of a {events}-event game: {len(body):,} bytes "

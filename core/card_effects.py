@@ -95,38 +95,28 @@ def play(state: GameState, cmd: PlayCard) -> Events:
     drawn = 0  # cards this move takes from the top of the deck
     if t is not None:
         theirs = state.hands[t][0] if t != p else mine
-        # Shared events (immutable values) when every card involved is a `Card`, as it always is in play.
-        share = plain and type(mine) is Card and type(theirs) is Card
         if card is _GUARD:
             if guess is theirs:
-                events.append(
-                    _shared(PlayerEliminated, t, (theirs,), _GUARD) if share else PlayerEliminated(t, (theirs,), _GUARD)
-                )
+                events.append(_shared(PlayerEliminated, t, (theirs,), _GUARD))
                 eliminated = t
         elif card is _PRIEST:
-            events.append(_shared(HandSeen, p, t, theirs) if share else HandSeen(p, t, theirs))
+            events.append(_shared(HandSeen, p, t, theirs))
         elif card is _BARON:
-            events.append(_shared(HandsCompared, p, t, mine, theirs) if share else HandsCompared(p, t, mine, theirs))
+            events.append(_shared(HandsCompared, p, t, mine, theirs))
             values = state.ruleset.values  # type: ignore[union-attr]
             if values[mine] < values[theirs]:
-                events.append(
-                    _shared(PlayerEliminated, p, (mine,), _BARON) if share else PlayerEliminated(p, (mine,), _BARON)
-                )
+                events.append(_shared(PlayerEliminated, p, (mine,), _BARON))
                 eliminated = p
             elif values[theirs] < values[mine]:
-                events.append(
-                    _shared(PlayerEliminated, t, (theirs,), _BARON) if share else PlayerEliminated(t, (theirs,), _BARON)
-                )
+                events.append(_shared(PlayerEliminated, t, (theirs,), _BARON))
                 eliminated = t
         elif card is _PRINCE:
-            events.append(_shared(HandDiscarded, t, theirs) if share else HandDiscarded(t, theirs))
+            events.append(_shared(HandDiscarded, t, theirs))
             if theirs is _PRINCESS:
                 events.append(PlayerEliminated(t, (), _PRINCESS))
                 eliminated = t
             elif deck:
-                top = deck[0]
-                drew = CardDrawn(t, top, "deck") if type(top) is not Card else _shared(CardDrawn, t, top, "deck")
-                events.append(drew)
+                events.append(_shared(CardDrawn, t, deck[0], "deck"))
                 drawn = 1
             else:
                 assert state.set_aside is not None

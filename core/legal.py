@@ -81,7 +81,7 @@ def _decode(code: int, player: int) -> PlayerCommand:
     if code >= RETURN_BASE:
         keep, rest = divmod(code - RETURN_BASE, 121)
         b0, b1 = divmod(rest, 11)
-        if keep >= len(CARD_ORDER) or b0 > len(CARD_ORDER) or b1 > len(CARD_ORDER) or (b0 == 0 and b1):
+        if keep >= len(CARD_ORDER) or (b0 == 0 and b1):  # divmod by 11 of rest < 121: b0, b1 <= 10
             raise ValueError(f"no action has code {code}")
         bottom = tuple(CARD_ORDER[b - 1] for b in (b0, b1) if b)
         return ReturnCards(player, CARD_ORDER[keep], bottom)

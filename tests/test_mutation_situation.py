@@ -120,6 +120,11 @@ def test_the_unwritten_cards_must_fill_the_unknown_places_exactly() -> None:
         "le paquet « 2012 » laisse 1 carte non écrite pour 0 place inconnue",  # French: zero takes the singular
     )
     assert check_position(R2012, written, 1, [2, 1], [False, False], 0) == Counter({PS: 1})
+    # Fourteen written (the Countess not): two cards left for one place.
+    assert _refusal(R2012, written[:-1], 1, [2, 1], [False, False], 0)[2:] == (
+        "the 2012 deck leaves 2 cards not written for 1 unknown place",
+        "le paquet « 2012 » laisse 2 cartes non écrites pour 1 place inconnue",
+    )
 
 
 def _a_position() -> GameState:

@@ -184,17 +184,9 @@ def _turn_started(s: Transient, e: TurnStarted) -> None:
 
 def _card_played(s: Transient, e: CardPlayed) -> None:
     p, card = e.player, e.card
-    hands = list(s.hands)
-    hand = hands[p]
-    if len(hand) == 2 and hand[0] is card:
-        hands[p] = (hand[1],)
-    elif len(hand) == 2 and hand[1] is card:
-        hands[p] = (hand[0],)
-    else:
-        cards = list(hand)
-        cards.remove(card)
-        hands[p] = tuple(cards)
-    s.hands = tuple(hands)
+    hand = s.hands[p]
+    i = hand.index(card)
+    s.hands = _put(s.hands, p, hand[:i] + hand[i + 1 :])
     front = list(s.front)
     front[p] = front[p] + (card,)
     s.front = tuple(front)

@@ -114,10 +114,12 @@ def _start(state: GameState, cmd: StartGame) -> Events:
     check_table(cmd, names)
     try:
         options = Options.from_dict(cmd.options)
-    except ValueError as exc:
-        why = exc.text if isinstance(exc, BilingualError) else Text(str(exc), f"« {exc} »")
+    except BilingualError as exc:  # the only error `Options.from_dict` raises
         raise RuleViolation(
-            "invalid_option", "setup.options", f"invalid rule option: {why.en}", f"option de règle invalide : {why.fr}"
+            "invalid_option",
+            "setup.options",
+            f"invalid rule option: {exc.text.en}",
+            f"option de règle invalide : {exc.text.fr}",
         ) from None
     if cmd.seed_commitment is not None and not _is_seed(cmd.seed_commitment):
         raise RuleViolation(

@@ -1,0 +1,68 @@
+"""Corners of `core.decide` that the rule examples never reach: a name that is not a string, a deal holding something
+that is neither a card nor a word, a French plural of face-up cards, a round winner who left the game.
+
+Written against the survivors of `make mutation`; each expected value is written from RULINGS.md (§2, §12) or read
+off the hand-built command.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from loveletter.core.commands import DealRound, Resign, StartGame
+from loveletter.core.decide import decide, first_player_candidates
+from loveletter.core.rules import RuleViolation
+from loveletter.core.state import INITIAL
+from tests.helpers import PR, PS, B, G, H, K, explicit_deal, start
+
+T = 1_790_000_000_000
+
+
+def _refused(state: object, command: object) -> RuleViolation:
+    with pytest.raises(RuleViolation) as info:
+        decide(state, command)  # type: ignore[arg-type]
+    return info.value
+
+
+@pytest.mark.parametrize("name", [5, None, b"Bob", ["Bob"]])
+def test_a_player_name_that_is_not_text_is_refused_as_an_empty_one(name: object) -> None:
+    v = _refused(INITIAL, StartGame("2019", ("Ann", name)))  # type: ignore[arg-type]
+    assert (v.code, v.rule_id) == ("player_names", "setup.players")
+    assert v.en == "player names must be distinct and not empty"
+
+
+def test_a_deal_holding_a_number_names_it_in_both_languages() -> None:
+    state = start("2019", 3).state
+    deal = explicit_deal(state, (G, PR, B), (H, K), set_aside=PS, first_player=0)
+    # One of the six Guards of the draw pile replaced by the number 7 (Python cannot sort it among the cards).
+    i = deal.deck.index(G)
+    broken = DealRound(deal.set_aside, deal.face_up, deal.hands, (*deal.deck[:i], 7, *deal.deck[i + 1 :]), 0)  # type: ignore[arg-type]
+    v = _refused(state, broken)
+    assert (v.code, v.rule_id) == ("invalid_deal", "setup.deal")
+    assert v.en == "the deal is not the 2019 deck (extra: 7 × 1, missing: Guard × 1)"
+    assert v.fr == (
+        "la distribution ne correspond pas au paquet du jeu de règles « 2019 » (cartes en trop : « 7 » × 1 ; "
+        "cartes manquantes : Garde × 1)"
+    )
+
+
+def test_face_up_cards_at_a_table_of_three_are_counted_in_french_plural() -> None:
+    state = start("2019", 3).state
+    deal = explicit_deal(state, (G, PR, B), (H, K), set_aside=PS, face_up=(G, G), first_player=0)
+    v = _refused(state, deal)
+    assert (v.en, v.fr) == (
+        "2 face-up cards where 0 are set aside face up",
+        "2 cartes face visible, alors que la mise en place en prévoit 0",
+    )
+
+
+def test_a_round_winner_who_left_the_game_does_not_start_the_next_round() -> None:
+    game = start("2019", 3)
+    game.deal((G, PR, B), (H,), set_aside=PS)
+    game.play(0, G, 1, PR)  # Ann draws the Handmaid; her Guard names Bob's Priest: Bob is out
+    game.play(2, B, 0)  # Cid draws a Guard; his Baron shows it against Ann's Handmaid: Cid is out, Ann wins the round
+    assert game.state.round_winners == (0,) and game.state.phase == "deal"
+    assert first_player_candidates(game.state) == ((0,), "previous-winner")  # RULINGS §2
+    game.do(Resign(0, T))
+    # RULINGS §12: Ann left; Bob and Cid are still in, so the start is drawn among the seats still playing.
+    assert first_player_candidates(game.state) == ((1, 2), "random")

@@ -220,7 +220,7 @@ def test_the_king_scores_the_card_it_would_hold() -> None:
 
 
 def test_the_chancellor_return_scores() -> None:
-    # keep × 10, + 1 when the very bottom card (the last one listed, RULES: top to bottom) is the lower one.
+    # keep × 10, + 1 when the very bottom card (the last one: `ReturnCards` lists top to bottom) is the lower one.
     assert _score_return(ReturnCards(0, K, (PR, G)), V2019) == 70 + 1  # Guard 1 below Priest 2: 71
     assert _score_return(ReturnCards(0, K, (G, PR)), V2019) == 70  # Priest on the very bottom: 70
     assert _score_return(ReturnCards(0, K, (G, G)), V2019) == 70  # two equal cards: no bonus

@@ -205,6 +205,51 @@ def test_the_json_of_a_dealt_two_player_round() -> None:
     }
 
 
+# RULINGS §1: players allowed and favors to win, by ruleset.
+FAVORS_TO_WIN = {
+    "2019": {2: 6, 3: 5, 4: 4, 5: 3, 6: 3},
+    "2019-classic": {2: 6, 3: 5, 4: 4},
+    "2012": {2: 7, 3: 5, 4: 4},
+    "princess-princess": {2: 6, 3: 5, 4: 4, 5: 3, 6: 3},
+}
+OPTIONS = [{}, {"tie_2012": "all"}, {"guard_unknown": "miss"}, {"tie_2012": "all", "guard_unknown": "miss"}]
+
+
+@pytest.mark.parametrize("ruleset_id", list(FAVORS_TO_WIN))
+def test_the_state_a_game_starts_in_for_every_ruleset_player_count_and_option(ruleset_id: str) -> None:
+    """Right after `game_started` (RULINGS §1, §2, §11): the players seated, nobody holding a card or a favor,
+    nobody out, protected or knowing anything, the options recorded (defaults `nobody` and `refuse`), and the
+    game waiting for chance to deal its first round (round 0, no active player)."""
+    rs = get_ruleset(ruleset_id)
+    counts = sorted(FAVORS_TO_WIN[ruleset_id])
+    assert (rs.min_players, rs.max_players) == (counts[0], counts[-1])
+    assert dict(rs.favors_to_win) == FAVORS_TO_WIN[ruleset_id]
+    for n in counts:
+        for i, options in enumerate(OPTIONS):
+            first = None if i % 2 else n - 1
+            game = start(ruleset_id, n, options, first_player=first)
+            names = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"][:n]
+            assert game.state.as_dict() == {
+                **NO_GAME,
+                "ruleset": ruleset_id,
+                "options": {"tie_2012": "nobody", "guard_unknown": "refuse", **options},
+                "players": names,
+                "named_first_player": first,
+                "favors": [0] * n,
+                "phase": "deal",
+                "hands": [[] for _ in names],
+                "front": [[] for _ in names],
+                "out": [False] * n,
+                "protected": [False] * n,
+                "knows": [[None] * n for _ in names],
+                "deck_known": [[] for _ in names],
+                "seq": 1,
+                "seat_seeds": [None] * n,
+                "resigned": [False] * n,
+            }, (n, options)
+            assert game.state.ruleset is rs and game.state.n_players == n
+
+
 def test_winner_names_keep_every_seat_at_the_table_and_only_those() -> None:
     """Seats 0 and 2 of three are named, in the order of `winners`; 3 and -1 (a forged log's) are left out."""
     s = initial_state().thaw()

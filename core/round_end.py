@@ -7,7 +7,15 @@ from __future__ import annotations
 
 from loveletter.core import memo
 from loveletter.core.cards import Card
-from loveletter.core.catalogue import Event, FavorGained, FavorReason, GameEnded, RoundEnded, TurnStarted
+from loveletter.core.catalogue import (
+    Event,
+    FavorGained,
+    FavorReason,
+    GameEnded,
+    RoundEnded,
+    RoundEndReason,
+    TurnStarted,
+)
 from loveletter.core.evolve import fold
 from loveletter.core.rulesets import Tie2012, TieRule
 from loveletter.core.state import GameState
@@ -81,7 +89,7 @@ _FAVORS: dict[tuple[int, str], FavorGained] = memo.table()
 _SPY, _CHANCELLOR = Card.SPY, Card.CHANCELLOR
 
 
-def end_of_round(state: GameState, reason: str) -> list[Event]:
+def end_of_round(state: GameState, reason: RoundEndReason) -> list[Event]:
     rs = state.ruleset
     assert rs is not None
     out = state.out
@@ -93,11 +101,7 @@ def end_of_round(state: GameState, reason: str) -> list[Event]:
     else:
         winners = showdown_winners(state)
         hands = tuple([h[0] if not out[i] else None for i, h in enumerate(state.hands)])
-    events: list[Event] = [
-        RoundEnded(
-            state.round, "last-standing" if reason == "last-standing" else "deck-out", winners, state.set_aside, hands
-        )
-    ]
+    events: list[Event] = [RoundEnded(state.round, reason, winners, state.set_aside, hands)]
     gains = [0] * n
     for w in winners:
         gains[w] += 1

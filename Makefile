@@ -92,7 +92,7 @@ mutation: $(STAMP)
 	$(BIN)/pip install --quiet 'mutmut>=3.8,<4'
 	rm -rf mutants
 	@date -u +"mutation run started at %H:%M:%S UTC"
-	$(BIN)/mutmut run --max-children $(MUTATION_CHILDREN)
+	HYPOTHESIS_PROFILE=mutation $(BIN)/mutmut run --max-children $(MUTATION_CHILDREN)
 	@date -u +"mutation run ended at %H:%M:%S UTC"
 	$(BIN)/mutmut results
 

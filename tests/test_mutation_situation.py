@@ -170,3 +170,5 @@ def test_a_chancellor_played_from_a_position_knows_where_its_cards_went() -> Non
         {"from_top": 2, "card": "priest"},
     ]
     assert view(s, 0).as_dict()["deck_known"] == []
+    # What Bob has not seen: fronts H; G, C; B, S, his Prince, and the Guard and Priest he put under the deck.
+    assert view(s, 1).unseen == {S: 1, G: 4, PR: 1, B: 1, H: 1, P: 1, C: 1, K: 1, CO: 1, PS: 1}

@@ -698,3 +698,51 @@ def test_the_deals_loop_rejects_a_word_as_the_algorithm_says() -> None:
     blocks = [b"\xff" * 32] + [hashlib.sha256(bytes([i])).digest() for i in range(40)]
     words = (int.from_bytes(block[k : k + 4], "big") for block in blocks for k in range(0, 32, 4))
     assert Rigged(blocks).shuffled(list(range(21))) == _shuffled(words, list(range(21)))
+
+
+def _rigged(*blocks: tuple[int, ...]) -> SeedStream:
+    """A seed stream whose blocks are the given eight-word tuples (then hashes of their index), to make a rejection
+    happen exactly where a test wants it: with a real seed one word in hundreds of millions lands there."""
+
+    class Rigged(SeedStream):
+        def __init__(self) -> None:
+            super().__init__(bytes(32))
+            self.blocks = iter([b"".join(w.to_bytes(4, "big") for w in block) for block in blocks])
+            self.spare = 0
+
+        def _block(self) -> bytes:
+            for block in self.blocks:
+                return block
+            self.spare += 1
+            return hashlib.sha256(bytes([self.spare])).digest()
+
+    return Rigged()
+
+
+def _stream_words(*blocks: tuple[int, ...]) -> Iterator[int]:
+    """The same words as `_rigged`, written independently."""
+    yield from (w for block in blocks for w in block)
+    for spare in range(1, 200):
+        digest = hashlib.sha256(bytes([spare])).digest()
+        yield from (int.from_bytes(digest[k : k + 4], "big") for k in range(0, 32, 4))
+
+
+def test_a_word_equal_to_the_rejection_limit_is_rejected() -> None:
+    """The limit is the first multiple of the bound past the last whole cycle: 2**32 - 2**32 % bound; a word equal to
+    it would give `limit % bound` == 0 one time too many, so it is drawn again (docs/shuffle.md)."""
+    limit21, limit100 = 2**32 - 2**32 % 21, 2**32 - 2**32 % 100
+    assert (limit21, limit100) == (2**32 - 4, 2**32 - 96)  # 2**32 = 21 × 204,522,252 + 4 = 100 × 42,949,672 + 96
+    block = (limit21, 5, 6, 7, 8, 9, 10, 11)
+    assert _rigged(block).below(21) == 5 % 21 == _below(_stream_words(block), 21)
+    big = (limit100, limit100 + 3, 1234, 7, 8, 9, 10, 11)  # bounds of 64 or more compute their limit
+    assert _rigged(big).below(100) == 1234 % 100 == 34
+    # The deal's inlined loop: its first bound is 21.
+    assert _rigged(block).shuffled(list(range(21))) == _shuffled(_stream_words(block), list(range(21)))
+
+
+def test_a_rejection_in_the_deals_loop_reads_the_next_word_of_the_same_block() -> None:
+    """Only a rejected word is skipped: the word after it comes from the same block, not from a new one."""
+    block = (2**32 - 1, 3, 4, 5, 6, 7, 8, 9)
+    expected = _shuffled(_stream_words(block), list(range(21)))
+    assert _rigged(block).shuffled(list(range(21))) == expected
+    assert expected[20] == 3  # the first swap takes the second word: 3 % 21 = 3

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from loveletter.core import memo
@@ -238,11 +239,24 @@ def first_player_candidates(state: GameState) -> tuple[tuple[int, ...], FirstPla
 
 
 def _same_cards(cards: tuple[Card, ...], deck: tuple[Card, ...]) -> bool:
-    """Quickly: whether `cards` are exactly the cards of `deck`."""
+    """Quickly: whether `cards` are exactly the cards of `deck`, each a `Card` (a `Card` is a `str`: the plain
+    string "guard" compares and hashes like the Guard, but the rules, which compare cards by identity, would not
+    see a Guard in it)."""
     try:
-        return len(cards) == len(deck) and sorted(cards) == _sorted_deck(deck)
+        return (
+            len(cards) == len(deck)
+            and all(type(card) is Card for card in cards)
+            and sorted(cards) == _sorted_deck(deck)
+        )
     except TypeError:
         return False
+
+
+@dataclass(frozen=True, slots=True)
+class _NotACard:
+    """Something dealt that is no `Card`, counted apart from every card (even the string of a card's id)."""
+
+    value: object
 
 
 _SORTED_DECKS: dict[tuple[Card, ...], list[Card]] = memo.table()
@@ -264,13 +278,16 @@ _WHY: dict[FirstPlayerRule, Text] = {
 """Who may start a round, by the clause of RULINGS §2 that says so: the English shows the clause's id."""
 
 
-def _counted(state: GameState, cards: Counter[Card], lang: Lang) -> str:
+def _counted(state: GameState, cards: Counter[Card | _NotACard], lang: Lang) -> str:
     """Cards and how many of each: "Guard × 2, Spy × 1"; "none" for none."""
     if not cards:
         return "aucune" if lang == "fr" else "none"
     parts = []
     for card, count in cards.items():
-        name = card_name(state, card, lang) if isinstance(card, Card) else f"« {card} »" if lang == "fr" else repr(card)
+        if isinstance(card, Card):
+            name = card_name(state, card, lang)
+        else:
+            name = f"« {card.value} »" if lang == "fr" else repr(card.value)
         parts.append(f"{name} × {count}")
     return ", ".join(parts)
 
@@ -320,10 +337,10 @@ def _deal(state: GameState, cmd: DealRound) -> Events:
             )
         )
     cards = (cmd.set_aside, *cmd.face_up, *[hand for hand in cmd.hands if hand is not None], *cmd.deck)
-    dealt = None if _same_cards(cards, rs.deck) else Counter(cards)
-    if dealt is not None and dealt != Counter(rs.deck):
-        extra = dealt - Counter(rs.deck)
-        missing = Counter(rs.deck) - dealt
+    if not _same_cards(cards, rs.deck):
+        dealt = Counter(card if type(card) is Card else _NotACard(card) for card in cards)
+        deck: Counter[Card | _NotACard] = Counter(rs.deck)
+        extra, missing = dealt - deck, deck - dealt
         problems.append(
             Text(
                 f"the deal is not the {rs.id} deck (extra: {_counted(state, extra, 'en')}, "

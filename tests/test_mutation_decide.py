@@ -66,3 +66,20 @@ def test_a_round_winner_who_left_the_game_does_not_start_the_next_round() -> Non
     game.do(Resign(0, T))
     # RULINGS §12: Ann left; Bob and Cid are still in, so the start is drawn among the seats still playing.
     assert first_player_candidates(game.state) == ((1, 2), "random")
+
+
+def test_a_deal_holding_the_string_of_a_card_is_not_that_card() -> None:
+    """`Card` is a `str`: "guard" equals the Guard and hashes like it, but the rules tell cards apart by identity, so a
+    deal passing the string would put a card no rule recognises into play. Found while judging `make mutation`'s
+    survivors of `_same_cards`."""
+    state = start("2019", 2).state
+    deal = explicit_deal(state, (G, PR), set_aside=PS, first_player=0)
+    i = deal.deck.index(G)
+    broken = DealRound(deal.set_aside, deal.face_up, deal.hands, (*deal.deck[:i], "guard", *deal.deck[i + 1 :]), 0)  # type: ignore[arg-type]
+    v = _refused(state, broken)
+    assert (v.code, v.rule_id) == ("invalid_deal", "setup.deal")
+    assert v.en == "the deal is not the 2019 deck (extra: 'guard' × 1, missing: Guard × 1)"
+    assert v.fr == (
+        "la distribution ne correspond pas au paquet du jeu de règles « 2019 » (cartes en trop : « guard » × 1 ; "
+        "cartes manquantes : Garde × 1)"
+    )

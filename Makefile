@@ -84,9 +84,9 @@ fuzz-api: $(STAMP)
 property-long: $(STAMP)
 	HYPOTHESIS_PROFILE=long $(BIN)/python -m pytest -p no:cacheprovider property_tests
 
-## make mutation: mutmut plants one bug at a time in all of core/ (4,923 mutants) and runs the example tests that
-## reach it; docs/testing.md has the score and every survivor. Long: 2,290 of the mutants took about 1 h 20 with one
-## child on the shared 2-core machine, so the whole run is estimated at three hours or more. Prints start and end.
+## make mutation: mutmut plants one bug at a time in all of core/ (4,824 mutants) and runs the tests that reach it,
+## the state machines included (their derandomized `mutation` profile); docs/testing.md has the score and every
+## survivor. About 35 minutes with two children on the 2-core machine. Prints when it starts and ends.
 MUTATION_CHILDREN ?= 2
 mutation: $(STAMP)
 	$(BIN)/pip install --quiet 'mutmut>=3.8,<4'

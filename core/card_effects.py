@@ -134,11 +134,9 @@ def play(state: GameState, cmd: PlayCard) -> Events:
 
 
 def _same_hand(keep: Card, bottom: tuple[Card, ...], hand: tuple[Card, ...]) -> bool:
-    """Quickly: whether `keep` and `bottom` are exactly the cards of `hand`."""
-    try:
-        return len(bottom) == len(hand) - 1 and sorted((keep, *bottom)) == sorted(hand)
-    except TypeError:
-        return False
+    """Quickly: whether `keep` and `bottom` are exactly the cards of `hand`, each a `Card` (so sorting cannot fail)."""
+    given = (keep, *bottom)
+    return len(bottom) == len(hand) - 1 and all(type(c) is Card for c in given) and sorted(given) == sorted(hand)
 
 
 def return_cards(state: GameState, cmd: ReturnCards) -> Events:

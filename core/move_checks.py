@@ -43,6 +43,13 @@ def _cards(state: GameState, cards: tuple[Card, ...], lang: Lang) -> str:
     return f"{', '.join(names[:-1])} {'et' if lang == 'fr' else 'and'} {names[-1]}"
 
 
+def _the_given(state: GameState, card: object, lang: Lang) -> str:
+    """`the_card`, or what was given in its place when it is no card ("'joker'", « « joker » »)."""
+    if type(card) is Card:
+        return the_card(state, card, lang)
+    return f"« {card} »" if lang == "fr" else repr(card)
+
+
 def who(state: GameState, seat: int, lang: str = "en") -> str:
     """The player's name, or the seat's number when no player sits there ("seat 7", « le siège 7 »)."""
     if 0 <= seat < len(state.players):
@@ -125,13 +132,13 @@ def check_play(state: GameState, cmd: PlayCard) -> None:
     p, card, target, guess = cmd.player, cmd.card, cmd.target, cmd.guess
     _check_turn(state, p, PHASE_PLAY)
     hand = state.hands[p]
-    if card not in hand:
+    if type(card) is not Card or card not in hand:  # a `Card` is a `str`: "guard" is in a hand holding the Guard
         raise RuleViolation(
             "card_not_in_hand",
             "turn.play-from-hand",
-            f"{who(state, p)} does not hold {the_card(state, card, 'en')} ({who(state, p)} holds "
+            f"{who(state, p)} does not hold {_the_given(state, card, 'en')} ({who(state, p)} holds "
             f"{_cards(state, hand, 'en')})",
-            f"{who(state, p, 'fr')} n'a pas {the_card(state, card, 'fr')} en main "
+            f"{who(state, p, 'fr')} n'a pas {_the_given(state, card, 'fr')} en main "
             f"(sa main : {_cards(state, hand, 'fr')})",
         )
     if card is not Card.COUNTESS and Card.COUNTESS in hand and (Card.KING in hand or Card.PRINCE in hand):
@@ -208,7 +215,7 @@ def _check_target(state: GameState, p: int, card: Card, target: int | None) -> N
 
 
 def _check_guess(state: GameState, guess: Card | None) -> None:
-    if guess is None or guess is Card.GUARD:
+    if guess is None or type(guess) is not Card or guess is Card.GUARD:
         guard_en, guard_fr = the_card(state, Card.GUARD, "en"), the_card(state, Card.GUARD, "fr")
         raise RuleViolation(
             "invalid_guess",
@@ -241,7 +248,8 @@ def check_return(state: GameState, cmd: ReturnCards) -> None:
     p = cmd.player
     _check_turn(state, p, PHASE_CHANCELLOR)
     hand = state.hands[p]
-    if Counter((cmd.keep, *cmd.bottom)) != Counter(hand) or len(cmd.bottom) != len(hand) - 1:
+    given = (cmd.keep, *cmd.bottom)
+    if any(type(c) is not Card for c in given) or Counter(given) != Counter(hand) or len(cmd.bottom) != len(hand) - 1:
         others_fr = "l'autre" if len(hand) == 2 else f"les {len(hand) - 1} autres"
         raise RuleViolation(
             "invalid_return",

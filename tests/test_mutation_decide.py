@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from loveletter.core.commands import DealRound, Resign, StartGame
+from loveletter.core.catalogue import ChancellorReturned
+from loveletter.core.commands import DealRound, PlayCard, Resign, ReturnCards, StartGame
 from loveletter.core.decide import decide, first_player_candidates
 from loveletter.core.rules import RuleViolation
 from loveletter.core.state import INITIAL
-from tests.helpers import PR, PS, B, G, H, K, explicit_deal, start
+from tests.helpers import PR, PS, B, C, G, H, K, explicit_deal, start
 
 T = 1_790_000_000_000
 
@@ -83,3 +84,35 @@ def test_a_deal_holding_the_string_of_a_card_is_not_that_card() -> None:
         "la distribution ne correspond pas au paquet du jeu de règles « 2019 » (cartes en trop : « guard » × 1 ; "
         "cartes manquantes : Garde × 1)"
     )
+
+
+def test_a_move_naming_the_string_of_a_card_is_refused_not_misread() -> None:
+    """The same for moves: `PlayCard(0, "handmaid")` passed every check (the string is `in` a hand holding the
+    Handmaid) and then played a card the rules did not recognise — no protection; a Guard naming "priest" never hit;
+    a Chancellor keeping "handmaid" put a string into the hand. Now each is refused by the rule it breaks, and a
+    card that is no card at all ("joker") is named in the refusal instead of crashing it."""
+    game = start("2019", 2)
+    game.deal((G, PR), (H,), set_aside=PS)  # Ann holds the Guard and the Handmaid, Bob the Priest
+    for given in ("handmaid", "joker"):
+        v = _refused(game.state, PlayCard(0, given))  # type: ignore[arg-type]
+        assert (v.code, v.rule_id) == ("card_not_in_hand", "turn.play-from-hand")
+        assert v.en == f"Ann does not hold {given!r} (Ann holds the Guard and the Handmaid)"
+        assert v.fr == f"Ann n'a pas « {given} » en main (sa main : le Garde et la Servante)"
+    v = _refused(game.state, PlayCard(0, G, 1, "priest"))  # type: ignore[arg-type]
+    assert (v.code, v.rule_id, v.en) == (
+        "invalid_guess",
+        "guard.guess",
+        "the Guard must name a card other than the Guard",
+    )
+    chancellor = start("2019", 2)
+    chancellor.deal((C, PR), (H, K), set_aside=PS)
+    chancellor.play(0, C)  # Ann holds the Handmaid, the King and the Guard
+    for keep, bottom in (("handmaid", (K, G)), (H, ("king", G)), ("joker", (K, G))):
+        v = _refused(chancellor.state, ReturnCards(0, keep, bottom))  # type: ignore[arg-type]
+        assert (v.code, v.rule_id, v.en) == (
+            "invalid_return",
+            "chancellor.return",
+            "keep one card and return the other 2 of your hand (Handmaid, King, Guard)",
+        )
+    # The cards themselves are still accepted.
+    assert chancellor.give_back(0, H, K, G)[0] == ChancellorReturned(0, H, (K, G))

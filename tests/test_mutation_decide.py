@@ -98,6 +98,11 @@ def test_a_move_naming_the_string_of_a_card_is_refused_not_misread() -> None:
         assert (v.code, v.rule_id) == ("card_not_in_hand", "turn.play-from-hand")
         assert v.en == f"Ann does not hold {given!r} (Ann holds the Guard and the Handmaid)"
         assert v.fr == f"Ann n'a pas « {given} » en main (sa main : le Garde et la Servante)"
+    v = _refused(game.state, PlayCard(0, K))  # a real card Ann does not hold is named as a card
+    assert (v.en, v.fr) == (
+        "Ann does not hold the King (Ann holds the Guard and the Handmaid)",
+        "Ann n'a pas le Roi en main (sa main : le Garde et la Servante)",
+    )
     v = _refused(game.state, PlayCard(0, G, 1, "priest"))  # type: ignore[arg-type]
     assert (v.code, v.rule_id, v.en) == (
         "invalid_guess",

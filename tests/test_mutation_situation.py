@@ -11,7 +11,6 @@ from collections import Counter
 
 import pytest
 
-from loveletter.core.cards import Card
 from loveletter.core.commands import PlayCard, ReturnCards
 from loveletter.core.decide import decide
 from loveletter.core.evolve import evolve
@@ -20,19 +19,8 @@ from loveletter.core.rulesets import Options, get_ruleset
 from loveletter.core.situation import check_position, position_state
 from loveletter.core.state import GameState
 from loveletter.core.views import view
+from tests.helpers import CO, PR, PS, B, C, G, H, K, P, S
 
-G, PR, B, H, P, C, K, CO, PS, S = (
-    Card.GUARD,
-    Card.PRIEST,
-    Card.BARON,
-    Card.HANDMAID,
-    Card.PRINCE,
-    Card.CHANCELLOR,
-    Card.KING,
-    Card.COUNTESS,
-    Card.PRINCESS,
-    Card.SPY,
-)
 R2019 = get_ruleset("2019")
 R2012 = get_ruleset("2012")
 

@@ -35,7 +35,7 @@ from loveletter.core.commands import (
     TimeOut,
 )
 from loveletter.core.lang import BilingualError, Lang, Text, plural_en, plural_fr
-from loveletter.core.move_checks import card_name, refuse_if_over, who
+from loveletter.core.move_checks import card_name, not_a_card, refuse_if_over, who
 from loveletter.core.round_end import Events, turn_started
 from loveletter.core.rules import RuleViolation
 from loveletter.core.rulesets import RULESETS, Options, get_ruleset
@@ -277,10 +277,7 @@ def _counted(state: GameState, cards: Counter[Card | _NotACard], lang: Lang) -> 
         return "aucune" if lang == "fr" else "none"
     parts = []
     for card, count in cards.items():
-        if isinstance(card, Card):
-            name = card_name(state, card, lang)
-        else:
-            name = f"« {card.value} »" if lang == "fr" else repr(card.value)
+        name = card_name(state, card, lang) if isinstance(card, Card) else not_a_card(card.value, lang)
         parts.append(f"{name} × {count}")
     return ", ".join(parts)
 

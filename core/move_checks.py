@@ -43,11 +43,14 @@ def _cards(state: GameState, cards: tuple[Card, ...], lang: Lang) -> str:
     return f"{', '.join(names[:-1])} {'et' if lang == 'fr' else 'and'} {names[-1]}"
 
 
+def not_a_card(value: object, lang: Lang) -> str:
+    """What was given in place of a card, quoted: "'joker'", « joker »."""
+    return f"« {value} »" if lang == "fr" else repr(value)
+
+
 def _the_given(state: GameState, card: object, lang: Lang) -> str:
-    """`the_card`, or what was given in its place when it is no card ("'joker'", « « joker » »)."""
-    if type(card) is Card:
-        return the_card(state, card, lang)
-    return f"« {card} »" if lang == "fr" else repr(card)
+    """`the_card`, or what was given in its place when it is no card."""
+    return the_card(state, card, lang) if type(card) is Card else not_a_card(card, lang)
 
 
 def who(state: GameState, seat: int, lang: str = "en") -> str:

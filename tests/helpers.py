@@ -4,6 +4,7 @@ mutating a state. Tests read like the rulebook: start a game, deal an explicit r
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
@@ -19,12 +20,14 @@ from loveletter.core.catalogue import (
     PlayerEliminated,
     RoundEnded,
 )
+from loveletter.core.chance import commitment
 from loveletter.core.commands import Command, DealRound, PlayCard, ReturnCards, StartGame
 from loveletter.core.decide import decide
 from loveletter.core.evolve import evolve, fold
 from loveletter.core.legal import legal_moves
 from loveletter.core.rules import RULES, RuleViolation
-from loveletter.core.rulesets import get_ruleset
+from loveletter.core.rulesets import Options, get_ruleset
+from loveletter.core.situation import position_state
 from loveletter.core.state import INITIAL, GameState
 
 S, G, PR, B, H, P, C, K, CO, PS = (
@@ -251,3 +254,59 @@ def replayed(game: Game) -> GameState:
 
 def ruleset_deck(ruleset: str) -> Counter[Card]:
     return Counter(get_ruleset(ruleset).deck)
+
+
+def finished(with_commitment: bool = True, seed: int = 5) -> tuple[GameState, bytes]:
+    """A whole game played to its end with random legal moves (seeded), its server seed committed or not."""
+    rng = random.Random(seed)
+    server = bytes(range(32))
+    state = fold(
+        decide(
+            INITIAL, StartGame("2019", ("Ann", "Bob"), seed_commitment=commitment(server) if with_commitment else None)
+        )
+    )
+    while not state.over:
+        if state.phase == "deal":
+            deck = list(state.ruleset.deck)  # type: ignore[union-attr]
+            rng.shuffle(deck)
+            winners = state.round_winners or (0,)
+            command: Command = DealRound(deck[0], tuple(deck[1:4]), (deck[4], deck[5]), tuple(deck[6:]), winners[0])
+        else:
+            command = rng.choice(legal_moves(state, state.active))
+        state = fold(decide(state, command), state)
+    return state, server
+
+
+def position(
+    hands: tuple[tuple[Card, ...], ...],
+    deck: tuple[Card, ...],
+    *,
+    set_aside: Card,
+    ruleset: str = "2019",
+    players: tuple[str, ...] = ("Ann", "Bob"),
+    round_no: int = 1,
+    favors: tuple[int, ...] | None = None,
+    active: int = 0,
+    front: tuple[tuple[Card, ...], ...] | None = None,
+    out: tuple[bool, ...] | None = None,
+    protected: tuple[bool, ...] | None = None,
+    face_up: tuple[Card, ...] = (),
+) -> GameState:
+    """A described position (`core.situation.position_state`) with the usual defaults: nothing in front of anyone,
+    nobody out or protected, no favors, default options."""
+    n = len(players)
+    return position_state(
+        get_ruleset(ruleset),
+        Options(),
+        players,
+        round_no=round_no,
+        favors=favors or (0,) * n,
+        active=active,
+        hands=hands,
+        front=front or ((),) * n,
+        out=out or (False,) * n,
+        protected=protected or (False,) * n,
+        face_up=face_up,
+        set_aside=set_aside,
+        deck=deck,
+    )

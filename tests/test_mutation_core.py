@@ -30,7 +30,7 @@ from loveletter.core.catalogue import (
     Shuffle,
     TurnStarted,
 )
-from loveletter.core.chance import SeedStream, commitment, deal, round_message, round_seed
+from loveletter.core.chance import SeedStream, deal, round_message, round_seed
 from loveletter.core.commands import (
     Abort,
     Command,
@@ -70,11 +70,9 @@ from loveletter.core.legal import (
 from loveletter.core.memo import forget_all, table
 from loveletter.core.move_checks import check_play, check_return, valid_targets
 from loveletter.core.rules import RuleViolation
-from loveletter.core.rulesets import Options, get_ruleset
-from loveletter.core.situation import position_state
 from loveletter.core.state import INITIAL, GameState
 from loveletter.core.views import view
-from tests.helpers import PR, PS, B, C, G, Game, H, K, P, S, explicit_deal, start
+from tests.helpers import PR, PS, B, C, G, Game, H, K, P, S, explicit_deal, finished, position, start
 
 
 def _a_short_game_log() -> list:
@@ -203,20 +201,15 @@ def test_the_quick_paths_take_every_legal_move_but_a_play_with_nobody_to_choose(
 def test_valid_targets_of_every_card_kind() -> None:
     """`valid_targets` answers for any card (`replays.rulings` asks it of the Prince too, which `check_play` never
     does): Bob is out, Cid protected, so only Dee may be chosen — and, by the Prince only, the player themself."""
-    state = position_state(
-        get_ruleset("2019"),
-        Options(),
-        ("Ann", "Bob", "Cid", "Dee"),
-        round_no=1,
-        favors=(0, 0, 0, 0),
+    state = position(
+        ((G,), (), (PR,), (P, B)),
+        (K,),
+        set_aside=C,
+        players=("Ann", "Bob", "Cid", "Dee"),
         active=3,
-        hands=((G,), (), (PR,), (P, B)),
         front=((), (G,), (H,), ()),
         out=(False, True, False, False),
         protected=(False, False, True, False),
-        face_up=(),
-        set_aside=C,
-        deck=(K,),
     )
     assert valid_targets(state, 3, Card.PRINCE) == (0, 3)  # in seat order, the player among them
     assert valid_targets(state, 0, Card.PRINCE) == (0, 3)
@@ -295,18 +288,7 @@ def test_the_edges_a_rule_accepts() -> None:
 
 
 def test_the_server_seed_is_revealed_once_the_game_is_over() -> None:
-    server = bytes(range(32))
-    state = fold(decide(INITIAL, StartGame("2019", ("Ann", "Bob"), seed_commitment=commitment(server))))
-    rng = random.Random(3)
-    while not state.over:
-        if state.phase == "deal":
-            deck = list(state.ruleset.deck)  # type: ignore[union-attr]
-            rng.shuffle(deck)
-            winners = state.round_winners or (0,)
-            command: Command = DealRound(deck[0], tuple(deck[1:4]), (deck[4], deck[5]), tuple(deck[6:]), winners[0])
-        else:
-            command = rng.choice(legal_moves(state, state.active))
-        state = fold(decide(state, command), state)
+    state, server = finished(with_commitment=True, seed=3)
     assert decide(state, RevealSeed(server.hex())) == (SeedRevealed(server.hex()),)
     state = fold(decide(state, RevealSeed(server.hex())), state)
     assert state.server_seed == server.hex()
@@ -619,21 +601,7 @@ def test_the_events_of_plainly_legal_plays_are_shared() -> None:
 
 
 def _two(ruleset: str, favors: tuple[int, int], hands: tuple, front: tuple, deck: tuple) -> GameState:
-    return position_state(
-        get_ruleset(ruleset),
-        Options(),
-        ("Ann", "Bob"),
-        round_no=3,
-        favors=favors,
-        active=0,
-        hands=hands,
-        front=front,
-        out=(False, False),
-        protected=(False, False),
-        face_up=(),
-        set_aside=PS,
-        deck=deck,
-    )
+    return position(hands, deck, set_aside=PS, ruleset=ruleset, round_no=3, favors=favors, front=front)
 
 
 def test_the_round_and_the_spy_favor_together_reach_the_threshold() -> None:

@@ -14,10 +14,8 @@ from loveletter.core.commands import Abort, JoinSeat, Resign, SetClock, StartGam
 from loveletter.core.decide import decide
 from loveletter.core.evolve import fold
 from loveletter.core.rules import RuleViolation
-from loveletter.core.rulesets import Options, get_ruleset
-from loveletter.core.situation import position_state
 from loveletter.core.state import INITIAL, GameState
-from tests.helpers import PR, PS, B, G, H, K, explicit_deal, start
+from tests.helpers import PR, PS, B, G, H, K, explicit_deal, position, start
 
 T = 1_790_000_000_000
 
@@ -89,21 +87,7 @@ def test_a_round_winner_who_resigns_between_rounds_discards_nothing() -> None:
 
 def test_the_player_to_move_leaving_with_the_deck_empty_ends_the_round_by_showdown() -> None:
     # Ann is to play with the draw pile empty; Bob holds the Priest, Cid the Baron (RULINGS §1: the higher wins).
-    state = position_state(
-        get_ruleset("2019"),
-        Options(),
-        ("Ann", "Bob", "Cid"),
-        round_no=1,
-        favors=(0, 0, 0),
-        active=0,
-        hands=((G, H), (PR,), (B,)),
-        front=((), (), ()),
-        out=(False, False, False),
-        protected=(False, False, False),
-        face_up=(),
-        set_aside=K,
-        deck=(),
-    )
+    state = position(((G, H), (PR,), (B,)), (), set_aside=K, players=("Ann", "Bob", "Cid"))
     assert decide(state, Resign(0, T)) == (
         PlayerResigned(0, (G, H), "resigned", T),
         RoundEnded(1, "deck-out", (2,), K, (None, PR, B)),

@@ -15,11 +15,11 @@ from loveletter.core.commands import PlayCard, ReturnCards
 from loveletter.core.decide import decide
 from loveletter.core.evolve import evolve
 from loveletter.core.rules import RuleViolation
-from loveletter.core.rulesets import Options, get_ruleset
-from loveletter.core.situation import check_position, position_state
+from loveletter.core.rulesets import get_ruleset
+from loveletter.core.situation import check_position
 from loveletter.core.state import GameState
 from loveletter.core.views import view
-from tests.helpers import CO, PR, PS, B, C, G, H, K, P, S
+from tests.helpers import CO, PR, PS, B, C, G, H, K, P, S, position
 
 R2019 = get_ruleset("2019")
 R2012 = get_ruleset("2012")
@@ -116,20 +116,17 @@ def test_the_unwritten_cards_must_fill_the_unknown_places_exactly() -> None:
 
 
 def _a_position() -> GameState:
-    return position_state(
-        R2019,
-        Options(),
-        ("Ann", "Bob", "Cid"),
+    return position(
+        ((G,), (C, PR), ()),
+        (P, G, B, G),
+        set_aside=K,
+        players=("Ann", "Bob", "Cid"),
         round_no=3,
         favors=(1, 0, 2),
         active=1,
-        hands=((G,), (C, PR), ()),
         front=((H,), (G,), (B, S)),
         out=(False, False, True),
         protected=(True, False, False),
-        face_up=(),
-        set_aside=K,
-        deck=(P, G, B, G),
     )
 
 

@@ -8,7 +8,6 @@ refusal `core/` can raise has a row, so a new refusal without one fails here.
 from __future__ import annotations
 
 import ast
-import random
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -18,7 +17,6 @@ from spellchecker import SpellChecker
 
 import loveletter.core
 from loveletter.core.cards import Card
-from loveletter.core.chance import commitment
 from loveletter.core.commands import (
     Abort,
     Command,
@@ -35,37 +33,14 @@ from loveletter.core.commands import (
 )
 from loveletter.core.decide import decide
 from loveletter.core.evolve import fold
-from loveletter.core.legal import legal_moves
 from loveletter.core.rules import RuleViolation
-from loveletter.core.rulesets import Options, get_ruleset
-from loveletter.core.situation import position_state
+from loveletter.core.rulesets import get_ruleset
 from loveletter.core.state import INITIAL, GameState
 from tests.french import not_french
-from tests.helpers import CO, PR, B, C, G, H, K, P, explicit_deal, start
+from tests.helpers import CO, PR, B, C, G, H, K, P, explicit_deal, finished, position, start
 
 SEED = "ab" * 32
 CORE = Path(loveletter.core.__file__).parent
-
-
-def finished(with_commitment: bool) -> tuple[GameState, bytes]:
-    """A whole game played to its end with random legal moves (seeded), its server seed committed or not."""
-    rng = random.Random(5)
-    server = bytes(range(32))
-    state = fold(
-        decide(
-            INITIAL, StartGame("2019", ("Ann", "Bob"), seed_commitment=commitment(server) if with_commitment else None)
-        )
-    )
-    while not state.over:
-        if state.phase == "deal":
-            deck = list(state.ruleset.deck)  # type: ignore[union-attr]
-            rng.shuffle(deck)
-            winners = state.round_winners or (0,)
-            command: Command = DealRound(deck[0], tuple(deck[1:4]), (deck[4], deck[5]), tuple(deck[6:]), winners[0])
-        else:
-            command = rng.choice(legal_moves(state, state.active))
-        state = fold(decide(state, command), state)
-    return state, server
 
 
 @cache
@@ -454,22 +429,7 @@ WHOLE: dict[str, tuple[str, str]] = {
 def chancellor_with_one_card_to_draw() -> GameState:
     """A described position (RULINGS-style, `core.situation`): Ann holds the Chancellor and the Guard, one card
     is left in the deck; she plays the Chancellor and draws it, so she returns one card, not two."""
-    rs = get_ruleset("2019")
-    state = position_state(
-        rs,
-        Options(),
-        ("Ann", "Bob"),
-        round_no=1,
-        favors=(0, 0),
-        active=0,
-        hands=((C, G), (PR,)),
-        front=((), ()),
-        out=(False, False),
-        protected=(False, False),
-        face_up=(),
-        set_aside=B,
-        deck=(H,),
-    )
+    state = position(((C, G), (PR,)), (H,), set_aside=B)
     return fold(decide(state, PlayCard(0, C)), state)
 
 

@@ -24,12 +24,10 @@ from loveletter.core.commands import Abort, JoinSeat, PlayCard, Resign, ReturnCa
 from loveletter.core.decide import decide
 from loveletter.core.evolve import fold
 from loveletter.core.legal import legal_moves_as_dicts
-from loveletter.core.rulesets import Options, get_ruleset
-from loveletter.core.situation import position_state
 from loveletter.core.state import INITIAL
 from loveletter.core.views import redact, view, visible_to
 from loveletter.events.codec import encode
-from tests.helpers import PR, PS, B, C, G, H, K, P, explicit_deal, start
+from tests.helpers import PR, PS, B, C, G, H, K, P, explicit_deal, position, start
 
 
 def test_the_view_of_a_seat_that_has_seen_a_hand_is_exactly_this() -> None:
@@ -224,21 +222,7 @@ def test_the_cards_a_chancellor_put_back_are_known_to_their_player_until_drawn()
     """Ann's Chancellor draws the deck's last two cards and puts the Handmaid then the Baron back under it; Bob
     (who discarded the other Baron earlier) draws the Handmaid: Ann knows the Baron is now the top card, and counts
     it as seen; Bob knows nothing of it."""
-    state = position_state(
-        get_ruleset("2019"),
-        Options(),
-        ("Ann", "Bob"),
-        round_no=1,
-        favors=(0, 0),
-        active=0,
-        hands=((C, G), (PR,)),
-        front=((), (B,)),
-        out=(False, False),
-        protected=(False, False),
-        face_up=(),
-        set_aside=K,
-        deck=(H, B),
-    )
+    state = position(((C, G), (PR,)), (H, B), set_aside=K, front=((), (B,)))
     state = fold(decide(state, PlayCard(0, C)), state)
     state = fold(decide(state, ReturnCards(0, G, (H, B))), state)
     assert state.active == 1 and state.deck == (B,)
@@ -278,21 +262,7 @@ def test_a_clocked_game_with_an_open_seat_a_resignation_and_an_abort() -> None:
 
 
 def test_the_set_aside_card_stops_lying_face_down_once_a_prince_makes_someone_draw_it() -> None:
-    state = position_state(
-        get_ruleset("2019"),
-        Options(),
-        ("Ann", "Bob"),
-        round_no=1,
-        favors=(0, 0),
-        active=0,
-        hands=((P, G), (PR,)),
-        front=((), ()),
-        out=(False, False),
-        protected=(False, False),
-        face_up=(),
-        set_aside=K,
-        deck=(),
-    )
+    state = position(((P, G), (PR,)), (), set_aside=K)
     assert view(state, 0).set_aside_face_down
     state = fold(decide(state, PlayCard(0, P, 1)), state)  # the deck is empty: Bob draws the set-aside King
     assert state.set_aside is None

@@ -84,7 +84,7 @@ fuzz-api: $(STAMP)
 property-long: $(STAMP)
 	HYPOTHESIS_PROFILE=long $(BIN)/python -m pytest -p no:cacheprovider property_tests
 
-## make mutation: mutmut plants one bug at a time in all of core/ (4,853 mutants) and runs the tests that reach it,
+## make mutation: mutmut plants one bug at a time in all of core/ (4,858 mutants) and runs the tests that reach it,
 ## the state machines included (their derandomized `mutation` profile); docs/testing.md has the score and every
 ## survivor. About 35 minutes with two children on the 2-core machine. Prints when it starts and ends.
 MUTATION_CHILDREN ?= 2

@@ -23,7 +23,7 @@ test: $(STAMP) lint docs-check
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict -p loveletter.core -p loveletter.events -p loveletter.replays -p loveletter.client -p loveletter.env
+	$(BIN)/mypy --strict -p loveletter.core -p loveletter.events -p loveletter.replays -p loveletter.client -p loveletter.env -p loveletter.play
 
 docs: $(STAMP)
 	$(BIN)/python docs/generate.py

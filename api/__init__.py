@@ -1,1 +1,1 @@
-"""The outside world: the command line (and later the HTTP referee)."""
+"""The HTTP API: the routes of every resource, request parsing, problem answers, limits and the OpenAPI document."""

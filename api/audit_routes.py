@@ -12,10 +12,10 @@ from starlette.concurrency import run_in_threadpool
 from loveletter.api import parse
 from loveletter.api.openapi import answers, problem
 from loveletter.api.problems import Problem, bilingual, lang_of
-from loveletter.api.referee import Referee
 from loveletter.client.answers import AuditReport
 from loveletter.core.lang import Text
 from loveletter.events.log import LogFormatError
+from loveletter.referee.referee import Referee
 from loveletter.replays.audit import FileAudit, Options, audit_lines, normalise_key
 
 AUDIT_PATH = "/audits"

@@ -21,9 +21,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from loveletter.api import parse
 from loveletter.api.problems import PROBLEM_JSON, Problem, internal_error, invalid_request, store_unavailable
-from loveletter.api.referee import Referee
 from loveletter.api.schemas import MoveIn
 from loveletter.events.store import StoreError
+from loveletter.referee.referee import Referee
 
 MOVE: TypeAdapter[Any] = TypeAdapter(MoveIn)
 JSON = "application/json"

@@ -21,7 +21,6 @@ from fastapi.responses import Response
 from loveletter.api import parse
 from loveletter.api.openapi import answers, problem
 from loveletter.api.problems import Problem, lang_of
-from loveletter.api.referee import Referee
 from loveletter.api.ruling_routes import _events_of, _invalid, json_of
 from loveletter.client.answers import ReplayViews
 from loveletter.core.catalogue import Event, GameEnded, GameStarted
@@ -30,6 +29,7 @@ from loveletter.core.lang import Text
 from loveletter.core.state import INITIAL, GameState
 from loveletter.core.views import view
 from loveletter.events.log import Entry
+from loveletter.referee.referee import Referee
 from loveletter.replays.narrative import narrate
 from loveletter.replays.position import Position, position, render_position
 from loveletter.replays.pov import narrate_pov

@@ -16,12 +16,12 @@ from fastapi.responses import Response
 from loveletter.api import parse
 from loveletter.api.openapi import answers, problem
 from loveletter.api.problems import Problem, field_fr, lang_of
-from loveletter.api.referee import Referee
 from loveletter.client.answers import Ruling, SeatAt
 from loveletter.core.catalogue import Event
 from loveletter.core.evolve import fold
 from loveletter.core.lang import BilingualError, Text, plural_fr
 from loveletter.events.log import LogFormatError, read_games
+from loveletter.referee.referee import Referee
 from loveletter.replays.rulings import MoveFormatError, explain, seat_view_at
 from loveletter.replays.transcript import TranscriptFormatError, expand, is_transcript, transcript_in
 

@@ -24,14 +24,14 @@ from fastapi.responses import Response
 from loveletter.api import parse
 from loveletter.api.openapi import answers, problem
 from loveletter.api.problems import Problem, lang_of
-from loveletter.api.referee import Referee
 from loveletter.api.ruling_routes import _invalid, json_of
-from loveletter.api.simulate import Config, SimulationError, Stats, simulate, statistics
 from loveletter.client.answers import Simulation, Tally
-from loveletter.core.bots import BOTS
 from loveletter.core.catalogue import FavorGained, GameEnded, GameStarted, PlayerEliminated, RoundStarted, TurnStarted
 from loveletter.core.lang import Text
 from loveletter.events.log import LogFormatError, read_games
+from loveletter.play.bots import BOTS
+from loveletter.play.simulate import Config, SimulationError, Stats, simulate, statistics
+from loveletter.referee.referee import Referee
 
 MAX_GAMES = 5000
 """Games one simulation may ask for (about 15 s of random bots on this machine; the heuristic bot is slower)."""

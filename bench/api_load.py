@@ -238,7 +238,7 @@ def main() -> None:
         servers = []
         for _ in range(args.workers if args.store == "postgres" else 1):
             port = free_port()
-            servers.append((port, start_server("loveletter.api.app:create_app", port, env)))
+            servers.append((port, start_server("loveletter.server.app:create_app", port, env)))
             stack.callback(servers[-1][1].kill)
         pids = [server.pid for _, server in servers]
         cpu_before = sum(cpu_seconds(pid) for pid in pids)

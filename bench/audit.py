@@ -24,11 +24,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from loveletter.api.simulate import Config, _header, play_game, root_key
-from loveletter.core.bots import get_bot
 from loveletter.core.catalogue import Event
 from loveletter.events.log import write_game
 from loveletter.events.signing import SigningKey
+from loveletter.play.bots import get_bot
+from loveletter.play.simulate import Config, _header, play_game, root_key
 from loveletter.replays.audit import Options, audit_file
 
 

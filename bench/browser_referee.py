@@ -29,7 +29,7 @@ def referee(prefix: str) -> Iterator[tuple[str, int]]:
         "LOVELETTER_KEY_PATH": os.path.join(folder, "signing.key"),
         "LOVELETTER_LOG_LEVEL": "warning",
     }
-    server = start_server("loveletter.api.app:create_app", port, env)
+    server = start_server("loveletter.server.app:create_app", port, env)
     try:
         yield f"http://127.0.0.1:{port}", port
     finally:

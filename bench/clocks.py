@@ -71,8 +71,8 @@ def _kinds(scheduled: list[Any]) -> dict[str, int]:
 
 def instrumented() -> Any:
     """`create_app()` (settings from LOVELETTER_*), plus `GET /_bench/stats` and a note of each timeout recorded."""
-    from loveletter.api.app import create_app
-    from loveletter.api.referee import wall_ms
+    from loveletter.referee.referee import wall_ms
+    from loveletter.server.app import create_app
 
     app = create_app()
     referee = app.state.referee

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from loveletter.api.simulate import Config, simulate
+from loveletter.play.simulate import Config, simulate
 
 BOTS = ("heuristic", "random", "random", "random")
 

@@ -15,10 +15,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from loveletter.api.simulate import play_game, root_key
-from loveletter.core.bots import get_bot
 from loveletter.core.catalogue import Event
 from loveletter.core.evolve import evolve, fold
+from loveletter.play.bots import get_bot
+from loveletter.play.simulate import play_game, root_key
 
 
 def build_logs(games: int, ruleset: str = "2019", players: int = 4, seed: int = 1) -> list[list[Event]]:

@@ -53,7 +53,7 @@ def main() -> int:
             "LOVELETTER_CREATE_RATE": "0",
             "LOVELETTER_MOVE_RATE": "0",
         }
-        cmd = [sys.executable, "-m", "uvicorn", "loveletter.api.app:create_app", "--factory", "--port", str(port)]
+        cmd = [sys.executable, "-m", "uvicorn", "loveletter.server.app:create_app", "--factory", "--port", str(port)]
         server = subprocess.Popen(cmd, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
         try:
             time.sleep(3)

@@ -16,14 +16,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from loveletter.api.simulate import Config, play_game, root_key, simulate
-from loveletter.core.bots import get_bot
 from loveletter.core.catalogue import Event
 from loveletter.core.commands import PlayCard
 from loveletter.core.decide import decide
 from loveletter.core.evolve import fold
 from loveletter.core.rules import RuleViolation
 from loveletter.core.state import GameState
+from loveletter.play.bots import get_bot
+from loveletter.play.simulate import Config, play_game, root_key, simulate
 
 CONFIGS = [("2019", 2), ("2019", 4), ("2019", 6), ("2012", 2), ("2012", 4)]
 

@@ -4,7 +4,7 @@ Fills a fresh store (SQLite, or a throwaway PostgreSQL cluster) with --games pub
 itself, in-process (`Referee.create`, and `Referee.abort` for the finished ones: the same code, events and index
 rows as `POST /games` and `POST /games/{id}/abort`, without an HTTP round trip per game). A third are open (one open
 seat), a third running (two named seats, dealt), a third finished (aborted); their creation times are one second
-apart. Then the filled store is served by `loveletter.api.app:create_app` under uvicorn in its own process on
+apart. Then the filled store is served by `loveletter.server.app:create_app` under uvicorn in its own process on
 127.0.0.1, and one keep-alive client asks for pages of 20, one at a time:
 
 - for each status and for no status: the first --walk pages, each with the previous page's `next` cursor;
@@ -38,14 +38,14 @@ sys.path.insert(0, str(ROOT))
 from bench.api_load import listening  # noqa: E402
 from bench.api_load import pct as _pct  # noqa: E402
 from bench.http_client import Connection  # noqa: E402
-from loveletter.api.app import open_store  # noqa: E402
 from loveletter.api.logs import configure  # noqa: E402
 from loveletter.api.parse import lobby_cursor_of  # noqa: E402
-from loveletter.api.referee import Referee  # noqa: E402
 from loveletter.api.schemas import CreateGameIn  # noqa: E402
 from loveletter.api.settings import Settings  # noqa: E402
 from loveletter.events.pgcluster import TempCluster, free_port  # noqa: E402
 from loveletter.events.store import lobby_query  # noqa: E402
+from loveletter.referee.referee import Referee  # noqa: E402
+from loveletter.server.app import open_store  # noqa: E402
 
 
 def pct(values: list[float], q: float) -> float:
@@ -143,7 +143,7 @@ def start_server(port: int, url: str) -> subprocess.Popen[bytes]:
     """The referee as `loveletter serve` runs it (uvicorn, one worker) on the filled store."""
     env = {**os.environ, "LOVELETTER_DATABASE_URL": url, "LOVELETTER_LOG_LEVEL": "warning"}
     env["LOVELETTER_KEY_PATH"] = os.path.join(tempfile.mkdtemp(prefix="loveletter-key-"), "signing.key")
-    cmd = [sys.executable, "-m", "uvicorn", "loveletter.api.app:create_app", "--factory"]
+    cmd = [sys.executable, "-m", "uvicorn", "loveletter.server.app:create_app", "--factory"]
     cmd += ["--host", "127.0.0.1", "--port", str(port), "--no-access-log", "--log-level", "warning"]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return listening(proc, port, 0.5, "referee")

@@ -21,9 +21,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from loveletter.api.logs import configure
-from loveletter.api.referee import Referee
 from loveletter.api.schemas import CodeIn, CreateGameIn
 from loveletter.events.sqlite_store import SqliteStore
+from loveletter.referee.referee import Referee
 
 
 async def play(referee: Referee, index: int) -> int:

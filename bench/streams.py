@@ -187,13 +187,13 @@ def wake_up_parts(streams: int) -> tuple[float, float]:
 
     import orjson
 
-    from loveletter.api.referee import events_json
     from loveletter.core.chance import commitment, committed_deal
     from loveletter.core.commands import StartGame
     from loveletter.core.decide import decide
     from loveletter.core.evolve import fold
     from loveletter.core.legal import legal_moves
     from loveletter.core.state import INITIAL
+    from loveletter.referee.referee import events_json
 
     seed = bytes(32)
     state = fold(decide(INITIAL, StartGame("2019", ("Ann", "Bob"), {}, None, False, commitment(seed))))
@@ -243,7 +243,7 @@ def main() -> None:
         url = f"sqlite:///{tmp}/streams.db" if args.store == "sqlite" else stack.enter_context(TempCluster())
         env = {"LOVELETTER_DATABASE_URL": url, "LOVELETTER_KEY_PATH": os.path.join(tmp, "signing.key")}
         port = free_port()
-        server = start_server("loveletter.api.app:create_app", port, env)
+        server = start_server("loveletter.server.app:create_app", port, env)
         stack.callback(server.kill)
         result = asyncio.run(run(port, server.pid, args.streams, args.moves, args.interval, args.seed))
         server.terminate()

@@ -20,10 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from loveletter.api.simulate import Config as SimulationConfig
-from loveletter.api.simulate import simulate
-from loveletter.api.tournament import Config, run_in_process
-from loveletter.api.tournament_ratings import rate
+from loveletter.play.ratings import rate
+from loveletter.play.simulate import Config as SimulationConfig
+from loveletter.play.simulate import simulate
+from loveletter.play.tournament import Config, run_in_process
 
 FIELDS = {
     "built-in (heuristic, random)": ("heuristic", "random"),

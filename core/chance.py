@@ -19,9 +19,9 @@ from typing import Sequence, TypeVar
 
 from loveletter.core.cards import Card
 from loveletter.core.catalogue import Shuffle
-from loveletter.core.commands import DealRound
+from loveletter.core.commands import DealRound, RevealSeed
 from loveletter.core.decide import first_player_candidates
-from loveletter.core.state import GameState
+from loveletter.core.state import PHASE_DEAL, PHASE_OVER, GameState
 
 ALGORITHM = "hmac-sha256-fy/1"
 COMMITTED = "commit-hmac-sha256-fy/1"
@@ -122,6 +122,17 @@ def committed_deal(state: GameState, server_seed: bytes) -> DealRound:
     """The next round's deal under commit–reveal: reproducible by anyone once the server seed is revealed."""
     seed = round_seed(server_seed, state.round + 1, state.seat_seeds)
     return deal(state, seed, COMMITTED)
+
+
+def chance_move(state: GameState, server_seed: bytes) -> DealRound | RevealSeed | None:
+    """Chance's move, where chance is to move: the next round dealt from the committed server seed, or that seed
+    revealed once the game is over. None where a seat decides or nothing is left to do. The referee, simulations,
+    tournaments, the environment and the benchmarks all let chance move through this one function."""
+    if state.phase == PHASE_DEAL:
+        return committed_deal(state, server_seed)
+    if state.phase == PHASE_OVER and state.server_seed is None and state.seed_commitment is not None:
+        return RevealSeed(server_seed.hex())
+    return None
 
 
 def commitment(server_seed: bytes) -> str:

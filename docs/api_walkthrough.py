@@ -81,7 +81,7 @@ def main(errors_only: bool = False) -> None:
             sys.executable,
             "-m",
             "uvicorn",
-            "loveletter.api.app:create_app",
+            "loveletter.server.app:create_app",
             "--factory",
             "--port",
             str(port),
@@ -180,7 +180,7 @@ def main(errors_only: bool = False) -> None:
         log_path = Path(tmp) / "game.jsonl"
         log_path.write_text(log_text)
         verdict = subprocess.run(
-            [sys.executable, "-m", "loveletter.api.cli", "replay", str(log_path)],
+            [sys.executable, "-m", "loveletter.cli.main", "replay", str(log_path)],
             cwd=ROOT,
             capture_output=True,
             text=True,

@@ -5,11 +5,11 @@ from __future__ import annotations
 import io
 from functools import lru_cache
 
-from loveletter.api.simulate import Config, _header, play_game, root_key
-from loveletter.core.bots import get_bot
 from loveletter.core.catalogue import Event
 from loveletter.events.log import write_game
 from loveletter.events.signing import SigningKey
+from loveletter.play.bots import get_bot
+from loveletter.play.simulate import Config, _header, play_game, root_key
 
 
 @lru_cache(maxsize=1)

@@ -15,7 +15,6 @@ from collections.abc import Callable
 
 import pytest
 
-from loveletter.api.simulate import Config, _header
 from loveletter.core.cards import Card
 from loveletter.core.catalogue import CardPlayed, Event, FavorGained, PlayerEliminated, RoundStarted
 from loveletter.core.chance import commitment, committed_deal
@@ -25,6 +24,7 @@ from loveletter.core.evolve import fold
 from loveletter.core.legal import legal_moves
 from loveletter.core.state import INITIAL
 from loveletter.events.log import write_game
+from loveletter.play.simulate import Config, _header
 from loveletter.replays.audit import Options, audit_bytes
 from tests.audit_helpers import signing_key, simulated
 

@@ -14,13 +14,13 @@ import pytest
 from examples.bots.careful import Careful
 from loveletter.api.settings import Settings
 from loveletter.client import Client, Game, LegalMove
-from loveletter.client.bots import Bot, BuiltinBot, core_view, decide, play, seat_game
 from loveletter.core.chance import committed_deal
 from loveletter.core.commands import RevealSeed
 from loveletter.core.decide import decide as decide_rules
 from loveletter.core.evolve import fold
 from loveletter.core.legal import from_action_code
 from loveletter.events.sqlite_store import SqliteStore
+from loveletter.play.harness import Bot, BuiltinBot, core_view, decide, play, seat_game
 from tests.cli import loveletter
 from tests.servers import ADMIN, admin_log, log_events, serve
 
@@ -153,10 +153,10 @@ def test_the_same_bots_play_the_same_game_in_process_as_over_http(base: str) -> 
 def test_a_built_in_bot_reads_back_exactly_the_view_the_rules_core_gives_it() -> None:
     """`core_view` of the `Game` built for a seat is `core.views.view` of that seat, at every step of whole games
     of every ruleset (so `heuristic` over HTTP decides from exactly what it decides from in process)."""
-    from loveletter.api.simulate import play_game, root_key
-    from loveletter.core.bots import get_bot
     from loveletter.core.state import INITIAL
     from loveletter.core.views import view
+    from loveletter.play.bots import get_bot
+    from loveletter.play.simulate import play_game, root_key
 
     checked = 0
     for ruleset, players in (("2019", 4), ("2012", 2), ("princess-princess", 3), ("2019-classic", 4), ("2019", 6)):

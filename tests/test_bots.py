@@ -6,8 +6,6 @@ import random
 
 import pytest
 
-from loveletter.api.simulate import Config, SeedKey, bot_rng, simulate
-from loveletter.core.bots import BOTS, choose_heuristic, choose_random, choose_random_code, get_bot
 from loveletter.core.cards import Card
 from loveletter.core.chance import commitment, committed_deal
 from loveletter.core.commands import Command, PlayCard, ReturnCards, StartGame
@@ -16,6 +14,8 @@ from loveletter.core.evolve import fold
 from loveletter.core.legal import action_code, from_action_code, legal_action_codes, legal_moves
 from loveletter.core.state import INITIAL, PHASE_DEAL, PHASE_OVER
 from loveletter.core.views import SeatPublic, View, view
+from loveletter.play.bots import BOTS, choose_heuristic, choose_random, choose_random_code, get_bot
+from loveletter.play.simulate import Config, SeedKey, bot_rng, simulate
 
 
 def _games(ruleset: str, players: int, bot: str, games: int, seed: int = 3):

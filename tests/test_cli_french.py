@@ -1,6 +1,6 @@
 """The command line in French: every error it can print, its help pages and its reports, with no English left.
 
-Every `fail(...)` of api/cli.py is listed by reading the module, and each must be reached by one of the cases
+Every `fail(...)` of cli/main.py is listed by reading the module, and each must be reached by one of the cases
 below: a new error without a French test fails here.
 """
 
@@ -115,7 +115,7 @@ def error_cases(tmp: Path, two_games: Path) -> list[tuple[str, ...]]:
 
 
 def french_failures() -> list[str]:
-    """The French text of every `fail(en, fr)` in api/cli.py, cut at its first placeholder."""
+    """The French text of every `fail(en, fr)` in cli/main.py, cut at its first placeholder."""
     tree = ast.parse((ROOT / "api" / "cli.py").read_text())
     found = []
     for node in ast.walk(tree):
@@ -148,7 +148,7 @@ def test_every_cli_error_is_french_and_every_one_is_reached(tmp_path: Path, two_
         printed.append(lines[0])
     everything = "\n".join(printed)
     unreached = [prefix for prefix in french_failures() if prefix.strip() and prefix.strip() not in everything]
-    assert unreached == [], "errors of api/cli.py no French test reaches"
+    assert unreached == [], "errors of cli/main.py no French test reaches"
 
 
 def test_the_language_comes_from_the_environment_when_not_given() -> None:

@@ -7,8 +7,6 @@ import io
 
 import pytest
 
-from loveletter.api.simulate import Config, SeedKey, SimulationError, bot_rng, play_game, simulate
-from loveletter.core.bots import choose_random, get_bot
 from loveletter.core.catalogue import Event, FavorGained, GameEnded, RoundEnded, TurnStarted
 from loveletter.core.chance import commitment, committed_deal
 from loveletter.core.commands import Command, RevealSeed, StartGame
@@ -18,6 +16,8 @@ from loveletter.core.legal import legal_moves
 from loveletter.core.state import INITIAL, PHASE_DEAL, PHASE_OVER
 from loveletter.core.views import view
 from loveletter.events.log import game_lines, read_games
+from loveletter.play.bots import choose_random, get_bot
+from loveletter.play.simulate import Config, SeedKey, SimulationError, bot_rng, play_game, simulate
 from loveletter.replays.replay import check
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from loveletter.api.simulate import mean_interval, wilson
 from loveletter.events.log import read_games
+from loveletter.play.simulate import mean_interval, wilson
 from tests.cli import loveletter
 
 

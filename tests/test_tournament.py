@@ -13,10 +13,10 @@ from typing import Any, ClassVar
 
 import pytest
 
-from loveletter.api.tournament import Config, Outcome, Seating, run_in_process, schedule
-from loveletter.api.tournament_ratings import head_to_head, plot, rate
 from loveletter.client import Game, LegalMove
 from loveletter.events.log import read_path
+from loveletter.play.ratings import head_to_head, plot, rate
+from loveletter.play.tournament import Config, Outcome, Seating, run_in_process, schedule
 from tests.cli import loveletter
 
 GAMES_FOR_95 = 128

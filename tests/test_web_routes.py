@@ -10,8 +10,8 @@ import httpx
 import pytest
 
 from loveletter.api.settings import Settings
-from loveletter.api.web_i18n import WORDS
 from loveletter.events.sqlite_store import SqliteStore
+from loveletter.web.words import WORDS
 from tests.french import not_french
 from tests.servers import COUNTESS_DEAL, serve
 

@@ -22,10 +22,10 @@ import httpx
 import pytest
 import uvicorn
 
-from loveletter.api.app import create_app
 from loveletter.api.settings import Settings
 from loveletter.events.pgcluster import free_port
 from loveletter.events.sqlite_store import SqliteStore
+from loveletter.server.app import create_app
 from tests.servers import _Server
 
 CHROMIUM = shutil.which("chromium")

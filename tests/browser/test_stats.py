@@ -12,9 +12,9 @@ from typing import Any, Callable
 
 import pytest
 
-from loveletter.api.simulate import Config, simulate, statistics
 from loveletter.core.catalogue import RoundStarted
 from loveletter.events.log import read_games
+from loveletter.play.simulate import Config, simulate, statistics
 from tests.browser.conftest import Site, wait_until
 
 CONFIG = Config("2019", 3, 40, 5, ("heuristic", "random", "random"))

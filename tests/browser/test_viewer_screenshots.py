@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 from typing import Any, Callable
 
-from loveletter.api.simulate import Config, simulate
+from loveletter.play.simulate import Config, simulate
 from tests.browser.conftest import PHONE, WIDE, Site, wait_until
 
 SIZES = {"wide": WIDE, "phone": PHONE}

@@ -11,9 +11,9 @@ import time
 from collections.abc import Iterator
 
 from loveletter.api.limits import protocol_class
-from loveletter.api.serve import server_options
 from loveletter.api.settings import Settings
 from loveletter.events.store import EventStore
+from loveletter.server.serve import server_options
 from tests.servers import serve
 
 

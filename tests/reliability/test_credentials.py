@@ -101,7 +101,7 @@ def test_a_query_token_never_reaches_any_log_line(tmp_path: Path) -> None:
         LOVELETTER_ADMIN_TOKEN="admin-token-that-must-stay-secret",
     )
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
-    command = [sys.executable, "-m", "uvicorn", "loveletter.api.app:create_app", "--factory"]
+    command = [sys.executable, "-m", "uvicorn", "loveletter.server.app:create_app", "--factory"]
     proc = subprocess.Popen(
         [*command, "--host", "127.0.0.1", "--port", str(port), "--log-level", "info"],
         cwd=ROOT,

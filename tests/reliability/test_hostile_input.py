@@ -31,11 +31,11 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from starlette.routing import Route
 
-from loveletter.api.app import create_app
 from loveletter.api.problems import RULE_TITLES, TITLES, TYPE_BASE
 from loveletter.api.settings import Settings
 from loveletter.events.sqlite_store import SqliteStore
 from loveletter.events.store import EventStore
+from loveletter.server.app import create_app
 from tests.reliability.guarded import guarded_serve
 from tests.servers import ADMIN, COUNTESS_DEAL, create_game, open_test_store
 from tests.stores import pg_url  # noqa: F401  (fixture)

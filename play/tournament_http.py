@@ -21,21 +21,21 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import httpx
 import orjson
 
-from loveletter.api.simulate import SeedKey
-from loveletter.api.tournament import Config, Outcome, Seating, bot_seed, load_bots, schedule, seat_names, server_seed
-from loveletter.api.tournament import tournament_key as make_key
 from loveletter.client import Client, RefereeError
 from loveletter.core.catalogue import Event
 from loveletter.core.evolve import fold
 from loveletter.core.lang import BilingualError, Text
 from loveletter.events.log import read_games
+from loveletter.play.simulate import SeedKey
+from loveletter.play.tournament import Config, Outcome, Seating, bot_seed, load_bots, schedule, seat_names, server_seed
+from loveletter.play.tournament import tournament_key as make_key
 
-CLI = (sys.executable, "-c", "from loveletter.api.cli import main; main()")
+CLI = (sys.executable, "-c", "from loveletter.cli.main import main; main()")
 """How a bot's process is started: this Python, the `loveletter` command's own entry point."""
 
 
@@ -93,7 +93,7 @@ def play_over_http(config: Config, http: HttpConfig, seating: Seating, seeds: Se
     n = config.players
     specs = [config.bots[i] for i in seating.seats]
     names = seat_names(config, seating)
-    chosen: dict[str, str] = {}
+    chosen: dict[str, Any] = {}
     if http.admin_token is not None and config.duplicate:
         chosen["server_seed"] = server_seed(make_key(config.seed), seating.deal).hex()
     try:

@@ -28,8 +28,6 @@ from loveletter.api import parse
 from loveletter.api.credentials import AdminTokens
 from loveletter.api.problems import Problem, bilingual, violation
 from loveletter.api.schemas import CodeIn, CreateGameIn, JoinIn, PlayIn, ReturnIn, SeedIn
-from loveletter.api.tokens import digest, matches, new_token
-from loveletter.core.bots import get_bot
 from loveletter.core.cards import Card
 from loveletter.core.catalogue import Event, GameAborted, GameEnded, SeatJoined
 from loveletter.core.chance import commitment, committed_deal
@@ -58,6 +56,8 @@ from loveletter.events.codec import dumps, encode
 from loveletter.events.log import Header, game_lines
 from loveletter.events.signing import SigningKey
 from loveletter.events.store import Append, ConflictError, EventStore, GameIndex, Idempotency
+from loveletter.play.bots import get_bot
+from loveletter.referee.tokens import digest, matches, new_token
 
 log = structlog.get_logger()
 

@@ -56,7 +56,7 @@ def serve(settings: Settings, lang: str = "en") -> None:
     print(said(lang), file=sys.stderr, flush=True)
     try:
         uvicorn.run(
-            "loveletter.api.app:create_app",
+            "loveletter.server.app:create_app",
             factory=True,
             host=settings.host,
             port=settings.port,

@@ -3,11 +3,11 @@ omniscient narrator of `replays.narrative` (it is a demonstration: every draw an
 
 from __future__ import annotations
 
-from loveletter.api.simulate import play_game, root_key
-from loveletter.core.bots import get_bot
 from loveletter.core.catalogue import (
     Event,
 )
+from loveletter.play.bots import get_bot
+from loveletter.play.simulate import play_game, root_key
 
 DEMO_NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve", "Finn")
 _FAVOR_WHY = {"round": "for winning the round", "spy": "for the Spy", "amira-sadie": "for Amira & Sadie"}

@@ -1,7 +1,7 @@
 """The referee's web pages: the lobby (`/`) and the seat page (`/play/{game}`), served with their own assets.
 
-Pages are rendered on the server from Jinja2 templates (api/templates/) in the visitor's language; a small plain
-JavaScript module per page (api/static/) then talks to the same HTTP API as any other client — the lobby's and the
+Pages are rendered on the server from Jinja2 templates (web/templates/) in the visitor's language; a small plain
+JavaScript module per page (web/static/) then talks to the same HTTP API as any other client — the lobby's and the
 game's event streams, `GET /games/{id}`, `POST /games/{id}/moves` — and never holds more than its own seat's token.
 Nothing is loaded from another host: the Content-Security-Policy allows only this origin.
 
@@ -23,12 +23,12 @@ from fastapi.staticfiles import StaticFiles
 
 from loveletter.api import parse
 from loveletter.api.problems import Problem
-from loveletter.api.referee import Referee
-from loveletter.api.web_i18n import COOKIE, WORDS, choose, rulesets, words
 from loveletter.core.catalogue import EVENT_TYPES
 from loveletter.core.lang import Lang
+from loveletter.referee.referee import Referee
 from loveletter.replays.narrative import narrate
 from loveletter.replays.pov import narrate_pov
+from loveletter.web.words import COOKIE, WORDS, choose, rulesets, words
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"

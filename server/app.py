@@ -24,8 +24,6 @@ from loveletter.api import (
     replay_routes,
     ruling_routes,
     stats_routes,
-    viewer_pages,
-    web,
 )
 from loveletter.api.credentials import AdminTokens, redact_access_log
 from loveletter.api.limits import Guard, Limits
@@ -33,7 +31,6 @@ from loveletter.api.logs import RequestContext, configure
 from loveletter.api.moves import MOVE, RefereeApp, answer, media_of, move_handler, parse_body
 from loveletter.api.openapi import ETAG, EXAMPLES, NDJSON, REF, SSE, answers, complete, ref, seat_links, stream_schema
 from loveletter.api.problems import Problem, lang_of
-from loveletter.api.referee import KEEP_ALIVE, Referee, events_json, sse_frame
 from loveletter.api.schemas import CreateGameIn, JoinIn, SeedIn
 from loveletter.api.settings import Settings
 from loveletter.client.answers import Health, Keys
@@ -46,6 +43,9 @@ from loveletter.core.rules import RuleViolation
 from loveletter.core.rulesets import RULESETS, Ruleset
 from loveletter.events.signing import SigningKey
 from loveletter.events.store import EventStore
+from loveletter.referee.referee import KEEP_ALIVE, Referee, events_json, sse_frame
+from loveletter.web import pages as web
+from loveletter.web import viewer as viewer_pages
 
 log = structlog.get_logger()
 SEED: TypeAdapter[Any] = TypeAdapter(SeedIn)

@@ -12,13 +12,13 @@ from fastapi.responses import HTMLResponse
 
 from loveletter.api import parse
 from loveletter.api.problems import Problem
-from loveletter.api.referee import Referee
 from loveletter.api.stats_routes import MAX_GAMES
-from loveletter.api.viewer_words import VIEWER_WORDS
-from loveletter.api.web import page
-from loveletter.api.web_i18n import WORDS, choose, rulesets
-from loveletter.core.bots import BOTS
 from loveletter.core.rules import RULES
+from loveletter.play.bots import BOTS
+from loveletter.referee.referee import Referee
+from loveletter.web.pages import page
+from loveletter.web.viewer_words import VIEWER_WORDS
+from loveletter.web.words import WORDS, choose, rulesets
 
 WORDS.update(VIEWER_WORDS)
 

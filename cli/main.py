@@ -27,7 +27,7 @@ from rich.progress import (
 )
 from rich.text import Text as RichText
 
-from loveletter.api.cli_text import HelpFormatter, Integer, OneOf, detect_lang, usage_error
+from loveletter.cli.text import HelpFormatter, Integer, OneOf, detect_lang, usage_error
 from loveletter.core.lang import BilingualError, Lang, Text, number, os_error
 
 EXIT_USAGE = 2
@@ -218,8 +218,8 @@ def simulate(
     plot: Path | None,
     lang: Lang,
 ) -> None:
-    from loveletter.api.simulate import Config, SimulationError, parse_options, plot_format, render_summary
-    from loveletter.api.simulate import simulate as run
+    from loveletter.play.simulate import Config, SimulationError, parse_options, plot_format, render_summary
+    from loveletter.play.simulate import simulate as run
 
     names = tuple(b.strip() for b in bots.split(",")) if bots else ("random",) * players
     try:
@@ -254,7 +254,7 @@ def simulate(
             reason = os_error(exc)
             fail(f"cannot write {log}: {reason.en}", f"impossible d'écrire {log} : {reason.fr}")
     if plot is not None:
-        from loveletter.api.simulate import plot as draw
+        from loveletter.play.simulate import plot as draw
 
         try:
             draw(stats, str(plot), lang)
@@ -264,11 +264,11 @@ def simulate(
     if as_json:
         import orjson
 
-        from loveletter.api.simulate import statistics
+        from loveletter.play.simulate import statistics
 
         print(orjson.dumps(statistics(stats), option=orjson.OPT_INDENT_2).decode())
     elif as_csv:
-        from loveletter.api.simulate import render_csv
+        from loveletter.play.simulate import render_csv
 
         sys.stdout.write(render_csv(stats))
     else:
@@ -290,8 +290,8 @@ def simulate(
 )
 @lang_option
 def demo(seed: int, ruleset: str, players: int, lang: Lang) -> None:
-    from loveletter.api.demo import DEMO_NAMES, play_demo
-    from loveletter.api.simulate import Config, SimulationError
+    from loveletter.play.demo import DEMO_NAMES, play_demo
+    from loveletter.play.simulate import Config, SimulationError
     from loveletter.replays.narrative import narrate
 
     try:
@@ -452,7 +452,7 @@ def bot_run(
     lang: Lang,
 ) -> None:
     from loveletter.client import Client, RefereeError
-    from loveletter.client.bots import load, play
+    from loveletter.play.harness import load, play
 
     try:
         player = load(spec, seed)
@@ -652,8 +652,8 @@ def tournament(
     parallel: int,
     lang: Lang,
 ) -> None:
-    from loveletter.api.simulate import SimulationError, parse_options, plot_format
-    from loveletter.api.tournament import Config, TournamentError, load_bots
+    from loveletter.play.simulate import SimulationError, parse_options, plot_format
+    from loveletter.play.tournament import Config, TournamentError, load_bots
 
     try:
         names = tuple(b.strip() for b in bots.split(",") if b.strip())
@@ -698,7 +698,7 @@ def tournament(
                     config, server, admin_token, turn_seconds, on_timeout, parallel, fp, on_game
                 )
             else:
-                from loveletter.api.tournament import run_in_process
+                from loveletter.play.tournament import run_in_process
 
                 outcomes = run_in_process(config, fp, on_game)
     except OSError as exc:
@@ -708,11 +708,11 @@ def tournament(
         if fp is not None:
             fp.close()
     seconds = time.perf_counter() - started
-    from loveletter.api.tournament_ratings import render_csv, render_tables, results
+    from loveletter.play.ratings import render_csv, render_tables, results
 
     figures = results(config, outcomes, seconds, "http" if over_http else "in-process")
     if plot is not None:
-        from loveletter.api.tournament_ratings import plot as draw
+        from loveletter.play.ratings import plot as draw
 
         try:
             draw(config, outcomes, str(plot), lang)
@@ -739,7 +739,7 @@ def _tournament_over_http(
     log: Any,
     on_game: Callable[[object], None],
 ) -> list[Any]:
-    from loveletter.api.tournament_http import HttpConfig, HttpTournamentError, local_referee, run_over_http
+    from loveletter.play.tournament_http import HttpConfig, HttpTournamentError, local_referee, run_over_http
 
     try:
         with contextlib.ExitStack() as stack:
@@ -1200,9 +1200,9 @@ def _is_hex_key(text: str) -> bool:
 def serve(host: str | None, port: int | None, workers: int | None, database_url: str | None, lang: Lang) -> None:
     from pydantic import ValidationError
 
-    from loveletter.api.serve import ServeError
-    from loveletter.api.serve import serve as run
     from loveletter.api.settings import Settings
+    from loveletter.server.serve import ServeError
+    from loveletter.server.serve import serve as run
 
     given = {"host": host, "port": port, "workers": workers, "database_url": database_url}
     try:

@@ -7,10 +7,10 @@ hold the cards every other one held. Luck of the deal then cancels out within th
 games. Lineups cycle through the bots (in a new seeded order every cycle), so every bot sits equally often.
 
 The built-in bots (`heuristic`, `random`) are played through `core.bots` directly; any other bot is given the
-seat's `Game` built by `loveletter.client.bots.seat_game` — the very shape it gets over HTTP — and its answer is
+seat's `Game` built by `loveletter.play.harness.seat_game` — the very shape it gets over HTTP — and its answer is
 judged like a move sent to the referee. In process there is no clock: a bot that raises or answers a move that is
 not legal has that decision played by the heuristic (as the referee's clock does with `on_timeout` bot), and it is
-counted. A bot that may hang belongs over HTTP (`api/tournament_http.py`), where the turn clock handles it.
+counted. A bot that may hang belongs over HTTP (`play/tournament_http.py`), where the turn clock handles it.
 """
 
 from __future__ import annotations
@@ -20,12 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO
 
-from loveletter.api.simulate import Config as SimulationConfig
-from loveletter.api.simulate import SeedKey, SimulationError
-from loveletter.client.bots import Bot, decide, load, seat_game
 from loveletter.client.models import Game
-from loveletter.core.bots import BOTS, get_bot
-from loveletter.core.bots import Bot as Policy
 from loveletter.core.catalogue import ClockRanOut, Event, GameEnded
 from loveletter.core.chance import commitment, committed_deal
 from loveletter.core.commands import Command, PlayerCommand, RevealSeed, StartGame
@@ -37,6 +32,11 @@ from loveletter.core.rules import RuleViolation
 from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, PHASE_OVER, PHASE_PLAY, GameState
 from loveletter.core.views import view
 from loveletter.events.log import Header, write_game
+from loveletter.play.bots import BOTS, get_bot
+from loveletter.play.bots import Bot as Policy
+from loveletter.play.harness import Bot, decide, load, seat_game
+from loveletter.play.simulate import Config as SimulationConfig
+from loveletter.play.simulate import SeedKey, SimulationError
 
 
 class TournamentError(BilingualError):

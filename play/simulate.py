@@ -22,7 +22,6 @@ from typing import IO, Any
 
 from rich.table import Table
 
-from loveletter.core.bots import BOTS, Bot, get_bot
 from loveletter.core.cards import Card
 from loveletter.core.catalogue import Event, FavorGained, PlayerEliminated
 from loveletter.core.chance import commitment, committed_deal
@@ -35,6 +34,7 @@ from loveletter.core.rulesets import RULESETS, Options, Ruleset
 from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, PHASE_OVER, PHASE_PLAY
 from loveletter.core.views import view
 from loveletter.events.log import Header, write_game
+from loveletter.play.bots import BOTS, Bot, get_bot
 
 SEED_DOMAIN = b"loveletter-simulate/1"
 

@@ -18,9 +18,9 @@ from typing import Any
 from openskill.models import PlackettLuce
 from rich.table import Table
 
-from loveletter.api.simulate import Z95, wilson
-from loveletter.api.tournament import Config, Outcome, short_names
 from loveletter.core.lang import number
+from loveletter.play.simulate import Z95, wilson
+from loveletter.play.tournament import Config, Outcome, short_names
 
 
 @dataclass(slots=True)
@@ -286,7 +286,7 @@ def plot(config: Config, outcomes: Sequence[Outcome], path: str, lang: str = "en
     matplotlib.use("Agg")
     from matplotlib import pyplot
 
-    from loveletter.api.simulate import plot_format
+    from loveletter.play.simulate import plot_format
 
     fr = lang == "fr"
     history = rate(outcomes, len(config.bots)).history

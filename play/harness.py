@@ -15,12 +15,12 @@ from typing import Any, Protocol, Union
 from loveletter.client.errors import RefereeError
 from loveletter.client.models import Game, LegalMove
 from loveletter.client.sync import Client
-from loveletter.core.bots import BOTS, get_bot
 from loveletter.core.cards import Card
 from loveletter.core.legal import action_code, from_action_code, legal_moves_as_dicts
 from loveletter.core.state import GameState
 from loveletter.core.views import SeatPublic, view
 from loveletter.core.views import View as CoreView
+from loveletter.play.bots import BOTS, get_bot
 
 
 class BotObject(Protocol):

@@ -1,0 +1,1 @@
+"""The referee: the one authority between players and the event store. It knows no HTTP."""

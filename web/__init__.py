@@ -1,0 +1,1 @@
+"""The web pages: lobby, seat, replay viewer and statistics, with their templates, assets and words."""

@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint docs docs-check docs-serve screenshots bench bench-api bench-overload bench-lobby soak fuzz-api property-long mutation clean
+.PHONY: run test system lint docs docs-check docs-serve screenshots bench bench-api bench-overload bench-lobby soak fuzz-api property-long mutation clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -16,9 +16,15 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/loveletter serve
 
-## make test: lint, type-check, build the docs strictly, then every test (quick Hypothesis profile)
-test: $(STAMP) lint docs-check
+## make test: the system packages the tests need (chromium, PostgreSQL, curl: .ci/system-packages), lint, type-check,
+## build the docs strictly, then every test (quick Hypothesis profile). None is skipped unless asked by name:
+## LOVELETTER_SKIP=browser,postgres,curl make test
+test: system $(STAMP) lint docs-check
 	$(BIN)/python -m pytest -n 2 -p no:cacheprovider
+
+## make system: install (as root) the Debian packages the tests need, or print the command that does
+system:
+	@bash .ci/system-packages
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

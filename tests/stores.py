@@ -1,18 +1,17 @@
 """Fixtures for the real stores: a SQLite file per test, and one throwaway PostgreSQL cluster per session.
 
-PostgreSQL is never mocked. Without it the PostgreSQL cases are skipped on a developer machine and
-fail under CI=true, where .ci/run installs it.
+PostgreSQL is never mocked. Without it the PostgreSQL cases fail, unless skipped by name (tests/needs.py).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from loveletter.events.pgcluster import PostgresUnavailable, TempCluster
+from tests.needs import need
 
 
 @pytest.fixture(scope="session")
@@ -22,9 +21,7 @@ def pg_url() -> Iterator[str]:
         url = cluster.start()
     except PostgresUnavailable as exc:
         cluster.stop()
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"PostgreSQL is required under CI: {exc}")
-        pytest.skip(f"PostgreSQL not available: {exc}")
+        need("postgres", f"PostgreSQL is not available ({exc})")
     try:
         yield url
     finally:

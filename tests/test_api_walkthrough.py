@@ -7,17 +7,16 @@ import importlib.util
 import shutil
 from pathlib import Path
 
-import pytest
-
 from loveletter.api.settings import Settings
 from loveletter.events.sqlite_store import SqliteStore
+from tests.needs import need
 from tests.servers import serve
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
-@pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed (.ci/run installs it)")
 def test_the_strangers_walkthrough_plays_as_the_page_says(tmp_path: Path) -> None:
+    need("curl", None if shutil.which("curl") else "curl is not installed")
     spec = importlib.util.spec_from_file_location("api_walkthrough", DOCS / "api_walkthrough.py")
     assert spec is not None and spec.loader is not None
     walkthrough = importlib.util.module_from_spec(spec)

@@ -3,11 +3,14 @@ on the day someone needs the figure. The figures themselves are measured by `mak
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.needs import need
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -44,8 +47,15 @@ def test_every_benchmark_script_is_listed() -> None:
     assert scripts - not_run_here == set(SMALL)
 
 
-@pytest.mark.parametrize("script", sorted(SMALL))
+IN_CHROMIUM = {"page_weight.py", "viewer_page_weight.py"}
+
+
+@pytest.mark.parametrize(
+    "script", [pytest.param(s, marks=pytest.mark.browser) if s in IN_CHROMIUM else s for s in sorted(SMALL)]
+)
 def test_a_benchmark_runs_and_prints_its_figure(script: str) -> None:
+    if script in IN_CHROMIUM:
+        need("browser", None if shutil.which("chromium") else "Debian's chromium is not installed")
     args, figure = SMALL[script]
     result = subprocess.run(
         [sys.executable, str(ROOT / "bench" / script), *args],

@@ -3,7 +3,6 @@ asset comes from the referee, so Swagger UI and ReDoc render every operation wit
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Iterator
 from urllib.parse import urlsplit
@@ -12,12 +11,16 @@ import pytest
 
 from loveletter.api.settings import Settings
 from loveletter.events.sqlite_store import SqliteStore
+from tests.needs import need
 from tests.servers import serve
 
 CHROMIUM = shutil.which("chromium")
-if CHROMIUM is None and os.environ.get("CI"):
-    pytest.fail(".ci/run installs Debian's chromium: the browser tests cannot be skipped in CI", pytrace=False)
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(autouse=True)
+def _chromium() -> None:
+    need("browser", None if CHROMIUM else "Debian's chromium is not installed")
 
 
 @pytest.fixture(scope="module")

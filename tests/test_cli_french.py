@@ -115,10 +115,10 @@ def error_cases(tmp: Path, two_games: Path) -> list[tuple[str, ...]]:
 
 
 def french_failures() -> list[str]:
-    """The French text of every `fail(en, fr)` in cli/main.py, cut at its first placeholder."""
-    tree = ast.parse((ROOT / "api" / "cli.py").read_text())
+    """The French text of every `fail(en, fr)` in the command line's modules, cut at its first placeholder."""
     found = []
-    for node in ast.walk(tree):
+    nodes = (node for path in sorted((ROOT / "cli").glob("*.py")) for node in ast.walk(ast.parse(path.read_text())))
+    for node in nodes:
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "fail" and len(node.args) == 2:
             fr = node.args[1]
             if isinstance(fr, ast.JoinedStr):
@@ -148,7 +148,7 @@ def test_every_cli_error_is_french_and_every_one_is_reached(tmp_path: Path, two_
         printed.append(lines[0])
     everything = "\n".join(printed)
     unreached = [prefix for prefix in french_failures() if prefix.strip() and prefix.strip() not in everything]
-    assert unreached == [], "errors of cli/main.py no French test reaches"
+    assert unreached == [], "errors of the command line no French test reaches"
 
 
 def test_the_language_comes_from_the_environment_when_not_given() -> None:

@@ -26,6 +26,7 @@ from loveletter.api.settings import Settings
 from loveletter.events.pgcluster import free_port
 from loveletter.events.sqlite_store import SqliteStore
 from loveletter.server.app import create_app
+from tests.needs import need
 from tests.servers import _Server
 
 CHROMIUM = shutil.which("chromium")
@@ -42,10 +43,7 @@ WIDE = {"width": 1280, "height": 900}
 
 
 def _need_chromium() -> None:
-    if CHROMIUM is None:
-        if os.environ.get("CI"):
-            pytest.fail(".ci/run installs Debian's chromium: the browser tests cannot be skipped in CI", pytrace=False)
-        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
+    need("browser", None if CHROMIUM else "Debian's chromium is not installed")
 
 
 class Site:

@@ -3,14 +3,15 @@
 The rules were specified from five documents kept under file names such as `000_91a7d2231e64ad36.txt`, which
 mean nothing to a player. A refusal, a ruling or a rules page shows a source by what it is, in the reader's
 language, and cites a ruling as a link into `docs/rulings.md`, where each section has a stable anchor (`#s5`).
-Pure data and two small functions: no I/O.
+Pure data and small functions: no I/O.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 from loveletter.core.lang import Lang
 
@@ -70,3 +71,31 @@ def ruling_anchor(section: int) -> str:
     if section not in RULINGS_SECTIONS:
         raise ValueError(f"the rulings have sections §1 to §12, not §{section}")
     return f"{RULINGS_URL}#s{section}"
+
+
+class Citation(NamedTuple):
+    """A rule's source as a person reads it, and the docs page it links to (None: nothing to follow)."""
+
+    text: str
+    href: str | None
+
+
+_RULING = re.compile(r"RULINGS §(\d+)")
+_DOCS_PAGE = re.compile(r"docs/([\w.-]+\.md)")
+
+
+def cite(source: str, lang: Lang = "en") -> Citation:
+    """One entry of a rule's `sources` (`RULINGS §5`, a seed file name, `docs/shuffle.md`, `our ruling`) made
+    readable: a ruling links to its section, a printed source is named by what it is and links to the table of
+    sources, a docs page links to itself. Links are relative to the docs site's root."""
+    ruling = _RULING.fullmatch(source)
+    if ruling:
+        return Citation(f"{'Décisions' if lang == 'fr' else 'Rulings'} §{ruling[1]}", ruling_anchor(int(ruling[1])))
+    if source in SOURCES:
+        return Citation(SOURCES[source].name(lang), f"{RULINGS_URL}#sources")
+    page = _DOCS_PAGE.fullmatch(source)
+    if page:
+        return Citation(source, page[1])
+    if source == "our ruling":
+        return Citation("notre décision" if lang == "fr" else "our ruling", None)
+    return Citation(source, None)

@@ -14,7 +14,7 @@ from pathlib import Path
 import markdown
 import pytest
 
-from loveletter.core.sources import RULINGS_SECTIONS, RULINGS_URL, SOURCES, Source, ruling_anchor
+from loveletter.core.sources import RULINGS_SECTIONS, RULINGS_URL, SOURCES, Citation, Source, cite, ruling_anchor
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / RULINGS_URL
@@ -127,3 +127,34 @@ def test_ruling_anchor() -> None:
     for outside in (0, 13, -5):
         with pytest.raises(ValueError, match="§1 to §12"):
             ruling_anchor(outside)
+
+
+def test_every_source_the_rules_cite_reads_as_a_name_or_a_link() -> None:
+    quoted = re.compile(r'"(RULINGS §\d+|\d{3}_[0-9a-f]{16}\.txt|docs/[\w.-]+\.md|our ruling)"')
+    cited = {s for path in _python_files("core") for s in quoted.findall(path.read_text(encoding="utf-8"))}
+    assert {"RULINGS §5", "our ruling", "docs/shuffle.md"} <= cited
+    ids = _ids()
+    for source in cited:
+        for lang in ("en", "fr"):
+            citation = cite(source, lang)
+            assert not SEED_NAME.search(citation.text), citation
+            if citation.href is not None and citation.href.startswith(f"{RULINGS_URL}#"):
+                assert citation.href.split("#")[1] in ids, citation
+            elif citation.href is not None:
+                assert (ROOT / "docs" / citation.href).is_file(), citation
+
+
+def test_cite() -> None:
+    assert cite("RULINGS §7") == Citation("Rulings §7", "rulings.md#s7")
+    assert cite("RULINGS §7", "fr") == Citation("Décisions §7", "rulings.md#s7")
+    assert cite("000_91a7d2231e64ad36.txt", "fr") == Citation(
+        "Love Letter (2019), règles françaises", "rulings.md#sources"
+    )
+    assert cite("004_9723e0a7a62a3371.txt") == Citation(
+        "Love Letter (2012), rules summary in French", "rulings.md#sources"
+    )
+    assert cite("docs/shuffle.md") == Citation("docs/shuffle.md", "shuffle.md")
+    assert cite("our ruling", "fr") == Citation("notre décision", None)
+    assert cite("events/log.py") == Citation("events/log.py", None)
+    with pytest.raises(ValueError):
+        cite("RULINGS §13")

@@ -2,8 +2,8 @@
 ruling in English and in French, names its sources by what they are (never by a seed file name), and agrees with
 `core/sources.py`, the same names as data.
 
-The anchors are read from the page rendered by Python-Markdown with the extensions mkdocs.yml configures, so a
-heading whose `{#sN}` the site would not turn into an id fails here.
+The anchors are read from the page rendered by Python-Markdown with the heading extensions mkdocs.yml configures
+(attr_list, toc), so a heading whose `{#sN}` the site would not turn into an id fails here.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from loveletter.replays.moves import describe_move
 from loveletter.replays.narrative import Narrator
 from loveletter.replays.position import position
 from loveletter.replays.replay import Problem, check
-from loveletter.replays.transcript import TranscriptFormatError, parse_card
+from loveletter.replays.transcript_reader import TranscriptFormatError, parse_card
 
 
 class MoveFormatError(BilingualError):

@@ -74,12 +74,11 @@ Pages = Callable[[str | None], Plan[tuple[list[T], str | None]]]
 
 
 def headers_of(caller: Caller, lang: str | None = None, extra: dict[str, str] | None = None) -> dict[str, str]:
-    """The headers of every request: the language, the bearer token if any, and `extra` (`Last_Event_ID` is sent as
-    `Last-Event-ID`)."""
+    """The headers of every request: the language (`lang`, or the caller's), the bearer token if any, and `extra`."""
     headers = {"Accept-Language": lang or caller.language}
     if caller.token is not None:
         headers["Authorization"] = f"Bearer {caller.token}"
-    headers.update({k.replace("_", "-"): v for k, v in (extra or {}).items()})
+    headers.update(extra or {})
     return headers
 
 
@@ -97,7 +96,8 @@ def answer(caller: Caller, request: Request, again: Request | None = None) -> Pl
 
 
 def read(caller: Caller, request: Request) -> Plan[httpx.Response]:
-    """A read: retried freely, and asked again in the other language after a refusal."""
+    """`answer`, with the same request asked again in the other language after a refusal: for the reads (a game,
+    the lobby) whose refusal cannot change by being asked twice."""
     return answer(caller, request, again=request)
 
 
@@ -235,7 +235,7 @@ def lobby(
 class Feed(Generic[T]):
     """A live stream of server-sent events as a state the faces drive: what to open, which items to give, when it
     ends, and when a failure may be retried. A dropped connection is reopened with `Last-Event-ID` (the last id
-    given), so no item is lost or repeated. `read` gives an event's id and how to build its item, built only when
+    given), so no item is lost or repeated. `parse` gives an event's id and how to build its item, built only when
     the event is new; with `ends`, a connection closed with nothing new ends the stream (a game's; the lobby's never
     ends)."""
 
@@ -244,14 +244,14 @@ class Feed(Generic[T]):
         caller: Caller,
         path: str,
         last: int | None,
-        read: Callable[[ServerSentEvent], tuple[int, Callable[[], T]]],
+        parse: Callable[[ServerSentEvent], tuple[int, Callable[[], T]]],
         *,
         ends: bool,
     ) -> None:
         self.caller = caller
         self.path = path
         self.last = last
-        self._read = read
+        self._parse = parse
         self._ends = ends
         self._attempt = 0
         self._got = 0
@@ -269,7 +269,7 @@ class Feed(Generic[T]):
 
     def accept(self, sse: ServerSentEvent) -> T | None:
         """The item an event carries, or None if it was already given (then it is not even read)."""
-        seq, item = self._read(sse)
+        seq, item = self._parse(sse)
         if self.last is not None and seq <= self.last:
             return None
         self.last, self._got, self._attempt = seq, self._got + 1, 0
@@ -293,22 +293,22 @@ def stream(caller: Caller, game_id: str, after: int = 0) -> Feed[Event]:
     """The game's events after `after`, live, until the game is over. A dropped connection is reopened with
     `Last-Event-ID` (the last seq received), so no event is lost or repeated."""
 
-    def read(sse: ServerSentEvent) -> tuple[int, Callable[[], Event]]:
+    def parse(sse: ServerSentEvent) -> tuple[int, Callable[[], Event]]:
         event = Event.of(sse.json())
         return event.seq, lambda: event
 
-    return Feed(caller, f"/games/{game_id}/stream", after, read, ends=True)
+    return Feed(caller, f"/games/{game_id}/stream", after, parse, ends=True)
 
 
 def lobby_news(caller: Caller, after: int | None = None) -> Feed[LobbyNews]:
     """The lobby's news, live and without end (`after=0` replays all; None starts with the next), resumed with
     `Last-Event-ID` after a dropped connection."""
 
-    def read(sse: ServerSentEvent) -> tuple[int, Callable[[], LobbyNews]]:
+    def parse(sse: ServerSentEvent) -> tuple[int, Callable[[], LobbyNews]]:
         seq = int(sse.id)
         return seq, lambda: LobbyNews(seq, sse.event, LobbyGame.of(sse.json()))
 
-    return Feed(caller, "/lobby/stream", after, read, ends=False)
+    return Feed(caller, "/lobby/stream", after, parse, ends=False)
 
 
 # -- the faces' signatures ------------------------------------------------------------------------------------

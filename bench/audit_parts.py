@@ -36,7 +36,7 @@ from loveletter.core.evolve import apply_all
 from loveletter.core.state import INITIAL
 from loveletter.events.log import read_path
 from loveletter.events.signing import verify
-from loveletter.replays.replay import DECISIONS, command_of
+from loveletter.replays.decisions import DECISIONS, command_of
 
 
 def best(runs: int, work: Callable[[], object]) -> float:

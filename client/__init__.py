@@ -1,6 +1,9 @@
 """A typed client of the referee's HTTP API, blocking (`Client`) and asyncio (`AsyncClient`), so bots and tools
 never write HTTP, server-sent events, tokens, retries or problem parsing by hand (docs/client.md).
 
+Each call is described once, without I/O, in `loveletter.client.calls` (method, path, body, answer model, retries);
+the two faces (`sync`, `aio`) only carry the descriptions out.
+
 It imports nothing of the server: the answers' shapes are its own (`loveletter.client.models` and
 `loveletter.client.answers`, which the server declares its OpenAPI document with), and the rules core's `Card` is
 accepted wherever a card is named."""

@@ -1,4 +1,4 @@
-"""What the sync and async clients share: request bodies, the retry policy and reading answers."""
+"""What the calls and both faces share: a move's body, the retry policy and reading refusals."""
 
 from __future__ import annotations
 
@@ -36,6 +36,18 @@ class RetryPolicy:
                 pass
         backoff: float = min(self.cap, self.base * 2**attempt)
         return backoff * (0.5 + random.random() / 2)
+
+    def pause(
+        self, attempt: int, response: httpx.Response | None, exc: BaseException | None, safe: bool
+    ) -> float | None:
+        """Seconds to wait before sending a request again after its `attempt` (from 0) ended in `response` or `exc`,
+        or None when it is not sent again: it was answered without a refusal, it was the last attempt, or the
+        failure does not allow it (`retryable`)."""
+        if response is not None and response.status_code < 400:
+            return None
+        if attempt >= self.attempts or not retryable(response, exc, safe):
+            return None
+        return self.delay(attempt, None if response is None else response.headers.get("retry-after"))
 
 
 def new_key() -> str:

@@ -1,8 +1,18 @@
-"""Love Letter Referee: the rules (`core`), the event log and its stores (`events`), replay and audit
-(`replays`) and the HTTP referee with its command line (`api`).
+"""Love Letter Referee, in eleven rooms, each a folder at the top of the repository that this package links in, so
+that installed they are `loveletter.<room>` and nothing else lands in site-packages (docs/architecture.md draws
+them and the directions of their imports):
 
-The four folders live at the top of the repository; this package links them in, so that installed they are
-`loveletter.core`, `loveletter.events`, `loveletter.replays` and `loveletter.api` and nothing else.
+- `core`: the pure rules (cards, rulesets, rules, events, decide/evolve, views); no I/O.
+- `events`: the written record: the JSON codec, the game log, its signatures, the event stores.
+- `replays`: recorded games judged and told again: replay, audit, transcripts, rulings, narratives.
+- `play`: bots, the bot harness, simulations, tournaments and ratings.
+- `referee`: the one authority between players and the store; no HTTP.
+- `api`: the HTTP routes, problems, limits and the OpenAPI document.
+- `web`: the web pages, with their templates, assets and words.
+- `server`: the app built from the referee, the API and the pages, and its runner.
+- `cli`: the `loveletter` command line.
+- `client`: the typed Python client of the HTTP API.
+- `env`: the PettingZoo environment.
 """
 
 from importlib.metadata import PackageNotFoundError, version

@@ -21,9 +21,10 @@ Reading is the log's own reader (`events.log.read_games`). A log file of any siz
 megabytes, which worker processes read from the file themselves; a log held in memory (`audit_bytes`, an upload)
 is cut the same way (`chunks`).
 
-This module is the entry point: it runs the checks of one game in order, then whole files. The checks live in
-`replays.audit_chain` (1–3) and `replays.audit_shuffle` (4–5); the options, the reports and their text and JSON
-renderings in `replays.audit_report`.
+This module is the entry point for whole files (and names everything a caller needs). The checks of one game
+run in order in `replays.audit_game`; the checks themselves live in `replays.audit_chain` (1–3) and
+`replays.audit_shuffle` (4–5), and 6 is `replays.replay`; the options, the reports and their text and JSON
+renderings are in `replays.audit_report`.
 """
 
 from __future__ import annotations
@@ -32,22 +33,16 @@ import multiprocessing
 import os
 import stat
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
-from loveletter.core.catalogue import RoundStarted
 from loveletter.core.lang import BilingualError, Text
-from loveletter.events.log import FORMAT, NO_GAME, GameLog, LogFormatError, read_games
-from loveletter.replays.audit_chain import check_chain, check_sequence, check_signature, signature_problems
+from loveletter.events.log import NO_GAME, LogFormatError
+from loveletter.replays.audit_game import HEADER_PREFIX, KeyFormatError, audit_game, audit_lines, normalise_key
 from loveletter.replays.audit_report import FileAudit, GameAudit, Note, Options, render_json, render_text
-from loveletter.replays.audit_shuffle import check_commitment, check_derivation
-from loveletter.replays.regenerate import regenerate
-from loveletter.replays.replay import Problem, check, describe
+from loveletter.replays.replay import describe
 from loveletter.replays.report import cannot_read
-
-CHECKS = ("sequence", "chain", "signature", "commitment", "derivation", "rules")
-HEADER_PREFIX = b'{"format":"' + FORMAT.encode() + b'"'
 
 
 class UnreadableLog(BilingualError):
@@ -58,125 +53,7 @@ class UnreadableLog(BilingualError):
         self.line = line
 
 
-class KeyFormatError(BilingualError):
-    """A pinned public key that is not 64 hex digits (a `ValueError`)."""
-
-
-def normalise_key(key: str) -> str:
-    """A pinned key as 64 lowercase hex digits; `KeyFormatError` (a `ValueError`) if it is not one."""
-    text = key.strip().lower()
-    if len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
-        raise KeyFormatError(
-            Text(
-                "a public key is 32 bytes written as 64 hex digits",
-                "une clé publique fait 32 octets, écrits en 64 chiffres hexadécimaux",
-            )
-        )
-    return text
-
-
-def audit_game(game: GameLog, number: int, options: Options) -> GameAudit:
-    """Every check of one game (see the module's docstring)."""
-    header = game.header
-    audit = GameAudit(number, game.header_line, header.ruleset, header.players, header.game_id)
-    audit.events = len(game.entries)
-    audit.rounds = sum(1 for e in game.entries if type(e.event) is RoundStarted)
-    lenient = options.lenient
-    problems = audit.problems
-    steps: list[tuple[str, Callable[[], list[Problem]]]] = [
-        ("sequence", lambda: check_sequence(game, lenient)),
-        ("chain", lambda: check_chain(game, lenient)),
-        ("signature", lambda: check_signature(game, options, audit)),
-        ("commitment", lambda: check_commitment(game, audit)),
-        ("derivation", lambda: check_derivation(game, lenient, audit)),
-        ("rules", lambda: _rules(game, audit, lenient, problems)),
-    ]
-    for name, run in steps:
-        if problems and not lenient:
-            audit.checks[name] = "skipped"
-            continue
-        notes_before = len(audit.notes)
-        found = run()
-        problems.extend(found)
-        audit.checks[name] = "problem" if found else ("note" if len(audit.notes) > notes_before else "ok")
-    if lenient:
-        problems.sort(key=lambda p: (p.line or 0, CHECKS.index(_check_of(p))))
-    return audit
-
-
-def _check_of(problem: Problem) -> str:
-    rule = problem.rule_id
-    if rule == "log.chain":
-        return "chain"
-    if rule == "log.signature":
-        return "signature"
-    if rule == "shuffle.commitment":
-        return "commitment"
-    if rule == "shuffle.derivation":
-        return "derivation"
-    if rule == "log.sequence" and problem.code == "seq_out_of_order":
-        return "sequence"
-    return "rules"
-
-
-def _rules(game: GameLog, audit: GameAudit, lenient: bool, earlier: Sequence[Problem]) -> list[Problem]:
-    result = check(game, lenient=lenient)
-    state = result.state
-    audit.finished = state.over
-    audit.winners = state.winner_names()
-    seen = {(p.line, p.rule_id) for p in earlier}
-    return [p for p in result.problems if not (p.code == "seq_out_of_order" and (p.line, p.rule_id) in seen)]
-
-
 # -- files ---------------------------------------------------------------------------------------------------
-
-
-def audit_lines(lines: Sequence[bytes], options: Options, first_line: int = 1, first_game: int = 1) -> list[GameAudit]:
-    """Audit every game of `lines` (numbered from `first_line`); `LogFormatError` if one is unreadable.
-
-    Each stretch from one canonical header line to the next is first offered to the fast path
-    (`replays.regenerate`); what it cannot prove clean is read and audited in full."""
-    out: list[GameAudit] = []
-    number = first_game
-    for start, stop in _spans(lines):
-        proved = _proved(lines[start:stop], first_line + start, number, options) if options.fast_path else None
-        if proved is not None:
-            out.append(proved)
-            number += 1
-            continue
-        for game in read_games(lines[start:stop], first_line + start, final=False):
-            out.append(audit_game(game, number, options))
-            number += 1
-    return out
-
-
-def _spans(lines: Sequence[bytes]) -> list[tuple[int, int]]:
-    """[start, stop) of each stretch of `lines` that begins at a canonical header line (the first stretch may
-    begin with anything: the full reader then says what is wrong with it)."""
-    starts = [i for i, line in enumerate(lines) if line.startswith(HEADER_PREFIX)]
-    if not starts or starts[0] != 0:
-        starts.insert(0, 0)
-    return list(zip(starts, [*starts[1:], len(lines)], strict=True))
-
-
-def _proved(lines: Sequence[bytes], first_line: int, number: int, options: Options) -> GameAudit | None:
-    """The report of a game the fast path proves clean, exactly as the full audit would write it; None when the
-    fast path cannot prove it, or when its signature has a problem (the full audit then reports it in order)."""
-    proof = regenerate(lines, first_line)
-    if proof is None:
-        return None
-    header = proof.header
-    audit = GameAudit(number, first_line, header.ruleset, header.players, header.game_id, proof.events, proof.rounds)
-    if signature_problems(proof.signature, proof.signature_line, proof.last_hash, proof.last_line, options, audit):
-        return None
-    audit.checks = dict.fromkeys(CHECKS, "ok")
-    if audit.notes:
-        audit.checks["signature"] = "note"
-    state = proof.state
-    audit.finished = state.over
-    audit.winners = state.winner_names()
-    return audit
-
 
 _SHARED: list[bytes] = []
 """The file being audited, inherited by forked workers (so chunks travel as offsets, not copies)."""
@@ -435,7 +312,9 @@ __all__ = [
     "audit_bytes",
     "audit_file",
     "audit_game",
+    "audit_lines",
     "describe",
+    "normalise_key",
     "plan_file",
     "render_json",
     "render_text",

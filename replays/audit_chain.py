@@ -1,6 +1,6 @@
 """The audit's checks of the log's lines themselves: the seq count, the hash chain and the closing signature.
 
-Split from `replays.audit`, which runs them as its checks 1 to 3 (`log.sequence`, `log.chain`, `log.signature`).
+`replays.audit_game` runs them as the audit's checks 1 to 3 (`log.sequence`, `log.chain`, `log.signature`).
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """What an audit is asked and what it answers: its options, the report of a game and of a file, and those
 reports written as text or JSON.
 
-Split from `replays.audit` so the checks (`replays.audit_chain`, `replays.audit_shuffle`) and the entry point
-share one vocabulary; `make_problem` is how every check words a problem at a line.
+Apart so that the checks (`replays.audit_chain`, `replays.audit_shuffle`), the audit of a game
+(`replays.audit_game`) and of files (`replays.audit`) share one vocabulary; `make_problem` is how every check
+words a problem at a line.
 """
 
 from __future__ import annotations

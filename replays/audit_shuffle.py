@@ -1,7 +1,7 @@
 """The audit's checks of the shuffle: the revealed server seed against its commitment, and every deck derived
 again from its seeds.
 
-Split from `replays.audit`, which runs them as its checks 4 and 5 (`shuffle.commitment`, `shuffle.derivation`).
+`replays.audit_game` runs them as the audit's checks 4 and 5 (`shuffle.commitment`, `shuffle.derivation`).
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from loveletter.core.state import (
     GameState,
 )
 from loveletter.events.log import Entry
+from loveletter.replays.moves import describe_move
 from loveletter.replays.replay import check
 
 _ORDINALS_EN = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
@@ -142,8 +143,6 @@ def position_at(events: Sequence[Event] | Sequence[Entry], at: int) -> Position:
 
 def render_position(where: Position, at: int, lang: str = "en") -> str:
     """The position as the command line prints it: where, after which event, and every legal completion."""
-    from loveletter.replays.rulings import describe_move
-
     fr = lang == "fr"
     after = f"après l'événement {at}" if fr else f"after event {at}"
     lines = [f"{where.text(lang)} ({after})"]

@@ -8,7 +8,7 @@ audit checks about a line at once — its schema, its seq, its chain link, its d
 because a line equal to a regenerated one is a valid one.
 
 Anything else returns None: one differing byte, a scenario's given deals, a seed not revealed, a log written by
-another program in another key order. The game then goes through the full audit (`replays.audit.audit_game`),
+another program in another key order. The game then goes through the full audit (`replays.audit_game.audit_game`),
 which is the authority and explains what is wrong. This path can only ever say "valid", never explain, so its
 only risk is speed, and `tests/test_audit_regenerate.py` checks that both paths give the same report.
 """
@@ -31,7 +31,8 @@ from loveletter.core.evolve import apply_all
 from loveletter.core.state import INITIAL, GameState, Transient
 from loveletter.events.codec import decode, dumps, event_line
 from loveletter.events.log import FORMAT, SIGNATURE_FORMAT, Header, digest, parse_header
-from loveletter.replays.replay import command_of, header_problems
+from loveletter.replays.decisions import command_of
+from loveletter.replays.replay import header_problems
 
 
 @dataclass(frozen=True, slots=True)

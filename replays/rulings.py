@@ -19,15 +19,16 @@ from loveletter.core.lang import BilingualError, Text
 from loveletter.core.legal import from_action_code, legal_moves_as_dicts
 from loveletter.core.move_checks import valid_targets
 from loveletter.core.rules import RULES, RuleViolation
-from loveletter.core.rulesets import RULESETS, Ruleset
+from loveletter.core.rulesets import RULESETS
 from loveletter.core.state import GameState
 from loveletter.core.views import redact, view
 from loveletter.events.codec import encode, quoted_fr
 from loveletter.events.log import Entry
+from loveletter.replays.moves import describe_move
 from loveletter.replays.narrative import Narrator
 from loveletter.replays.position import position
 from loveletter.replays.replay import Problem, check
-from loveletter.replays.transcript import TranscriptFormatError, parse_card
+from loveletter.replays.transcript_reader import TranscriptFormatError, parse_card
 
 
 class MoveFormatError(BilingualError):
@@ -236,28 +237,6 @@ def render_ruling(ruling: Ruling, lang: str = "en") -> str:
         event = "événement" if fr else "event"
         lines.append(f"  ⚠ {where}{' :' if fr else ':'} {event} {p.seq} [{p.rule_id}] {p.message(lang)}")
     return "\n".join(lines)
-
-
-def describe_move(move: dict[str, Any], rs: Ruleset, lang: str = "en") -> str:
-    """A legal move in words: « Garde sur Bob, en nommant le Prêtre », "keep the King, Guard under the deck"."""
-    fr = lang == "fr"
-
-    def name(card_id: Any) -> str:
-        return rs.name(Card(card_id), "fr" if fr else "en")
-
-    if move.get("type") == "return":
-        under = ", ".join(name(c) for c in move.get("bottom", []))
-        return (
-            f"garder {name(move['keep'])}, remettre {under} sous la pioche"
-            if fr
-            else (f"keep {name(move['keep'])}, {under} under the deck")
-        )
-    text = name(move["card"])
-    if "target_name" in move:
-        text += f" sur {move['target_name']}" if fr else f" on {move['target_name']}"
-    if "guess" in move:
-        text += f" en nommant {name(move['guess'])}" if fr else f" naming {name(move['guess'])}"
-    return text
 
 
 def seat_view_at(events: Sequence[Event] | Sequence[Entry], at: int, seat: int | None) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from loveletter.core.rulesets import RULESETS, Options
 from loveletter.core.situation import check_position, position_state
 from loveletter.core.state import GameState
 from loveletter.replays.narrative import Narrator, narrate
-from loveletter.replays.transcript import Reader, TranscriptFormatError, TranscriptMistake
+from loveletter.replays.transcript_reader import Reader, TranscriptFormatError, TranscriptMistake
 
 FORMAT = "loveletter-situation"
 MAX_WAYS = 200_000

@@ -50,8 +50,6 @@ from loveletter.core.lang import Lang
 @click.option("--json", "as_json", is_flag=True, help=_("print the ruling as JSON", "afficher la décision en JSON"))
 @lang_option
 def explain(file: Path, at: str | None, move: str | None, as_json: bool, lang: Lang) -> None:
-    import orjson
-
     from loveletter.replays.rulings import MoveFormatError, render_ruling
     from loveletter.replays.rulings import explain as judge
 
@@ -79,8 +77,6 @@ def explain(file: Path, at: str | None, move: str | None, as_json: bool, lang: L
 
 def _pending(events: list[Any], at: int, as_json: bool, lang: Lang) -> None:
     """Where the game stands after event `at`, whose decision is pending, and every legal way to make it."""
-    import orjson
-
     from loveletter.replays.position import position_at, render_position
 
     where = position_at(events, at)

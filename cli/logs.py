@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import click
+import orjson
 from rich.console import Console
 
 from loveletter.cli.failures import fail
@@ -98,8 +99,6 @@ def replay(file: Path, as_json: bool, lenient: bool, emit_log: Path | None, lang
 )
 @lang_option
 def show(file: Path, at: str | None, seat: str | None, pov: str | None, everything: bool, lang: Lang) -> None:
-    import orjson
-
     from loveletter.replays.narrative import narrate
     from loveletter.replays.pov import narrate_pov
     from loveletter.replays.replay import check

@@ -11,6 +11,25 @@ from tests.cli import loveletter
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def summary_of(help_page: str) -> list[str]:
+    """What the group's help lists after its name: "Love Letter referee: serve, replay, …" → ["serve", "replay", …]."""
+    paragraph = " ".join(help_page.split("\n\n")[1].split())
+    return paragraph.split(" : " if " : " in paragraph else ": ", 1)[1].removesuffix(".").split(", ")
+
+
+def test_the_help_summary_names_every_command() -> None:
+    from loveletter.cli.main import app
+
+    commands = sorted(app.commands)  # the group itself says which commands it has
+    assert {"bot", "situation", "tournament"} <= set(commands)
+    english = loveletter("--help", "--lang", "en")
+    assert english.returncode == 0, english.stderr
+    assert sorted(summary_of(english.stdout)) == commands
+    french = loveletter("--help", "--lang", "fr")  # French names each one by what it does: one item per command
+    assert french.returncode == 0, french.stderr
+    assert len(summary_of(french.stdout)) == len(commands)
+
+
 def test_simulate_prints_the_summary_table() -> None:
     result = loveletter("simulate", "--games", "40", "--seed", "3", "--bots", "heuristic,random,random,random")
     assert result.returncode == 0, result.stderr

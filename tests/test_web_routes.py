@@ -3,8 +3,12 @@ the seat page's story route (each seat's story is its own) and presence (a seat 
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -14,6 +18,8 @@ from loveletter.events.sqlite_store import SqliteStore
 from loveletter.web.words import WORDS
 from tests.french import not_french
 from tests.servers import COUNTESS_DEAL, serve
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +37,38 @@ def test_every_word_of_the_pages_is_french_in_french() -> None:
     wrong = {key: not_french(text.fr, allowed) for key, text in WORDS.items()}
     assert {key: words for key, words in wrong.items() if words} == {}
     assert all(text.en and text.fr for text in WORDS.values())
+
+
+def test_one_read_only_catalogue_holds_every_pages_words_whatever_is_imported() -> None:
+    """The viewer's and the statistics page's words are in the catalogue before `web.viewer` is imported (it once
+    added them itself), and nobody can add or change one."""
+    probe = (
+        "import sys\n"
+        "from loveletter.web.words import WORDS\n"
+        "assert not any(name.startswith('loveletter.web.viewer') for name in sys.modules)\n"
+        "print(sorted(WORDS))"
+    )
+    alone = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
+    assert alone.returncode == 0, alone.stderr
+    assert alone.stdout.strip() == str(sorted(WORDS))
+    assert {"replay.title", "stats.title", "lobby.title", "seat.title"} <= set(WORDS)
+    with pytest.raises(TypeError):
+        WORDS["replay.title"] = WORDS["lobby.title"]  # type: ignore[index]
+
+
+IN_TEMPLATE = r"""\bt\[\s*["']([^"']+)["']\s*\]"""
+IN_SCRIPT = r"""\bt\(\s*["'`]([^"'`]+)["'`]"""
+
+
+def test_every_word_a_page_or_its_script_asks_for_is_in_the_catalogue() -> None:
+    """The templates' `t["key"]` and the scripts' `t("key")` (keys built at run time, `${…}`, set aside)."""
+    asked = set()
+    for template in (ROOT / "web" / "templates").glob("*.html"):
+        asked |= {(template.name, key) for key in re.findall(IN_TEMPLATE, template.read_text())}
+    for script in (ROOT / "web" / "static").glob("*.js"):
+        asked |= {(script.name, key) for key in re.findall(IN_SCRIPT, script.read_text())}
+    assert len(asked) > 150  # the pages' words, not a pattern that matches nothing
+    assert sorted((page, key) for page, key in asked if key not in WORDS and "${" not in key) == []
 
 
 def test_the_language_is_the_cookie_else_the_browsers(base: str) -> None:

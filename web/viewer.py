@@ -17,10 +17,7 @@ from loveletter.core.rules import RULES
 from loveletter.play.bots import BOTS
 from loveletter.referee.referee import Referee
 from loveletter.web.pages import page
-from loveletter.web.viewer_words import VIEWER_WORDS
-from loveletter.web.words import WORDS, choose, rulesets
-
-WORDS.update(VIEWER_WORDS)
+from loveletter.web.words import choose, rulesets
 
 
 def install(app: FastAPI, referee: Referee) -> None:

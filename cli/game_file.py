@@ -1,0 +1,50 @@
+"""One game read from a file for the commands that look inside a single game (`show`, `explain`): its events from a
+log or a transcript, and the point in it that `--at` names. Every failure is a one-line error (exit 2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from loveletter.cli.failures import fail, fail_with
+
+
+def load_events(file: Path) -> list[Any]:
+    """The events of the single game in a log or a transcript (one-line error, exit 2, if unreadable)."""
+    from loveletter.events.log import LogFormatError, read_games
+    from loveletter.replays.report import Unreadable, read_input
+    from loveletter.replays.transcript import TranscriptFormatError, expand
+
+    try:
+        data, doc = read_input(str(file))
+        if doc is not None:
+            return list(expand(doc).events)
+        games = list(read_games(data.splitlines()))
+    except TranscriptFormatError as exc:
+        fail(f"transcript {exc.message('en')}", f"transcription {exc.message('fr')}")
+    except (Unreadable, LogFormatError) as exc:
+        fail_with(exc)
+    if len(games) != 1:
+        fail(
+            f"{file} holds {len(games)} games; this command reads a log of one game",
+            f"{file} contient {len(games)} parties ; cette commande lit le journal d'une seule partie",
+        )
+    return list(games[0].entries)
+
+
+def seq_at(written: str, events: list[Any]) -> int:
+    """--at as an event number or as people say it ("round 2, Bob's third turn"); one-line error otherwise."""
+    from loveletter.replays.position import PositionError, turn_seq
+
+    try:
+        return turn_seq(events, written)
+    except PositionError as exc:
+        fail_with(exc)
+
+
+def check_at(at: int, events: list[Any]) -> None:
+    """A point inside the game: after one of its events, 1 to the last (one-line error otherwise)."""
+    if not 0 < at <= len(events):
+        fail(
+            f"--at must be a seq from 1 to {len(events)}", f"--at doit être un numéro d'événement de 1 à {len(events)}"
+        )

@@ -1,9 +1,9 @@
 """`LoveLetterEnv`: a PettingZoo AEC environment over the referee's own rules.
 
-Every move goes through `core.decide` and `core.evolve`, every deal through `core.chance.committed_deal`, exactly as
+Every move goes through `core.decide` and `core.evolve`, and chance moves by `core.chance.chance_move`, exactly as
 the referee and `loveletter simulate` do, so the environment's log (`env.log`) is a game the referee would have
 recorded: it replays and audits clean. Agents `player_0…player_{n-1}` are the seats; only the seat that must
-decide is ever selected. Chance moves (deals, the closing seed reveal) happen inside `step`.
+decide is ever selected. Chance's moves (the deals, the closing seed reveal) happen inside `reset` and `step`.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from loveletter.core.catalogue import Event, FavorGained, GameEnded, RoundEnded
-from loveletter.core.chance import commitment, committed_deal
-from loveletter.core.commands import Command, PlayerCommand, RevealSeed, StartGame
+from loveletter.core.chance import chance_move, commitment
+from loveletter.core.commands import Command, PlayerCommand, StartGame
 from loveletter.core.decide import decide
 from loveletter.core.evolve import apply_all
 from loveletter.core.lang import BilingualError, Text
@@ -352,13 +352,10 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
             phase = state.phase
             if phase in (PHASE_PLAY, PHASE_CHANCELLOR):
                 return
-            if phase == PHASE_DEAL:
-                if self.episode == "round" and state.round >= 1:
-                    return
-                command = committed_deal(state, self._server_seed)
-            elif phase == PHASE_OVER and state.server_seed is None:
-                command = RevealSeed(self._server_seed.hex())
-            else:
+            if phase == PHASE_DEAL and self.episode == "round" and state.round >= 1:
+                return  # a one-round episode ends before the second deal
+            command = chance_move(state, self._server_seed)  # the next deal, the seed revealed, or None: the end
+            if command is None:
                 return
 
     def _episode_over(self) -> bool:

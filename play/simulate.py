@@ -1,11 +1,10 @@
 """Bot-vs-bot simulation: the same `decide`/`evolve` as every other client, chance from derived seeds.
 
-Every game starts from `StartGame` and is driven command by command: chance deals each round with
-`core.chance.committed_deal` from a server seed derived from the simulation seed and the game's index
-(committed to in `game_started`, revealed after `game_ended`); each seat's bot picks one of its legal
-moves; `decide` judges the command and its events are applied in place to the game's one `Transient`
-(no copy per command). The same seed always gives the same games, so the optional JSONL log is
-byte-identical from run to run.
+Every game starts from `StartGame` and is driven command by command: chance moves by `core.chance.chance_move`,
+dealing each round from a server seed derived from the simulation seed and the game's index (committed to in
+`game_started`, revealed after `game_ended`); each seat's bot picks one of its legal moves; `decide` judges the
+command and its events are applied in place to the game's one `Transient` (no copy per command). The same seed
+always gives the same games, so the optional JSONL log is byte-identical from run to run.
 """
 
 from __future__ import annotations
@@ -24,14 +23,14 @@ from rich.table import Table
 
 from loveletter.core.cards import Card
 from loveletter.core.catalogue import Event, FavorGained, PlayerEliminated
-from loveletter.core.chance import commitment, committed_deal
-from loveletter.core.commands import Command, RevealSeed, StartGame
+from loveletter.core.chance import chance_move, commitment
+from loveletter.core.commands import Command, StartGame
 from loveletter.core.decide import decide
 from loveletter.core.evolve import apply_all
 from loveletter.core.lang import BilingualError, Text, number, plural_fr
 from loveletter.core.legal import legal_move_tuple, legal_moves
 from loveletter.core.rulesets import RULESETS, Options, Ruleset
-from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, PHASE_OVER, PHASE_PLAY
+from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_OVER, PHASE_PLAY
 from loveletter.core.views import view
 from loveletter.events.log import Header, write_game
 from loveletter.play.bots import BOTS, Bot, get_bot
@@ -218,14 +217,13 @@ def play_game(
                 command = blind(legal_move_tuple(state, seat), rng)
             else:
                 command = bots[seat].choose(view(state, seat), legal_moves(state, seat), rng)
-        elif phase == PHASE_DEAL:
-            command = committed_deal(state, server_seed)
-        elif phase == PHASE_OVER:
-            if state.server_seed is not None:
-                break
-            command = RevealSeed(server_seed.hex())
-        else:  # pragma: no cover - decide always stops at a decision
-            raise RuntimeError(f"simulation stuck in phase {phase!r}")
+        else:
+            chance = chance_move(state, server_seed)  # the next deal, or the seed revealed at the end
+            if chance is None:
+                if phase != PHASE_OVER:  # pragma: no cover - decide always stops at a decision
+                    raise RuntimeError(f"simulation stuck in phase {phase!r}")
+                break  # over, and the seed revealed
+            command = chance
     if stats is not None:
         stats.games += 1
         stats.rounds += state.round

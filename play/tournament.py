@@ -6,7 +6,7 @@ dealt from the same server seed — so round k of each game is shuffled alike, a
 hold the cards every other one held. Luck of the deal then cancels out within the set instead of over thousands of
 games. Lineups cycle through the bots (in a new seeded order every cycle), so every bot sits equally often.
 
-The built-in bots (`heuristic`, `random`) are played through `core.bots` directly; any other bot is given the
+The built-in bots (`heuristic`, `random`) are played through `play.bots` directly; any other bot is given the
 seat's `Game` built by `loveletter.play.harness.seat_game` — the very shape it gets over HTTP — and its answer is
 judged like a move sent to the referee. In process there is no clock: a bot that raises or answers a move that is
 not legal has that decision played by the heuristic (as the referee's clock does with `on_timeout` bot), and it is

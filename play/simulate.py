@@ -4,7 +4,8 @@ Every game starts from `StartGame` and is driven command by command: chance move
 dealing each round from a server seed derived from the simulation seed and the game's index (committed to in
 `game_started`, revealed after `game_ended`); each seat's bot picks one of its legal moves; `decide` judges the
 command and its events are applied in place to the game's one `Transient` (no copy per command). The same seed
-always gives the same games, so the optional JSONL log is byte-identical from run to run.
+always gives the same games, so the optional JSONL log is byte-identical from run to run. What the totals say (the
+summary table, the 95% intervals, CSV and charts) is `play/report.py`'s.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Simulations run by the referee for the statistics page (`/stats`), and the statistics of a simulation's log.
 
-`POST /simulations` starts `api.simulate`'s engine in a thread of its own and answers 202 at once; the page polls
-`GET /simulations/{id}` for its progress and, at the end, `api.simulate.statistics` (every figure with its 95%
+`POST /simulations` starts `play.simulate`'s engine in a thread of its own and answers 202 at once; the page polls
+`GET /simulations/{id}` for its progress and, at the end, `play.report.statistics` (every figure with its 95%
 interval) plus how many games lasted each number of rounds. A visitor cannot exhaust the server: at most
 `MAX_GAMES` games a simulation, one simulation at a time per worker (a second is a 409 `simulation_running`
 with Retry-After: the server is not failing, this one resource is taken), and only the last `KEPT` answers are
@@ -30,7 +30,8 @@ from loveletter.core.catalogue import FavorGained, GameEnded, GameStarted, Playe
 from loveletter.core.lang import Text
 from loveletter.events.log import LogFormatError, read_games
 from loveletter.play.bots import BOTS
-from loveletter.play.simulate import Config, SimulationError, Stats, simulate, statistics
+from loveletter.play.report import statistics
+from loveletter.play.simulate import Config, SimulationError, Stats, simulate
 from loveletter.referee.referee import Referee
 
 MAX_GAMES = 5000

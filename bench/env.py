@@ -6,7 +6,8 @@ For each ruleset and table size, two loops play `--games` whole games with a uni
 `--repeat` runs, on one core:
 
 - engine: what `loveletter simulate` does for one decision: `legal_move_tuple`, a random pick, `decide`, then
-  `apply_all` on the game's one transient state; chance deals with `committed_deal` and reveals its seed. No view.
+  `apply_all` on the game's one transient state; chance moves by `core.chance.chance_move` (the deals, the seed
+  revealed at the end). No view.
 - environment: the PettingZoo loop `for agent in env.agent_iter(): obs, ... = env.last(); env.step(action)`, the
   action drawn uniformly from the mask's ones (`np.flatnonzero`). Each step builds the seat's view, encodes it,
   builds the mask, maps the dense action to a command, then does the engine's work. Steps after the game's end
@@ -31,12 +32,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from loveletter.core.chance import commitment, committed_deal
-from loveletter.core.commands import Command, RevealSeed, StartGame
+from loveletter.core.chance import chance_move, commitment
+from loveletter.core.commands import Command, StartGame
 from loveletter.core.decide import decide
 from loveletter.core.evolve import apply_all
 from loveletter.core.legal import legal_move_tuple
-from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, PHASE_OVER, PHASE_PLAY
+from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_PLAY
 from loveletter.env import raw_env
 
 
@@ -57,12 +58,11 @@ def engine_games(ruleset: str, players: int, games: int, seed: int) -> tuple[flo
                 moves = legal_move_tuple(state, state.active)
                 command = moves[int(rng.random() * len(moves))]
                 decisions += 1
-            elif phase == PHASE_DEAL:
-                command = committed_deal(state, server_seed)
-            elif phase == PHASE_OVER and state.server_seed is None:
-                command = RevealSeed(server_seed.hex())
             else:
-                break
+                chance = chance_move(state, server_seed)  # the next deal, the seed revealed, or None: the end
+                if chance is None:
+                    break
+                command = chance
     return time.process_time() - start, decisions
 
 

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/games.py [--games 2000] [--repeat 3]
 
-Each configuration plays `--games` games through `api.simulate.simulate` (the same loop as
+Each configuration plays `--games` games through `play.simulate.simulate` (the same loop as
 `loveletter simulate`), best of `--repeat` runs, on one core. Also prints the cost of one `decide`
 for a legal player command and for a refused one.
 """

@@ -43,7 +43,7 @@ from loveletter.api.parse import lobby_cursor_of  # noqa: E402
 from loveletter.api.schemas import CreateGameIn  # noqa: E402
 from loveletter.api.settings import Settings  # noqa: E402
 from loveletter.events.pgcluster import TempCluster, free_port  # noqa: E402
-from loveletter.events.store import lobby_query  # noqa: E402
+from loveletter.events.statements import lobby_query  # noqa: E402
 from loveletter.referee.referee import Referee  # noqa: E402
 from loveletter.server.app import open_store  # noqa: E402
 
@@ -97,7 +97,7 @@ async def fill(url: str, games: int, concurrency: int = 64) -> tuple[float, list
 
 
 def query_plans(url: str, keys: list[tuple[int, str]]) -> list[str]:
-    """The store's own lobby query (`events.store.lobby_query`) at the middle of the listing, beside the same page
+    """The store's own lobby query (`events.statements.lobby_query`) at the middle of the listing, beside the same page
     asked with a row-value cursor, `(created, game_id) < (…, …)`: each one's plan and time, straight on the database
     (what this benchmark found, and the fix it suggests; the server is not involved)."""
     created, game_id = sorted(keys, reverse=True)[len(keys) // 2]

@@ -110,7 +110,8 @@ def simulate(
     plot: Path | None,
     lang: Lang,
 ) -> None:
-    from loveletter.play.simulate import Config, SimulationError, parse_options, plot_format, render_summary
+    from loveletter.play.report import plot_format, render_summary
+    from loveletter.play.simulate import Config, SimulationError, parse_options
     from loveletter.play.simulate import simulate as run
 
     names = tuple(b.strip() for b in bots.split(",")) if bots else ("random",) * players
@@ -146,7 +147,7 @@ def simulate(
             reason = os_error(exc)
             fail(f"cannot write {log}: {reason.en}", f"impossible d'écrire {log} : {reason.fr}")
     if plot is not None:
-        from loveletter.play.simulate import plot as draw
+        from loveletter.play.report import plot as draw
 
         try:
             draw(stats, str(plot), lang)
@@ -156,11 +157,11 @@ def simulate(
     if as_json:
         import orjson
 
-        from loveletter.play.simulate import statistics
+        from loveletter.play.report import statistics
 
         print(orjson.dumps(statistics(stats), option=orjson.OPT_INDENT_2).decode())
     elif as_csv:
-        from loveletter.play.simulate import render_csv
+        from loveletter.play.report import render_csv
 
         sys.stdout.write(render_csv(stats))
     else:

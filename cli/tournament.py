@@ -169,7 +169,8 @@ def tournament(
     parallel: int,
     lang: Lang,
 ) -> None:
-    from loveletter.play.simulate import SimulationError, parse_options, plot_format
+    from loveletter.play.report import plot_format
+    from loveletter.play.simulate import SimulationError, parse_options
     from loveletter.play.tournament import Config, TournamentError, load_bots
 
     try:

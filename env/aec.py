@@ -1,9 +1,9 @@
 """`LoveLetterEnv`: a PettingZoo AEC environment over the referee's own rules.
 
-Every move goes through `core.decide` and `core.evolve`, every deal through `core.chance.committed_deal`, exactly as
+Every move goes through `core.decide` and `core.evolve`, and chance moves by `core.chance.chance_move`, exactly as
 the referee and `loveletter simulate` do, so the environment's log (`env.log`) is a game the referee would have
 recorded: it replays and audits clean. Agents `player_0…player_{n-1}` are the seats; only the seat that must
-decide is ever selected. Chance moves (deals, the closing seed reveal) happen inside `step`.
+decide is ever selected. Chance's moves (the deals, the closing seed reveal) happen inside `reset` and `step`.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from loveletter.core.catalogue import Event, FavorGained, GameEnded, RoundEnded
-from loveletter.core.chance import commitment, committed_deal
-from loveletter.core.commands import Command, PlayerCommand, RevealSeed, StartGame
+from loveletter.core.chance import chance_move, commitment
+from loveletter.core.commands import Command, PlayerCommand, StartGame
 from loveletter.core.decide import decide
 from loveletter.core.evolve import apply_all
 from loveletter.core.lang import BilingualError, Text
@@ -143,9 +143,11 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
     # -- the PettingZoo API --------------------------------------------------------------------------------------
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """`agent`'s observation space: its encoded view and its action mask (the same for every agent)."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
+        """`agent`'s action space: one dense index per move of the table (the same for every agent)."""
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -174,6 +176,9 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
         self.agent_selection = self.possible_agents[self._state.active]
 
     def step(self, action: int | np.integer[Any] | None) -> None:
+        """The selected agent plays `action` (a dense index), then chance moves until a seat must decide; an agent
+        whose episode is over steps with None to leave. `IllegalAction` for an action its mask refuses: nothing
+        changes."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -208,6 +213,7 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
             self.render()
 
     def observe(self, agent: str) -> Observation:
+        """What `agent` sees now: its view encoded (`observation`) and the mask of its legal actions (`action_mask`)."""
         seat = self._seat[agent]
         state = self._state
         return {
@@ -327,6 +333,7 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
         return command
 
     def _take(self, events: tuple[Event, ...] | list[Event]) -> None:
+        """Apply and record the events of one command, and give each seat what they reward it with."""
         apply_all(self._state, events)
         self._log += events
         if len(events) <= 2:  # a plain turn (card_played, turn_started) gives nobody anything
@@ -344,7 +351,8 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
                     self._rewarded = True
 
     def _advance(self, command: Command | None) -> None:
-        """Let chance move (start, deals, the seed reveal) until a seat must decide or the episode is over."""
+        """Judge `command` (the start) if given, then let chance move (the deals, the seed revealed at the end) until a
+        seat must decide or the episode is over."""
         state = self._state
         while True:
             if command is not None:
@@ -352,15 +360,13 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
             phase = state.phase
             if phase in (PHASE_PLAY, PHASE_CHANCELLOR):
                 return
-            if phase == PHASE_DEAL:
-                if self.episode == "round" and state.round >= 1:
-                    return
-                command = committed_deal(state, self._server_seed)
-            elif phase == PHASE_OVER and state.server_seed is None:
-                command = RevealSeed(self._server_seed.hex())
-            else:
+            if phase == PHASE_DEAL and self.episode == "round" and state.round >= 1:
+                return  # a one-round episode ends before the second deal
+            command = chance_move(state, self._server_seed)  # the next deal, the seed revealed, or None: the end
+            if command is None:
                 return
 
     def _episode_over(self) -> bool:
+        """The game is over, or a one-round episode has played its round."""
         phase = self._state.phase
         return phase == PHASE_OVER or (phase == PHASE_DEAL and self.episode == "round")

@@ -16,6 +16,7 @@ from psycopg import errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from loveletter.events.codec import dumps, loads
+from loveletter.events.statements import Dialect, Statements, index_row
 from loveletter.events.store import (
     Append,
     BatchRows,
@@ -24,55 +25,24 @@ from loveletter.events.store import (
     GroupCommitter,
     Idempotency,
     StoreError,
-    lobby_query,
 )
 
 CHANNEL = "loveletter_events"
 READ_TIMEOUT = 3.0
 """Seconds a read waits for a pooled connection before it is a `StoreError` (the database down or restarting)."""
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    game_id     TEXT PRIMARY KEY,
-    meta        BYTEA NOT NULL,
-    created_at  TIMESTAMPTZ NOT NULL DEFAULT now()
-);
-CREATE TABLE IF NOT EXISTS events (
-    game_id     TEXT NOT NULL REFERENCES games(game_id),
-    seq         INTEGER NOT NULL CHECK (seq >= 1),
-    type        TEXT NOT NULL,
-    body        BYTEA NOT NULL,
-    prev        TEXT NOT NULL,
-    hash        TEXT NOT NULL,
-    recorded_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-    PRIMARY KEY (game_id, seq)
-);
-CREATE TABLE IF NOT EXISTS game_index (
-    game_id     TEXT PRIMARY KEY REFERENCES games(game_id),
-    public      INTEGER NOT NULL,
-    status      TEXT NOT NULL,
-    ruleset     TEXT NOT NULL,
-    created     BIGINT NOT NULL,
-    listing     BYTEA NOT NULL,
-    deadline    BIGINT
-);
-CREATE INDEX IF NOT EXISTS game_index_lobby ON game_index (public, created DESC, game_id DESC);
-CREATE INDEX IF NOT EXISTS game_index_status ON game_index (public, status, created DESC, game_id DESC);
-CREATE INDEX IF NOT EXISTS game_index_deadline ON game_index (deadline) WHERE deadline IS NOT NULL;
-CREATE TABLE IF NOT EXISTS lobby_feed (
-    id          BIGSERIAL PRIMARY KEY,
-    game_id     TEXT NOT NULL,
-    kind        TEXT NOT NULL,
-    listing     BYTEA NOT NULL
-);
-CREATE TABLE IF NOT EXISTS idempotency (
-    game_id      TEXT NOT NULL,
-    key          TEXT NOT NULL,
-    request_hash TEXT NOT NULL,
-    status       INTEGER NOT NULL,
-    response     BYTEA NOT NULL,
-    PRIMARY KEY (game_id, key)
-);
+SQL = Statements(
+    Dialect(
+        mark="%s",
+        blob="BYTEA",
+        bigint="BIGINT",
+        timestamp="TIMESTAMPTZ NOT NULL DEFAULT now()",
+        growing_key="BIGSERIAL PRIMARY KEY",
+    )
+)
+SCHEMA = (
+    SQL.schema
+    + """
 CREATE OR REPLACE FUNCTION loveletter_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     RAISE EXCEPTION 'events are append-only';
@@ -86,6 +56,7 @@ DO $$ BEGIN
     END IF;
 END $$;
 """
+)
 
 
 def _appended(payload: str) -> tuple[str, int]:
@@ -201,10 +172,7 @@ class PostgresStore(EventStore):
                 try:
                     with db.transaction():  # a savepoint: one conflict does not undo the others
                         if request.create is None:
-                            row = db.execute(
-                                "SELECT seq, hash FROM events WHERE game_id = %s ORDER BY seq DESC LIMIT 1",
-                                (request.game_id,),
-                            ).fetchone()
+                            row = db.execute(SQL.last_event, (request.game_id,)).fetchone()
                             self._versions[request.game_id] = (row[0], row[1]) if row else (0, "")
                         rows = _Rows()
                         outcome = self._checked(db, request, rows)
@@ -224,26 +192,18 @@ class PostgresStore(EventStore):
             if current != request.expected:
                 return ConflictError(request.game_id, request.expected, current)
         else:
-            db.execute("INSERT INTO games (game_id, meta) VALUES (%s, %s)", (request.game_id, dumps(request.create)))
+            db.execute(SQL.insert_game, (request.game_id, dumps(request.create)))
             prev = request.genesis()
         if request.meta is not None:
-            db.execute("UPDATE games SET meta = %s WHERE game_id = %s", (dumps(request.meta), request.game_id))
+            db.execute(SQL.update_meta, (dumps(request.meta), request.game_id))
         if request.index is not None:
             i = request.index
-            db.execute(
-                "INSERT INTO game_index (game_id, public, status, ruleset, created, listing, deadline) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (game_id) DO UPDATE SET status = excluded.status, "
-                "listing = excluded.listing, deadline = excluded.deadline",
-                (request.game_id, int(i.public), i.status, i.ruleset, i.created, i.listing, i.deadline),
-            )
+            db.execute(SQL.upsert_index, index_row(request.game_id, i))
             if i.news is not None and i.public:
                 # Workers write the feed one transaction at a time, so its ids become visible in order and a reader
                 # past id N never misses a smaller id committed later.
                 db.execute("SELECT pg_advisory_xact_lock(7141)")
-                db.execute(
-                    "INSERT INTO lobby_feed (game_id, kind, listing) VALUES (%s, %s, %s)",
-                    (request.game_id, i.news, i.listing),
-                )
+                db.execute(SQL.insert_news, (request.game_id, i.news, i.listing))
         version, last_hash = rows.add(request, prev)
         self._versions[request.game_id] = (version, last_hash)
         return version
@@ -274,46 +234,40 @@ class PostgresStore(EventStore):
         raise AssertionError("unreachable")
 
     def _rows(self, game_id: str, after: int) -> list[tuple[int, bytes]]:
-        rows = self._read("SELECT seq, body FROM events WHERE game_id = %s AND seq > %s ORDER BY seq", (game_id, after))
+        rows = self._read(SQL.events_after, (game_id, after))
         return [(seq, bytes(body)) for seq, body in rows]
 
     def meta(self, game_id: str) -> dict[str, Any] | None:
-        row = self._read("SELECT meta FROM games WHERE game_id = %s", (game_id,), one=True)
+        row = self._read(SQL.meta, (game_id,), one=True)
         return None if row is None else dict(loads(bytes(row[0])))
 
     def idempotency(self, game_id: str, key: str) -> Idempotency | None:
-        row = self._read(
-            "SELECT request_hash, status, response FROM idempotency WHERE game_id = %s AND key = %s",
-            (game_id, key),
-            one=True,
-        )
+        row = self._read(SQL.idempotency, (game_id, key), one=True)
         return None if row is None else Idempotency(key, row[0], row[1], bytes(row[2]))
 
     def hashes(self, game_id: str) -> list[tuple[int, str, str]]:
-        rows = self._read("SELECT seq, prev, hash FROM events WHERE game_id = %s ORDER BY seq", (game_id,))
+        rows = self._read(SQL.hashes, (game_id,))
         return [(seq, prev, h) for seq, prev, h in rows]
 
     def game_ids(self) -> list[str]:
-        return [r[0] for r in self._read("SELECT game_id FROM games ORDER BY created_at, game_id", ())]
+        return [r[0] for r in self._read(SQL.game_ids, ())]
 
     def lobby(
         self, status: str | None, ruleset: str | None, before: tuple[int, str] | None, limit: int
     ) -> list[tuple[int, str, bytes]]:
-        sql, params = lobby_query("%s", status, ruleset, before, limit)
+        sql, params = SQL.lobby(status, ruleset, before, limit)
         return [(c, g, bytes(listing)) for c, g, listing in self._read(sql, params)]
 
     def deadlines(self) -> list[tuple[str, int]]:
-        rows = self._read("SELECT game_id, deadline FROM game_index WHERE deadline IS NOT NULL", ())
+        rows = self._read(SQL.deadlines, ())
         return [(g, d) for g, d in rows]
 
     def lobby_feed(self, after: int, limit: int) -> list[tuple[int, str, str, bytes]]:
-        rows = self._read(
-            "SELECT id, game_id, kind, listing FROM lobby_feed WHERE id > %s ORDER BY id LIMIT %s", (after, limit)
-        )
+        rows = self._read(SQL.feed_after, (after, limit))
         return [(i, g, k, bytes(listing)) for i, g, k, listing in rows]
 
     def lobby_feed_head(self) -> int:
-        row = self._read("SELECT COALESCE(MAX(id), 0) FROM lobby_feed", (), one=True)
+        row = self._read(SQL.feed_head, (), one=True)
         return int(row[0])
 
     # -- notifications across workers --------------------------------------------------------------

@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Any
 
 from loveletter.events.codec import dumps, loads
+from loveletter.events.statements import Dialect, Statements, index_row
 from loveletter.events.store import (
     Append,
     BatchRows,
@@ -29,56 +30,27 @@ from loveletter.events.store import (
     GroupCommitter,
     Idempotency,
     StoreError,
-    lobby_query,
 )
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    game_id     TEXT PRIMARY KEY,
-    meta        BLOB NOT NULL,
-    created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-);
-CREATE TABLE IF NOT EXISTS events (
-    game_id     TEXT NOT NULL REFERENCES games(game_id),
-    seq         INTEGER NOT NULL CHECK (seq >= 1),
-    type        TEXT NOT NULL,
-    body        BLOB NOT NULL,
-    prev        TEXT NOT NULL,
-    hash        TEXT NOT NULL,
-    recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    PRIMARY KEY (game_id, seq)
-) WITHOUT ROWID;
+SQL = Statements(
+    Dialect(
+        mark="?",
+        blob="BLOB",
+        bigint="INTEGER",
+        timestamp="TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+        growing_key="INTEGER PRIMARY KEY AUTOINCREMENT",
+        keyed_only=" WITHOUT ROWID",
+    )
+)
+SCHEMA = (
+    SQL.schema
+    + """
 CREATE TRIGGER IF NOT EXISTS events_append_only_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS events_append_only_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
-CREATE TABLE IF NOT EXISTS game_index (
-    game_id     TEXT PRIMARY KEY REFERENCES games(game_id),
-    public      INTEGER NOT NULL,
-    status      TEXT NOT NULL,
-    ruleset     TEXT NOT NULL,
-    created     INTEGER NOT NULL,
-    listing     BLOB NOT NULL,
-    deadline    INTEGER
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS game_index_lobby ON game_index (public, created DESC, game_id DESC);
-CREATE INDEX IF NOT EXISTS game_index_status ON game_index (public, status, created DESC, game_id DESC);
-CREATE INDEX IF NOT EXISTS game_index_deadline ON game_index (deadline) WHERE deadline IS NOT NULL;
-CREATE TABLE IF NOT EXISTS lobby_feed (
-    id          INTEGER PRIMARY KEY AUTOINCREMENT,
-    game_id     TEXT NOT NULL,
-    kind        TEXT NOT NULL,
-    listing     BLOB NOT NULL
-);
-CREATE TABLE IF NOT EXISTS idempotency (
-    game_id      TEXT NOT NULL,
-    key          TEXT NOT NULL,
-    request_hash TEXT NOT NULL,
-    status       INTEGER NOT NULL,
-    response     BLOB NOT NULL,
-    PRIMARY KEY (game_id, key)
-) WITHOUT ROWID;
 """
+)
 
 SYNCHRONOUS = {"full": "FULL", "normal": "NORMAL"}
 SCHEMA_VERSION = 3
@@ -240,9 +212,7 @@ class SqliteStore(EventStore):
         if request.create is None:
             last = self._versions.get(request.game_id)
             if last is None:
-                row = db.execute(
-                    "SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (request.game_id,)
-                ).fetchone()
+                row = db.execute(SQL.last_event, (request.game_id,)).fetchone()
                 last = (row[0], row[1]) if row else (0, "")
             if last[0] != request.expected:
                 self._versions[request.game_id] = last
@@ -250,22 +220,14 @@ class SqliteStore(EventStore):
             prev = last[1]
         else:
             prev = request.genesis()
-            db.execute("INSERT INTO games (game_id, meta) VALUES (?, ?)", (request.game_id, dumps(request.create)))
+            db.execute(SQL.insert_game, (request.game_id, dumps(request.create)))
         if request.meta is not None:
-            db.execute("UPDATE games SET meta = ? WHERE game_id = ?", (dumps(request.meta), request.game_id))
+            db.execute(SQL.update_meta, (dumps(request.meta), request.game_id))
         if request.index is not None:
             i = request.index
-            db.execute(
-                "INSERT INTO game_index (game_id, public, status, ruleset, created, listing, deadline) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET status = excluded.status, "
-                "listing = excluded.listing, deadline = excluded.deadline",
-                (request.game_id, int(i.public), i.status, i.ruleset, i.created, i.listing, i.deadline),
-            )
+            db.execute(SQL.upsert_index, index_row(request.game_id, i))
             if i.news is not None and i.public:
-                db.execute(
-                    "INSERT INTO lobby_feed (game_id, kind, listing) VALUES (?, ?, ?)",
-                    (request.game_id, i.news, i.listing),
-                )
+                db.execute(SQL.insert_news, (request.game_id, i.news, i.listing))
         version, last_hash = rows.add(request, prev)
         self._versions[request.game_id] = (version, last_hash)
         return version
@@ -273,50 +235,40 @@ class SqliteStore(EventStore):
     # -- reading ---------------------------------------------------------------------------------
 
     def _rows(self, game_id: str, after: int) -> list[tuple[int, bytes]]:
-        rows = self._reader().execute(
-            "SELECT seq, body FROM events WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, after)
-        )
+        rows = self._reader().execute(SQL.events_after, (game_id, after))
         return [(seq, bytes(body)) for seq, body in rows]
 
     def meta(self, game_id: str) -> dict[str, Any] | None:
-        row = self._reader().execute("SELECT meta FROM games WHERE game_id = ?", (game_id,)).fetchone()
+        row = self._reader().execute(SQL.meta, (game_id,)).fetchone()
         return None if row is None else dict(loads(row[0]))
 
     def idempotency(self, game_id: str, key: str) -> Idempotency | None:
-        row = (
-            self._reader()
-            .execute(
-                "SELECT request_hash, status, response FROM idempotency WHERE game_id = ? AND key = ?", (game_id, key)
-            )
-            .fetchone()
-        )
+        row = self._reader().execute(SQL.idempotency, (game_id, key)).fetchone()
         return None if row is None else Idempotency(key, row[0], row[1], bytes(row[2]))
 
     def hashes(self, game_id: str) -> list[tuple[int, str, str]]:
-        rows = self._reader().execute("SELECT seq, prev, hash FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
+        rows = self._reader().execute(SQL.hashes, (game_id,))
         return [(seq, prev, h) for seq, prev, h in rows]
 
     def game_ids(self) -> list[str]:
-        return [r[0] for r in self._reader().execute("SELECT game_id FROM games ORDER BY created_at, game_id")]
+        return [r[0] for r in self._reader().execute(SQL.game_ids)]
 
     def lobby(
         self, status: str | None, ruleset: str | None, before: tuple[int, str] | None, limit: int
     ) -> list[tuple[int, str, bytes]]:
-        sql, params = lobby_query("?", status, ruleset, before, limit)
+        sql, params = SQL.lobby(status, ruleset, before, limit)
         return [(c, g, bytes(listing)) for c, g, listing in self._reader().execute(sql, params)]
 
     def deadlines(self) -> list[tuple[str, int]]:
-        rows = self._reader().execute("SELECT game_id, deadline FROM game_index WHERE deadline IS NOT NULL")
+        rows = self._reader().execute(SQL.deadlines)
         return [(g, d) for g, d in rows]
 
     def lobby_feed(self, after: int, limit: int) -> list[tuple[int, str, str, bytes]]:
-        rows = self._reader().execute(
-            "SELECT id, game_id, kind, listing FROM lobby_feed WHERE id > ? ORDER BY id LIMIT ?", (after, limit)
-        )
+        rows = self._reader().execute(SQL.feed_after, (after, limit))
         return [(i, g, k, bytes(listing)) for i, g, k, listing in rows]
 
     def lobby_feed_head(self) -> int:
-        (head,) = self._reader().execute("SELECT COALESCE(MAX(id), 0) FROM lobby_feed").fetchone()
+        (head,) = self._reader().execute(SQL.feed_head).fetchone()
         return int(head)
 
     def close(self) -> None:

@@ -96,29 +96,6 @@ class Append:
         return digest(header_line(Header.of(first, self.game_id)))
 
 
-def lobby_query(
-    mark: str, status: str | None, ruleset: str | None, before: tuple[int, str] | None, limit: int
-) -> tuple[str, tuple[Any, ...]]:
-    """The lobby's page query (SQLite and PostgreSQL alike, `mark` being their parameter mark): newest first,
-    after the cursor by (created, game_id), which the indexes on (public[, status], created, game_id) serve."""
-    where: list[str] = ["public = 1"]
-    params: list[Any] = []
-    if status is not None:
-        where.append(f"status = {mark}")
-        params.append(status)
-    if ruleset is not None:
-        where.append(f"ruleset = {mark}")
-        params.append(ruleset)
-    if before is not None:  # a row value: both databases bound the index scan with it (an OR they only filter by)
-        where.append(f"(created, game_id) < ({mark}, {mark})")
-        params += [before[0], before[1]]
-    sql = (
-        f"SELECT created, game_id, listing FROM game_index WHERE {' AND '.join(where)} "
-        f"ORDER BY created DESC, game_id DESC LIMIT {mark}"
-    )
-    return sql, (*params, limit)
-
-
 class BatchRows:
     """The rows a batch of appends inserts, gathered request by request; each store writes them its own way
     (few statements for the whole batch)."""

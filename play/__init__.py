@@ -1,5 +1,7 @@
-"""The play library: built-in bot policies, the bot harness, simulations, tournaments and their ratings.
+"""The play library: the built-in bot policies (`bots`), the harness that plays any bot in process or over HTTP
+(`harness`), simulations (`simulate`) and what their totals say (`report`), tournaments (`tournament`; over HTTP,
+`tournament_http`) and their ratings (`ratings`), and the demonstration game (`demo`).
 
-Everything here plays games with the rules core (and, for tournaments over HTTP, with a referee through the
-client); the command line and the HTTP routes both call it. It knows no HTTP route and no page.
+Games are played with the rules core in process, or on a referee through the Python client as any outside program
+would. The command line and the HTTP routes both call this library; it declares no HTTP route and no page.
 """

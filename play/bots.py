@@ -1,4 +1,4 @@
-"""Bot policies: pure functions of what one seat may know.
+"""The built-in bot policies, `random` and `heuristic`: pure functions of what one seat may know.
 
 A policy is `choose(view, moves, rng) -> command`: it sees the seat's `View` (never the full state),
 the seat's legal moves (from `core.legal.legal_moves`) and a `random.Random`, and returns one of the

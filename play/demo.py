@@ -1,16 +1,14 @@
-"""`loveletter demo`: one seeded game between heuristic bots, told turn by turn in plain English by the
-omniscient narrator of `replays.narrative` (it is a demonstration: every draw and every private look shown)."""
+"""The game `loveletter demo` shows: one seeded game between heuristic bots, with the names the demonstration gives
+its seats. The command line tells it turn by turn with the omniscient narrator of `replays.narrative` (every draw and
+every private look shown)."""
 
 from __future__ import annotations
 
-from loveletter.core.catalogue import (
-    Event,
-)
+from loveletter.core.catalogue import Event
 from loveletter.play.bots import get_bot
 from loveletter.play.simulate import play_game, root_key
 
 DEMO_NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve", "Finn")
-_FAVOR_WHY = {"round": "for winning the round", "spy": "for the Spy", "amira-sadie": "for Amira & Sadie"}
 
 
 def play_demo(ruleset: str = "2019", players: int = 4, seed: int = 1) -> list[Event]:

@@ -1,7 +1,7 @@
-"""Bots: a bot is a function (or an object with `choose`) that is given the seat's `Game` — its view and its legal
-moves — and answers one of those moves. `play` plays a seat with it over HTTP until the game ends, woken by the
-game's event stream (never polling); `seat_game` builds the very same `Game` in process, so one bot file plays both
-ways; `load` finds a bot by `module:name` (or a built-in's name), as `loveletter bot run` is told."""
+"""The bot harness: a bot is a function (or an object with `choose`) that is given the seat's `Game` — its view and
+its legal moves — and answers one of those moves. `play` plays a seat with it over HTTP until the game ends, woken by
+the game's event stream (never polling); `seat_game` builds the very same `Game` in process, so one bot file plays
+both ways; `load` finds a bot by `module:name` (or a built-in's name), as `loveletter bot run` is told."""
 
 from __future__ import annotations
 
@@ -94,7 +94,7 @@ def seat_game(
 
 def core_view(game: Game) -> CoreView:
     """The rules core's `View` of the seat, read back from the `Game` it was sent: what a built-in policy of
-    `core.bots` reads, so the built-in bots play over HTTP exactly as they do in process."""
+    `play.bots` reads, so the built-in bots play over HTTP exactly as they do in process."""
     d = game.view.raw
     clock = d.get("clock")
     deadline = clock.get("deadline") if clock else None
@@ -137,7 +137,7 @@ def core_view(game: Game) -> CoreView:
 
 
 class BuiltinBot:
-    """A built-in policy of `core.bots` (`heuristic`, `random`) as a bot like any other: its own seeded random
+    """A built-in policy of `play.bots` (`heuristic`, `random`) as a bot like any other: its own seeded random
     generator, so the same seed makes the same choices over HTTP and in process."""
 
     def __init__(self, name: str, seed: int | None = None) -> None:

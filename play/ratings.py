@@ -19,7 +19,7 @@ from openskill.models import PlackettLuce
 from rich.table import Table
 
 from loveletter.core.lang import number
-from loveletter.play.simulate import Z95, wilson
+from loveletter.play.report import Z95, wilson
 from loveletter.play.tournament import Config, Outcome, short_names
 
 
@@ -286,7 +286,7 @@ def plot(config: Config, outcomes: Sequence[Outcome], path: str, lang: str = "en
     matplotlib.use("Agg")
     from matplotlib import pyplot
 
-    from loveletter.play.simulate import plot_format
+    from loveletter.play.report import plot_format
 
     fr = lang == "fr"
     history = rate(outcomes, len(config.bots)).history

@@ -6,7 +6,7 @@ dealt from the same server seed — so round k of each game is shuffled alike, a
 hold the cards every other one held. Luck of the deal then cancels out within the set instead of over thousands of
 games. Lineups cycle through the bots (in a new seeded order every cycle), so every bot sits equally often.
 
-The built-in bots (`heuristic`, `random`) are played through `core.bots` directly; any other bot is given the
+The built-in bots (`heuristic`, `random`) are played through `play.bots` directly; any other bot is given the
 seat's `Game` built by `loveletter.play.harness.seat_game` — the very shape it gets over HTTP — and its answer is
 judged like a move sent to the referee. In process there is no clock: a bot that raises or answers a move that is
 not legal has that decision played by the heuristic (as the referee's clock does with `on_timeout` bot), and it is
@@ -22,14 +22,14 @@ from typing import IO
 
 from loveletter.client.models import Game
 from loveletter.core.catalogue import ClockRanOut, Event, GameEnded
-from loveletter.core.chance import commitment, committed_deal
-from loveletter.core.commands import Command, PlayerCommand, RevealSeed, StartGame
+from loveletter.core.chance import chance_move, commitment
+from loveletter.core.commands import Command, PlayerCommand, StartGame
 from loveletter.core.decide import decide as judge
 from loveletter.core.evolve import apply_all
 from loveletter.core.lang import BilingualError, Text
 from loveletter.core.legal import from_action_code, legal_moves
 from loveletter.core.rules import RuleViolation
-from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, PHASE_OVER, PHASE_PLAY, GameState
+from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_OVER, PHASE_PLAY, GameState
 from loveletter.core.views import view
 from loveletter.events.log import Header, write_game
 from loveletter.play.bots import BOTS, get_bot
@@ -243,14 +243,13 @@ def play_in_process(
                 command = move
                 continue
             command = fallback.choose(view(state, seat), legal_moves(state, seat), rngs[seat])
-        elif phase == PHASE_DEAL:
-            command = committed_deal(state, seed)
-        elif phase == PHASE_OVER:
-            if state.server_seed is not None:
-                break
-            command = RevealSeed(seed.hex())
-        else:  # pragma: no cover - decide always stops at a decision
-            raise RuntimeError(f"tournament game stuck in phase {phase!r}")
+        else:
+            chance = chance_move(state, seed)  # the next deal, or the seed revealed at the end
+            if chance is None:
+                if phase != PHASE_OVER:  # pragma: no cover - decide always stops at a decision
+                    raise RuntimeError(f"tournament game stuck in phase {phase!r}")
+                break  # over, and the seed revealed
+            command = chance
     outcome = Outcome.of(seating, state.freeze(), record)
     outcome.refused, outcome.crashes = refused, crashes
     return outcome

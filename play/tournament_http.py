@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -216,10 +217,8 @@ def _events(data: bytes) -> list[Event]:
 def local_referee(admin_token: str | None = None) -> Iterator[str]:
     """`loveletter serve` on a free port of 127.0.0.1 with a throwaway SQLite store and signing key, without rate
     limits (every bot plays from this machine), with `admin_token` as its admin token: its URL, until the block ends."""
-    from loveletter.events.pgcluster import free_port
-
     with tempfile.TemporaryDirectory(prefix="loveletter-referee-") as tmp:
-        port = free_port()
+        port = _free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith("LOVELETTER_")}
         env.update(
             LOVELETTER_CREATE_RATE="0",
@@ -248,3 +247,10 @@ def local_referee(admin_token: str | None = None) -> Iterator[str]:
             yield url
         finally:
             _kill(proc)
+
+
+def _free_port() -> int:
+    """A TCP port of 127.0.0.1 that nobody listens on now (the system picks it; the referee binds it just after)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])

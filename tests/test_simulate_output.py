@@ -12,7 +12,7 @@ import orjson
 import pytest
 
 from loveletter.events.log import read_games
-from loveletter.play.simulate import mean_interval, wilson
+from loveletter.play.report import mean_interval, wilson
 from tests.cli import loveletter
 
 

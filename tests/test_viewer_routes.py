@@ -19,7 +19,8 @@ from loveletter.api.settings import Settings
 from loveletter.core.catalogue import RoundStarted
 from loveletter.events.log import read_games
 from loveletter.events.sqlite_store import SqliteStore
-from loveletter.play.simulate import Config, simulate, statistics
+from loveletter.play.report import statistics
+from loveletter.play.simulate import Config, simulate
 from loveletter.replays.transcript import expand
 from tests.french import not_french
 from tests.servers import COUNTESS_DEAL, admin_log, create_game, play_game, serve

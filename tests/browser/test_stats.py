@@ -14,7 +14,8 @@ import pytest
 
 from loveletter.core.catalogue import RoundStarted
 from loveletter.events.log import read_games
-from loveletter.play.simulate import Config, simulate, statistics
+from loveletter.play.report import statistics
+from loveletter.play.simulate import Config, simulate
 from tests.browser.conftest import Site, wait_until
 
 CONFIG = Config("2019", 3, 40, 5, ("heuristic", "random", "random"))

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from loveletter.api.ruling_routes import RULING_EXAMPLE
+from loveletter.api.routes.rulings import RULING_EXAMPLE
 from loveletter.core.evolve import fold
 from tests.servers import (
     ADMIN,

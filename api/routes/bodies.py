@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, StrictInt, WithJsonSchema, field_validator
+from pydantic_core import PydanticCustomError
 from pydantic_core.core_schema import ValidationInfo
 from starlette.requests import Request
 
@@ -53,10 +54,17 @@ def events_of(log: Any) -> list[Any]:
         raise invalid("log", exc.text, exc.kind) from None
 
 
+def refused(text: Text) -> PydanticCustomError:
+    """A value refused by a validator of ours, said in both languages: pydantic's `value_error`, whose message is
+    the English text as it is (not "Value error, …") and whose French `api.problems.french_error` takes from
+    the `BilingualError` in its context."""
+    return PydanticCustomError("value_error", text.en, {"error": BilingualError(text)})
+
+
 def _log(value: Any) -> Any:
     if isinstance(value, (str, dict)):
         return value
-    raise BilingualError(
+    raise refused(
         Text(
             "a JSONL log as text, or a transcript object",
             "un journal JSONL sous forme de texte, ou un objet de transcription",
@@ -112,7 +120,7 @@ def _pov(value: Any) -> int | str:
         return value
     if isinstance(value, str) and 0 < len(value) <= 40:
         return value
-    raise BilingualError(
+    raise refused(
         Text(
             f"spectator, all, a seat from 0 to {MOST_PLAYERS - 1}, or its player's name",
             f"« spectator », « all », un siège de 0 à {MOST_PLAYERS - 1}, ou le nom de son joueur",
@@ -173,7 +181,7 @@ class SimulationIn(_Body):
     def _one_per_player(cls, bots: list[str] | None, info: ValidationInfo) -> list[str] | None:
         players = info.data.get("players")
         if bots is not None and players is not None and len(bots) != players:
-            raise BilingualError(
+            raise refused(
                 Text(
                     f"one bot per player: {players}, not {len(bots)}",
                     f"un robot par joueur : {players}, et non {len(bots)}",

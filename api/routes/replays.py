@@ -42,7 +42,7 @@ MAX_EVENTS = 1000
 grows with the square of the length; the longest of 900 simulated games (every ruleset, up to six players) had
 under 400 events."""
 BODY_LIMITS = {VIEWS_PATH: MAX_VIEWS_BYTES}
-router = APIRouter()
+router = APIRouter(strict_content_type=False)  # no Content-Type: the body is read as JSON (`parse.json_body`)
 CACHE_SIZE = 16
 """Answers kept, by (log, point of view, language): stepping back to a point of view already seen costs nothing."""
 

@@ -25,7 +25,7 @@ from loveletter.referee.referee import Referee
 from loveletter.replays.rulings import MoveFormatError, explain, seat_view_at
 
 JSON = "application/json"
-router = APIRouter()
+router = APIRouter(strict_content_type=False)  # no Content-Type: the body is read as JSON (`parse.json_body`)
 
 # Answers of a real run on examples/reader-question.json (docs/audit.md shows the same).
 RULING_EXAMPLE: dict[str, Any] = {

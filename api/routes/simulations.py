@@ -37,7 +37,7 @@ KEPT = 20
 TALLY_PATH = "/simulations/tally"
 MAX_TALLY_BYTES = 8 * 1024 * 1024
 BODY_LIMITS = {TALLY_PATH: MAX_TALLY_BYTES}
-router = APIRouter()
+router = APIRouter(strict_content_type=False)  # no Content-Type: the body is read as JSON (`parse.json_body`)
 
 
 @dataclass

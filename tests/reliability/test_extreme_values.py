@@ -1,7 +1,11 @@
 """No request can hold the server (issue 23): the extreme values of every numeric field of the public routes
 (0, -1, 649460203, 10**30, a number of 5,000 digits, floats, strings, booleans, null), each sent to a real
-referee in its own process on 127.0.0.1 while a health probe asks `GET /healthz` every 20 ms: every probe must be
-answered within 100 ms, and every extreme value answered (never a 5xx) within a few seconds.
+referee in its own process on 127.0.0.1 while a health probe asks `GET /healthz` every 20 ms: the probe must keep
+being answered within 100 ms, and every extreme value answered (never a 5xx) within a few seconds.
+
+The machine the tests run on is shared (two cores, other test runs beside this one): the operating system may
+leave one probe, or the server, unscheduled for a moment. So a probe slower than 100 ms fails the test only when
+the next probe is too: a server held by a request misses every probe for as long as it is held.
 
 Before the routes' bodies were typed, `POST /simulations {"players": 649460203}` built a list of 649,460,203 bot
 names on the event loop before checking the range: 39 s to answer its 422, and `/healthz` waited as long.
@@ -36,7 +40,8 @@ QUERY_NUMBERS = ["0", "-1", "649460203", str(10**30), "1.5", "1e308", "x", HUGE]
 
 
 class Probe:
-    """`GET /healthz` every `PROBE_EVERY` seconds from a thread of its own, each answer's time recorded."""
+    """`GET /healthz` every `PROBE_EVERY` seconds from a thread of its own, each answer's time recorded; a probe
+    given up after `PROBE_LIMIT` is followed by another at once."""
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -46,17 +51,21 @@ class Probe:
         self._thread = threading.Thread(target=self._run, name="health-probe", daemon=True)
 
     def _run(self) -> None:
-        with httpx.Client(base_url=self.url, timeout=10) as http:
+        with httpx.Client(base_url=self.url, timeout=PROBE_LIMIT) as http:
             while not self._stop.is_set():
                 start = time.perf_counter()
                 try:
                     answer = http.get("/healthz")
                     if answer.status_code != 200:
                         self.failures.append(f"{answer.status_code} {answer.text[:200]}")
+                except httpx.TimeoutException:
+                    pass  # a probe missed: the next one, right after, says whether the server is held
                 except httpx.HTTPError as exc:
                     self.failures.append(repr(exc))
-                self.times.append(time.perf_counter() - start)
-                self._stop.wait(PROBE_EVERY)
+                took = time.perf_counter() - start
+                self.times.append(took)
+                if took < PROBE_LIMIT:
+                    self._stop.wait(PROBE_EVERY)
 
     def __enter__(self) -> Probe:
         self._thread.start()
@@ -122,5 +131,7 @@ def test_extreme_values_never_hold_the_server(url: str) -> None:
     assert not slow, slow
     assert not probe.failures, probe.failures
     assert len(probe.times) >= len(sent) // 10, (len(probe.times), len(sent))
-    worst = max(probe.times)
-    assert worst < PROBE_LIMIT, f"/healthz took {worst * 1000:.0f} ms (of {len(probe.times)} probes)"
+    slow_probes = [t for t in probe.times if t >= PROBE_LIMIT]
+    held = [(a, b) for a, b in zip(probe.times, probe.times[1:], strict=False) if min(a, b) >= PROBE_LIMIT]
+    shown = ", ".join(f"{t * 1000:.0f} ms" for t in slow_probes)
+    assert not held, f"/healthz missed two probes in a row ({len(probe.times)} probes; over 100 ms: {shown})"

@@ -4,18 +4,25 @@ Every value a body carries is bounded here, before a handler sees it: a number b
 a string by its length. FastAPI checks them as it reads the body, and a refusal is the same 422 `invalid_request`
 problem as any other route's (`api.problems.invalid_request`, naming each field). What depends on the log a body
 carries (how many events it has, whose seats it names) is judged after the log is read, in a worker thread, and
-refused with `invalid` in the same form. Uploaded logs (`POST /audits`, `POST /simulations/tally`) are not JSON:
-`LOG_UPLOAD` documents them once for both.
+refused with `invalid` in the same form. The routers of these routes (`json_router`) parse the JSON in a worker
+thread too, as the body of a replay may be 8 MiB. Uploaded logs (`POST /audits`, `POST /simulations/tally`) are not
+JSON: `LOG_UPLOAD` documents them once for both, `log_upload` checks their media type.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable, Coroutine
 from typing import Annotated, Any, Literal
 
+import orjson
+from fastapi import APIRouter
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, StrictInt, WithJsonSchema, field_validator
 from pydantic_core import PydanticCustomError
 from pydantic_core.core_schema import ValidationInfo
 from starlette.requests import Request
+from starlette.responses import Response
 
 from loveletter.api import parse
 from loveletter.api.problems import Problem, field_fr
@@ -32,6 +39,34 @@ MAX_SEQ = 1_000_000
 """Beyond any game's length (a log of 8 MiB holds far fewer events): `at` is checked against the log's own
 length once it is read."""
 SEED_BITS = 63
+"""A simulation's seed is a signed 64-bit integer."""
+
+
+class _JsonInThread(Request):
+    """A request whose JSON body is parsed by orjson in a worker thread: FastAPI parses a body on the event loop
+    with the standard library (about 100 ms for an 8 MiB log). orjson's errors are `json.JSONDecodeError`s, so
+    a body that is not JSON is FastAPI's 400 `json_invalid` all the same."""
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            self._json = await asyncio.to_thread(orjson.loads, await self.body())
+        return self._json
+
+
+class _JsonOffTheLoop(APIRoute):
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def route(request: Request) -> Response:
+            return await handler(_JsonInThread(request.scope, request.receive))
+
+        return route
+
+
+def json_router() -> APIRouter:
+    """A router of routes with a JSON body: read off the event loop, and read as JSON when no Content-Type is sent
+    (as `api.parse.json_content_type` allows; FastAPI would refuse it)."""
+    return APIRouter(route_class=_JsonOffTheLoop, strict_content_type=False)
 
 
 def invalid(field: str, message: Text, kind: str = "value_error", status: int = 422) -> Problem:

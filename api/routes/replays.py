@@ -15,13 +15,13 @@ from dataclasses import replace
 from typing import Any
 
 import orjson
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 from fastapi.responses import Response
 
 from loveletter.api import parse
 from loveletter.api.openapi import answers, problem
 from loveletter.api.problems import Problem, lang_of
-from loveletter.api.routes.bodies import ViewsIn, events_of, invalid
+from loveletter.api.routes.bodies import ViewsIn, events_of, invalid, json_router
 from loveletter.client.answers import ReplayViews
 from loveletter.core.catalogue import Event, GameEnded, GameStarted
 from loveletter.core.evolve import evolve
@@ -42,7 +42,7 @@ MAX_EVENTS = 1000
 grows with the square of the length; the longest of 900 simulated games (every ruleset, up to six players) had
 under 400 events."""
 BODY_LIMITS = {VIEWS_PATH: MAX_VIEWS_BYTES}
-router = APIRouter(strict_content_type=False)  # no Content-Type: the body is read as JSON (`parse.json_body`)
+router = json_router()
 CACHE_SIZE = 16
 """Answers kept, by (log, point of view, language): stepping back to a point of view already seen costs nothing."""
 

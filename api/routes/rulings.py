@@ -10,13 +10,13 @@ import asyncio
 from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi import Depends, Header, Query, Request
 from fastapi.responses import Response
 
 from loveletter.api import parse
 from loveletter.api.openapi import answers, problem
 from loveletter.api.problems import Problem, lang_of
-from loveletter.api.routes.bodies import RulingIn, events_of, invalid
+from loveletter.api.routes.bodies import RulingIn, events_of, invalid, json_router
 from loveletter.client.answers import Ruling, SeatAt
 from loveletter.core.catalogue import Event
 from loveletter.core.evolve import fold
@@ -25,7 +25,7 @@ from loveletter.referee.referee import Referee
 from loveletter.replays.rulings import MoveFormatError, explain, seat_view_at
 
 JSON = "application/json"
-router = APIRouter(strict_content_type=False)  # no Content-Type: the body is read as JSON (`parse.json_body`)
+router = json_router()
 
 # Answers of a real run on examples/reader-question.json (docs/audit.md shows the same).
 RULING_EXAMPLE: dict[str, Any] = {

@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 from fastapi.responses import Response
 
 from loveletter.api import parse
 from loveletter.api.openapi import answers, problem
 from loveletter.api.problems import Problem, lang_of
-from loveletter.api.routes.bodies import LOG_UPLOAD, SimulationIn, invalid, log_upload
+from loveletter.api.routes.bodies import LOG_UPLOAD, SimulationIn, invalid, json_router, log_upload
 from loveletter.client.answers import Simulation, Tally
 from loveletter.core.catalogue import FavorGained, GameEnded, GameStarted, PlayerEliminated, RoundStarted, TurnStarted
 from loveletter.core.lang import Text
@@ -37,7 +37,7 @@ KEPT = 20
 TALLY_PATH = "/simulations/tally"
 MAX_TALLY_BYTES = 8 * 1024 * 1024
 BODY_LIMITS = {TALLY_PATH: MAX_TALLY_BYTES}
-router = APIRouter(strict_content_type=False)  # no Content-Type: the body is read as JSON (`parse.json_body`)
+router = json_router()
 
 
 @dataclass

@@ -250,11 +250,11 @@ LOG_UPLOAD: dict[str, Any] = {
     "requestBody": {
         "required": True,
         "content": {
-            "application/x-ndjson": {
-                "schema": {"type": "string", "description": "a JSONL game log"},
+            "application/x-ndjson": {"schema": {"type": "string", "description": "a JSONL game log"}},
+            "text/plain": {  # the example here: a tool that cannot write x-ndjson (schemathesis) sends it as text
+                "schema": {"type": "string"},
                 "example": '{"format": "loveletter-log", "game_id": "sim-1-0", "…": "…"}',
             },
-            "text/plain": {"schema": {"type": "string"}},
             "application/octet-stream": {
                 "schema": {"type": "string", "format": "binary", "description": "the log file's bytes"}
             },

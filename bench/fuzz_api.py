@@ -59,7 +59,7 @@ def main() -> int:
             time.sleep(3)
             url = f"http://127.0.0.1:{port}/openapi.json"
             options = ["--checks", checks, "--max-examples", str(args.max_examples), "--workers", "1"]
-            options += ["--request-timeout", "10", "--generation-deterministic"]
+            options += ["--request-timeout", "10", "--generation-deterministic", "--wait-for-schema", "30"]
             for path in STREAMS:
                 options += ["--exclude-path", path]
             return subprocess.run([st, "run", url, *options]).returncode

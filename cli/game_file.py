@@ -11,25 +11,14 @@ from loveletter.cli.failures import fail, fail_with
 
 def load_events(file: Path) -> list[Any]:
     """The events of the single game in a log or a transcript (one-line error, exit 2, if unreadable)."""
-    from loveletter.events.log import LogFormatError, read_games
+    from loveletter.replays.one_game import NotOneGame, one_game
     from loveletter.replays.report import Unreadable, read_input
-    from loveletter.replays.transcript import TranscriptFormatError, expand
 
     try:
         data, doc = read_input(str(file))
-        if doc is not None:
-            return list(expand(doc).events)
-        games = list(read_games(data.splitlines()))
-    except TranscriptFormatError as exc:
-        fail(f"transcript {exc.message('en')}", f"transcription {exc.message('fr')}")
-    except (Unreadable, LogFormatError) as exc:
+        return one_game(data if doc is None else doc, str(file))
+    except (Unreadable, NotOneGame) as exc:
         fail_with(exc)
-    if len(games) != 1:
-        fail(
-            f"{file} holds {len(games)} games; this command reads a log of one game",
-            f"{file} contient {len(games)} parties ; cette commande lit le journal d'une seule partie",
-        )
-    return list(games[0].entries)
 
 
 def seq_at(written: str, events: list[Any]) -> int:

@@ -16,31 +16,20 @@ from fastapi.responses import Response, StreamingResponse
 from fastapi.routing import APIRoute
 from pydantic import TypeAdapter
 
-from loveletter.api import (
-    audit_routes,
-    docs_pages,
-    parse,
-    problems,
-    replay_routes,
-    ruling_routes,
-    stats_routes,
-)
+from loveletter.api import docs_pages, parse, problems
 from loveletter.api.credentials import AdminTokens, redact_access_log
 from loveletter.api.limits import Guard, Limits
 from loveletter.api.logs import RequestContext, configure
 from loveletter.api.moves import MOVE, RefereeApp, answer, media_of, move_handler, parse_body
-from loveletter.api.openapi import ETAG, EXAMPLES, NDJSON, REF, SSE, answers, complete, ref, seat_links, stream_schema
+from loveletter.api.openapi import ETAG, NDJSON, REF, SSE, answers, complete, ref, seat_links, stream_schema
 from loveletter.api.problems import Problem, lang_of
+from loveletter.api.routes import audits, replays, rulings, service, simulations
 from loveletter.api.schemas import CreateGameIn, JoinIn, SeedIn
 from loveletter.api.settings import Settings
-from loveletter.client.answers import Health, Keys
-from loveletter.client.answers import Ruleset as RulesetAnswer
 from loveletter.client.models import Created, Events, Game, Joined, LobbyGame, LobbyPage, MoveResult, Rematch
-from loveletter.core.cards import CARD_ORDER
 from loveletter.core.catalogue import EVENT_TYPES
 from loveletter.core.lang import Text
 from loveletter.core.rules import RuleViolation
-from loveletter.core.rulesets import RULESETS, Ruleset
 from loveletter.events.signing import SigningKey
 from loveletter.events.store import EventStore
 from loveletter.referee.referee import KEEP_ALIVE, Referee, events_json, sse_frame
@@ -68,30 +57,6 @@ def open_store(settings: Settings) -> EventStore:
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     return Response(orjson.dumps(data), status_code=status, media_type=JSON, headers=headers)
-
-
-def ruleset_json(rs: Ruleset) -> dict[str, Any]:
-    return {
-        "id": rs.id,
-        "title": rs.title,
-        "players": {"min": rs.min_players, "max": rs.max_players},
-        "favors_to_win": {str(n): f for n, f in rs.favors_to_win.items()},
-        "deck_size": len(rs.deck),
-        "tie_rule": rs.tie_rule.value,
-        "spy_favor": rs.spy_favor,
-        "amira_sadie_favor": rs.amira_sadie_favor,
-        "options": {"tie_2012": ["nobody", "all"], "guard_unknown": ["refuse", "miss"]},
-        "cards": [
-            {
-                "id": card.value,
-                "value": rs.values[card],
-                "copies": rs.copies[card],
-                "name": {"en": rs.name(card, "en"), "fr": rs.name(card, "fr")},
-            }
-            for card in CARD_ORDER
-            if rs.has(card)
-        ],
-    }
 
 
 def create_app(
@@ -151,16 +116,6 @@ def create_app(
     app.moves = Limits(app.moves, guard)
     app.state.guard = guard
 
-    @app.get("/healthz", tags=["service"], responses=answers(Health, example="healthz"))
-    async def health() -> Response:
-        return _json({"status": "ok", "store": type(the_store).__name__})
-
-    @app.get("/keys", tags=["service"], responses=answers(Keys, example="keys"))
-    async def get_keys() -> Response:
-        """The public key exported logs are signed with: Ed25519, as hex (what `loveletter audit --key` takes),
-        base64 and PEM, and the message each signature covers."""
-        return _json({"keys": [signing_key.published()]})
-
     @app.post(
         "/games/{game_id}/seed",
         dependencies=[Depends(parse.json_body)],
@@ -182,14 +137,6 @@ def create_app(
             idempotency_key=None,
         )
         return Response(body, status_code=status, media_type=JSON, headers={"ETag": f'"{version}"'})
-
-    @app.get("/rulesets", tags=["rulesets"], responses=answers(_list_of(RulesetAnswer), example=[EXAMPLES["ruleset"]]))
-    async def list_rulesets() -> Response:
-        return _json([ruleset_json(rs) for rs in RULESETS.values()])
-
-    @app.get("/rulesets/{ruleset_id}", tags=["rulesets"], responses=answers(RulesetAnswer, 404, example="ruleset"))
-    async def get_ruleset(ruleset_id: str) -> Response:
-        return _json(ruleset_json(RULESETS[parse.ruleset_id(ruleset_id)]))
 
     @app.post(
         "/games",
@@ -415,10 +362,9 @@ def create_app(
             )
         return Response(referee.log_bytes(table), media_type="application/x-ndjson")
 
-    audit_routes.install(app, referee)
-    ruling_routes.install(app, referee)
-    replay_routes.install(app, referee)
-    stats_routes.install(app, referee)
+    for resource in (service, audits, rulings, replays, simulations):
+        app.include_router(resource.router)
+    app.state.body_limits = audits.BODY_LIMITS | replays.BODY_LIMITS | simulations.BODY_LIMITS
     documented = app.openapi
 
     def openapi() -> dict[str, Any]:
@@ -434,10 +380,6 @@ def create_app(
 
 
 _DEFINITIONS: dict[str, Any] = {}
-
-
-def _list_of(model: Any) -> dict[str, Any]:
-    return {"type": "array", "items": ref(model)}
 
 
 LOBBY_STREAM = stream_schema(

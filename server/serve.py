@@ -88,10 +88,10 @@ def in_use(exc: DatabaseInUse) -> ServeError:
 
 def server_options(settings: Settings, protocol: Any = None) -> dict[str, Any]:
     """uvicorn's options for the referee's timeouts and limits (docs/reliability.md): its HTTP protocol with
-    deadlines for reading a request (`api.limits`; by name, for worker processes, unless `protocol` is given: a
-    class from `api.limits.protocol_class`, for a server in this process), the keep-alive timeout, h11's cap on a
+    deadlines for reading a request (`api.deadlines`; by name, for worker processes, unless `protocol` is given: a
+    class from `api.deadlines.protocol_class`, for a server in this process), the keep-alive timeout, h11's cap on a
     request's head, and how long open requests and streams get when the server stops."""
-    from loveletter.api.limits import HTTP_PROTOCOL
+    from loveletter.api.deadlines import HTTP_PROTOCOL
 
     return {
         "http": protocol if protocol is not None else HTTP_PROTOCOL,

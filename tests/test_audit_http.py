@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from loveletter.api.audit_routes import MAX_AUDIT_BYTES
+from loveletter.api.routes.audits import MAX_AUDIT_BYTES
 from loveletter.api.settings import Settings
 from loveletter.events.sqlite_store import SqliteStore
 from tests.audit_helpers import signed_log, signing_key

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from loveletter.api.ruling_routes import RULING_EXAMPLE
+from loveletter.api.routes.rulings import RULING_EXAMPLE
 from loveletter.core.evolve import fold
 from tests.servers import (
     ADMIN,
@@ -259,3 +259,12 @@ def test_full_state_is_public_once_the_game_is_over(server: Server) -> None:
     assert r.json()["state"]["server_seed"] is None  # revealed only at the end
     end = state_at(server, gid, None, full="true").json()["state"]
     assert end["winners"] and end["server_seed"] is not None
+
+
+def test_a_ruling_body_without_a_content_type_is_read_as_json(server: Server) -> None:
+    """As on every JSON route (`api.parse.json_content_type`): no Content-Type, the body is JSON all the same."""
+    body = json.dumps({"log": READER, "at": 5, "move": PRINCE_ON_THIBAULT, "lang": "fr"}).encode()
+    with client(server.url) as c:
+        r = c.post("/rulings", content=body)
+    assert "content-type" not in r.request.headers
+    assert r.status_code == 200 and r.json() == RULING_EXAMPLE, r.text

@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse
 
 from loveletter.api import parse
 from loveletter.api.problems import Problem
-from loveletter.api.stats_routes import MAX_GAMES
+from loveletter.api.routes.bodies import MAX_GAMES
 from loveletter.core.rules import RULES
 from loveletter.play.bots import BOTS
 from loveletter.referee.referee import Referee

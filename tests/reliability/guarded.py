@@ -10,7 +10,7 @@ import socket
 import time
 from collections.abc import Iterator
 
-from loveletter.api.limits import protocol_class
+from loveletter.api.deadlines import protocol_class
 from loveletter.api.settings import Settings
 from loveletter.events.store import EventStore
 from loveletter.server.serve import server_options

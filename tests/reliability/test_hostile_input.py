@@ -9,7 +9,7 @@ arbitrary bytes in every header the referee reads and in every path parameter of
 
 uvicorn's HTTP parser (httptools, or h11) refuses by itself, before the application, a request that is not HTTP:
 a control character (but a tab) or DEL in a header value, a Content-Length that is not digits (or above
-2**64 - 1), a raw byte above 0x7F in the path. The referee's protocol (`api.limits.Deadlines`) answers that
+2**64 - 1), a raw byte above 0x7F in the path. The referee's protocol (`api.deadlines.Deadlines`) answers that
 refusal as a 400 problem too; such a request never reaches the application. `uvicorn_refuses` predicts exactly
 which, and the search checks both ways.
 """

@@ -15,13 +15,13 @@ from dataclasses import replace
 from typing import Any
 
 import orjson
-from fastapi import Depends, FastAPI, Request
+from fastapi import Depends, Request
 from fastapi.responses import Response
 
 from loveletter.api import parse
 from loveletter.api.openapi import answers, problem
 from loveletter.api.problems import Problem, lang_of
-from loveletter.api.ruling_routes import _events_of, _invalid, json_of
+from loveletter.api.routes.bodies import ViewsIn, events_of, invalid, json_router
 from loveletter.client.answers import ReplayViews
 from loveletter.core.catalogue import Event, GameEnded, GameStarted
 from loveletter.core.evolve import evolve
@@ -29,7 +29,6 @@ from loveletter.core.lang import Text
 from loveletter.core.state import INITIAL, GameState
 from loveletter.core.views import view
 from loveletter.events.log import Entry
-from loveletter.referee.referee import Referee
 from loveletter.replays.narrative import narrate
 from loveletter.replays.position import Position, position, render_position
 from loveletter.replays.pov import narrate_pov
@@ -42,7 +41,8 @@ MAX_EVENTS = 1000
 """Events of one game the viewer steps through: each position's story is told again from the start, so the work
 grows with the square of the length; the longest of 900 simulated games (every ruleset, up to six players) had
 under 400 events."""
-FIELDS = ("log", "pov", "lang")
+BODY_LIMITS = {VIEWS_PATH: MAX_VIEWS_BYTES}
+router = json_router()
 CACHE_SIZE = 16
 """Answers kept, by (log, point of view, language): stepping back to a point of view already seen costs nothing."""
 
@@ -60,7 +60,7 @@ def _pov(value: Any, names: tuple[str, ...]) -> int | str:
     if isinstance(value, str) and value in names:
         return names.index(value)
     last = len(names) - 1
-    raise _invalid(
+    raise invalid(
         "pov",
         Text(
             f"spectator, all, or a seat from 0 to {last} (or its player's name), not {value!r}",
@@ -94,7 +94,7 @@ def positions(events: list[Event], pov: int | str, lang: str) -> dict[str, Any]:
     log) end the positions there: `stopped` is the seq of the first one."""
     started = events[0]
     if not isinstance(started, GameStarted):
-        raise _invalid(
+        raise invalid(
             "log", Text("the first event must be game_started", "le premier événement doit être game_started")
         )
     names = tuple(started.players)
@@ -156,36 +156,18 @@ def positions(events: list[Event], pov: int | str, lang: str) -> dict[str, Any]:
     }
 
 
-def views(body: Any, header_lang: str) -> bytes:
-    """The JSON answer for a request body (a `Problem` for any malformed part, naming the field)."""
-    if not isinstance(body, dict):
-        raise _invalid(
-            "body", Text("a JSON object with log and pov", "un objet JSON avec « log » et « pov »"), "dict_type"
-        )
-    unknown = sorted(set(body) - set(FIELDS))
-    if unknown:
-        raise _invalid(
-            unknown[0],
-            Text(
-                f"unknown field (known: {', '.join(FIELDS)})",
-                f"champ inconnu (champs connus : {', '.join(f'« {f} »' for f in FIELDS)})",
-            ),
-            "extra_forbidden",
-        )
-    if "log" not in body:
-        raise _invalid("log", Text("required", "champ obligatoire manquant"), "missing")
-    lang = body.get("lang", header_lang)
-    if lang not in ("en", "fr"):
-        raise _invalid("lang", Text(f"en or fr, not {lang!r}", f"« en » ou « fr », et non « {lang} »"), "literal_error")
-    key_log = hashlib.sha256(orjson.dumps(body["log"])).hexdigest()
-    key = (key_log, str(body.get("pov", "spectator")), lang)
+def views(body: ViewsIn, header_lang: str) -> bytes:
+    """The JSON answer for a request body (a `Problem` for what the log refuses, naming the field)."""
+    lang = body.lang or header_lang
+    key_log = hashlib.sha256(orjson.dumps(body.log)).hexdigest()
+    key = (key_log, str(body.pov), lang)
     if key in _cache:
         _cache.move_to_end(key)
         return _cache[key]
-    found = _events_of(body["log"])
+    found = events_of(body.log)
     events = [e.event if isinstance(e, Entry) else e for e in found]
     if len(events) > MAX_EVENTS:
-        raise _invalid(
+        raise invalid(
             "log",
             Text(
                 f"a game of {len(events)} events; the viewer steps through games of at most {MAX_EVENTS}",
@@ -195,7 +177,7 @@ def views(body: Any, header_lang: str) -> bytes:
         )
     started = events[0]
     names = tuple(started.players) if isinstance(started, GameStarted) else ()
-    pov = _pov(body.get("pov", "spectator"), names)
+    pov = _pov(body.pov, names)
     answer = orjson.dumps(positions(events, pov, lang))
     _cache[key] = answer
     while len(_cache) > CACHE_SIZE:
@@ -225,53 +207,20 @@ VIEWS_EXAMPLE: dict[str, Any] = {
 }
 
 
-def install(app: FastAPI, referee: Referee) -> None:
-    """Add `POST /replays/views` to `app`."""
-    limits = getattr(app.state, "body_limits", None) or {}
-    limits[VIEWS_PATH] = MAX_VIEWS_BYTES
-    app.state.body_limits = limits
-
-    @app.post(
-        VIEWS_PATH,
-        dependencies=[Depends(parse.json_body)],
-        tags=["rulings"],
-        responses=answers(
-            ReplayViews,
-            413,
-            422,
-            example=VIEWS_EXAMPLE,
-            more={403: problem(403, description="pov=all before the game's end")},
-        ),
-        openapi_extra={
-            "requestBody": {
-                "required": True,
-                "content": {
-                    "application/json": {
-                        "schema": {
-                            "type": "object",
-                            "required": ["log"],
-                            "additionalProperties": False,
-                            "properties": {
-                                "log": {
-                                    "description": "a JSONL log of one game (text), or a transcript object",
-                                    "oneOf": [{"type": "string"}, {"type": "object"}],
-                                },
-                                "pov": {
-                                    "description": "spectator (default), all (once the game is over), or a seat "
-                                    "(its number or its player's name)",
-                                    "oneOf": [{"type": "string"}, {"type": "integer", "minimum": 0}],
-                                },
-                                "lang": {"enum": ["en", "fr"], "description": "default: Accept-Language"},
-                            },
-                        },
-                    }
-                },
-            }
-        },
-    )
-    async def replay_views(request: Request) -> Response:
-        """Every position of a game's log as one point of view saw it: the view (`GET /games/{id}/state`'s), the
-        story told up to there, and where the game stood; with the strict replay's first problem, if any."""
-        body = await json_of(request)
-        answer = await asyncio.to_thread(views, body, lang_of(request))
-        return Response(answer, media_type="application/json")
+@router.post(
+    VIEWS_PATH,
+    dependencies=[Depends(parse.json_body)],
+    tags=["rulings"],
+    responses=answers(
+        ReplayViews,
+        413,
+        422,
+        example=VIEWS_EXAMPLE,
+        more={403: problem(403, description="pov=all before the game's end")},
+    ),
+)
+async def replay_views(body: ViewsIn, request: Request) -> Response:
+    """Every position of a game's log as one point of view saw it: the view (`GET /games/{id}/state`'s), the
+    story told up to there, and where the game stood; with the strict replay's first problem, if any."""
+    answer = await asyncio.to_thread(views, body, lang_of(request))
+    return Response(answer, media_type="application/json")

@@ -5,85 +5,23 @@ from __future__ import annotations
 from typing import Annotated
 
 import orjson
-from fastapi import FastAPI, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
-from loveletter.api import parse
 from loveletter.api.openapi import answers, problem
 from loveletter.api.problems import Problem, bilingual, lang_of
+from loveletter.api.routes.bodies import LOG_UPLOAD, log_upload
 from loveletter.client.answers import AuditReport
 from loveletter.core.lang import Text
 from loveletter.events.log import LogFormatError
-from loveletter.referee.referee import Referee
 from loveletter.replays.audit import FileAudit, Options, audit_lines, normalise_key
 
 AUDIT_PATH = "/audits"
 MAX_AUDIT_BYTES = 8 * 1024 * 1024
 """Uploads to POST /audits may be this large (other routes keep `settings.max_body_bytes`)."""
-ACCEPTED_TYPES = (
-    "application/x-ndjson",
-    "application/jsonl",
-    "application/json-lines",
-    "text/plain",
-    "application/octet-stream",  # a file as it is: what generated clients upload (openapi-python-client's File)
-)
-
-
-def install(app: FastAPI, referee: Referee) -> None:
-    """Add this module's routes to `app`."""
-    limits = getattr(app.state, "body_limits", None) or {}
-    limits[AUDIT_PATH] = MAX_AUDIT_BYTES
-    app.state.body_limits = limits
-
-    @app.post(
-        AUDIT_PATH,
-        tags=["audit"],
-        responses=_RESPONSES,
-        openapi_extra={
-            "requestBody": {
-                "required": True,
-                "content": {
-                    "application/x-ndjson": {"schema": {"type": "string", "description": "a JSONL game log"}},
-                    "text/plain": {"schema": {"type": "string"}},
-                    "application/octet-stream": {
-                        "schema": {"type": "string", "format": "binary", "description": "the log file's bytes"}
-                    },
-                },
-            }
-        },
-    )
-    async def audit_log(
-        request: Request,
-        lang: Annotated[str | None, Query(pattern="^(en|fr)$", description="en or fr (else Accept-Language)")] = None,
-        lenient: Annotated[bool, Query(description="report every problem, not just each game's first")] = False,
-        key: Annotated[str | None, Query(description="pin the referee's public key (64 hex digits)")] = None,
-        require_signature: Annotated[bool, Query(description="an unsigned game is a problem")] = False,
-    ) -> Response:
-        """Audit an uploaded log (up to 8 MiB): sequence, hash chain, signature, seed commitment, every deck's
-        derivation and every move. 200 with the report (its `verdict` says valid or invalid); 422 if unreadable."""
-        language = lang or lang_of(request)
-        content_type = parse.media_type(request.headers.get("content-type"))
-        if content_type is None or content_type[0] not in ACCEPTED_TYPES:
-            raise Problem(
-                415,
-                "unsupported_media_type",
-                Text(
-                    "send the log as application/x-ndjson (or text/plain, or application/octet-stream)",
-                    "envoyez le journal en application/x-ndjson (ou en text/plain, ou en application/octet-stream)",
-                ),
-            )
-        pinned = None
-        if key is not None:
-            try:
-                pinned = normalise_key(key)
-            except ValueError as exc:
-                reason = bilingual(exc, "une clé publique s'écrit en 64 chiffres hexadécimaux (32 octets)")
-                raise Problem(422, "invalid_request", Text(f"key: {reason.en}", f"« key » : {reason.fr}")) from None
-        data = await request.body()  # at most MAX_AUDIT_BYTES: `RequestContext` refuses more (body_limits)
-        options = Options(lenient=lenient, key=pinned, require_signature=require_signature)
-        report = await run_in_threadpool(audit_upload, data, options)
-        return Response(orjson.dumps(report.as_dict(language)), media_type="application/json")
+BODY_LIMITS = {AUDIT_PATH: MAX_AUDIT_BYTES}
+router = APIRouter()
 
 
 def audit_upload(data: bytes, options: Options) -> FileAudit:
@@ -180,3 +118,35 @@ _RESPONSES[422] = problem(
     },
     "The log cannot be read",
 )
+
+
+@router.post(
+    AUDIT_PATH,
+    dependencies=[Depends(log_upload)],
+    tags=["audit"],
+    responses=_RESPONSES,
+    openapi_extra=LOG_UPLOAD,
+)
+async def audit_log(
+    request: Request,
+    lang: Annotated[str | None, Query(pattern="^(en|fr)$", description="en or fr (else Accept-Language)")] = None,
+    lenient: Annotated[bool, Query(description="report every problem, not just each game's first")] = False,
+    key: Annotated[
+        str | None, Query(max_length=200, description="pin the referee's public key (64 hex digits)")
+    ] = None,
+    require_signature: Annotated[bool, Query(description="an unsigned game is a problem")] = False,
+) -> Response:
+    """Audit an uploaded log (up to 8 MiB): sequence, hash chain, signature, seed commitment, every deck's
+    derivation and every move. 200 with the report (its `verdict` says valid or invalid); 422 if unreadable."""
+    language = lang or lang_of(request)
+    pinned = None
+    if key is not None:
+        try:
+            pinned = normalise_key(key)
+        except ValueError as exc:
+            reason = bilingual(exc, "une clé publique s'écrit en 64 chiffres hexadécimaux (32 octets)")
+            raise Problem(422, "invalid_request", Text(f"key: {reason.en}", f"« key » : {reason.fr}")) from None
+    data = await request.body()  # at most MAX_AUDIT_BYTES: `RequestContext` refuses more (BODY_LIMITS)
+    options = Options(lenient=lenient, key=pinned, require_signature=require_signature)
+    report = await run_in_threadpool(audit_upload, data, options)
+    return Response(orjson.dumps(report.as_dict(language)), media_type="application/json")

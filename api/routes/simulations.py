@@ -2,10 +2,11 @@
 
 `POST /simulations` starts `play.simulate`'s engine in a thread of its own and answers 202 at once; the page polls
 `GET /simulations/{id}` for its progress and, at the end, `play.report.statistics` (every figure with its 95%
-interval) plus how many games lasted each number of rounds. A visitor cannot exhaust the server: at most
-`MAX_GAMES` games a simulation, one simulation at a time per worker (a second is a 409 `simulation_running`
-with Retry-After: the server is not failing, this one resource is taken), and only the last `KEPT` answers are
-kept. `POST /simulations/tally` counts the same figures from a log written by `loveletter simulate --log`.
+interval) plus how many games lasted each number of rounds. A visitor cannot exhaust the server: every value of
+the request is bounded before it is used (`api.routes.bodies.SimulationIn`), at most `MAX_GAMES` games a
+simulation, one simulation at a time per worker (a second is a 409 `simulation_running` with Retry-After: the
+server is not failing, this one resource is taken), and only the last `KEPT` answers are kept.
+`POST /simulations/tally` counts the same figures from a log written by `loveletter simulate --log`.
 """
 
 from __future__ import annotations
@@ -15,32 +16,29 @@ import secrets
 import threading
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
 import orjson
-from fastapi import Depends, FastAPI, Request
+from fastapi import Depends, Request
 from fastapi.responses import Response
 
 from loveletter.api import parse
 from loveletter.api.openapi import answers, problem
 from loveletter.api.problems import Problem, lang_of
-from loveletter.api.ruling_routes import _invalid, json_of
+from loveletter.api.routes.bodies import LOG_UPLOAD, SimulationIn, invalid, json_router, log_upload
 from loveletter.client.answers import Simulation, Tally
 from loveletter.core.catalogue import FavorGained, GameEnded, GameStarted, PlayerEliminated, RoundStarted, TurnStarted
 from loveletter.core.lang import Text
 from loveletter.events.log import LogFormatError, read_games
-from loveletter.play.bots import BOTS
 from loveletter.play.report import statistics
 from loveletter.play.simulate import Config, SimulationError, Stats, simulate
-from loveletter.referee.referee import Referee
 
-MAX_GAMES = 5000
-"""Games one simulation may ask for (about 15 s of random bots on this machine; the heuristic bot is slower)."""
 KEPT = 20
 """Finished simulations whose answers are kept, oldest dropped first."""
 TALLY_PATH = "/simulations/tally"
 MAX_TALLY_BYTES = 8 * 1024 * 1024
-FIELDS = ("ruleset", "players", "bots", "games", "seed")
+BODY_LIMITS = {TALLY_PATH: MAX_TALLY_BYTES}
+router = json_router()
 
 
 @dataclass
@@ -129,56 +127,14 @@ class Simulations:
         return run
 
 
-def config_of(body: Any) -> Config:
-    """The simulation a request body asks for (a 422 naming the field for anything wrong)."""
-    if not isinstance(body, dict):
-        raise _invalid("body", Text("a JSON object", "un objet JSON"), "dict_type")
-    unknown = sorted(set(body) - set(FIELDS))
-    if unknown:
-        raise _invalid(
-            unknown[0],
-            Text(
-                f"unknown field (known: {', '.join(FIELDS)})",
-                f"champ inconnu (champs connus : {', '.join(f'« {f} »' for f in FIELDS)})",
-            ),
-            "extra_forbidden",
-        )
-    games, seed, players = body.get("games", 100), body.get("seed", 1), body.get("players", 2)
-    for name, value in (("games", games), ("seed", seed), ("players", players)):
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise _invalid(name, Text("an integer", "un nombre entier"), "int_type")
-    if not 1 <= games <= MAX_GAMES:
-        raise _invalid(
-            "games",
-            Text(f"from 1 to {MAX_GAMES} games, not {games}", f"de 1 à {MAX_GAMES} parties, et non {games}"),
-            "less_than_equal" if games > 1 else "greater_than_equal",
-        )
-    bots = body.get("bots", ["random"] * players)
-    if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots):
-        raise _invalid("bots", Text("a list of bot names", "une liste de noms de robots"), "list_type")
-    if len(bots) != players:
-        raise _invalid(
-            "bots",
-            Text(
-                f"one bot per player: {players}, not {len(bots)}",
-                f"un robot par joueur : {players}, et non {len(bots)}",
-            ),
-        )
-    unknown_bots = sorted(set(bots) - set(BOTS))
-    if unknown_bots:
-        known = ", ".join(sorted(BOTS))
-        raise _invalid(
-            "bots",
-            Text(
-                f"unknown bot {unknown_bots[0]!r} (known: {known})",
-                f"robot inconnu « {unknown_bots[0]} » (robots connus : {', '.join(f'« {b} »' for b in sorted(BOTS))})",
-            ),
-        )
-    config = Config(str(body.get("ruleset", "2019")), players, games, seed, tuple(bots))
+def config_of(body: SimulationIn) -> Config:
+    """The simulation a request body asks for (a 422 for a ruleset that cannot be played by so many players)."""
+    bots = body.bots if body.bots is not None else ["random"] * body.players
+    config = Config(body.ruleset, body.players, body.games, body.seed, tuple(bots))
     try:
         config.check()
     except SimulationError as exc:
-        raise _invalid("body", exc.text) from None
+        raise invalid("body", exc.text) from None
     return config
 
 
@@ -239,8 +195,6 @@ def tally(data: bytes) -> dict[str, Any]:
     return {"statistics": statistics(stats), "rounds_per_game": rounds_histogram(rounds)}
 
 
-TALLY_TYPES = ("application/x-ndjson", "text/plain", "application/octet-stream")
-"""A log as text, or as a file's bytes (what generated clients upload, as for POST /audits)."""
 RUN_EXAMPLE: dict[str, Any] = {
     "id": "Zk3v9q0aT1cB",
     "status": "running",
@@ -263,92 +217,52 @@ BUSY_EXAMPLE: dict[str, Any] = {
 }
 
 
-def install(app: FastAPI, referee: Referee) -> None:
-    """Add `POST /simulations`, `GET /simulations/{id}` and `POST /simulations/tally` to `app`."""
-    runs = Simulations()
-    app.state.simulations = runs
-    limits = getattr(app.state, "body_limits", None) or {}
-    limits[TALLY_PATH] = MAX_TALLY_BYTES
-    app.state.body_limits = limits
+async def simulations_of(request: Request) -> Simulations:
+    """This app's simulations, made at its first use (on the event loop: never two)."""
+    state = request.app.state
+    if getattr(state, "simulations", None) is None:
+        state.simulations = Simulations()
+    runs: Simulations = state.simulations
+    return runs
 
-    @app.post(
-        "/simulations",
-        dependencies=[Depends(parse.json_body)],
-        status_code=202,
-        tags=["simulations"],
-        responses=answers(
-            Simulation,
-            422,
-            status=202,
-            example=RUN_EXAMPLE,
-            more={409: problem(409, BUSY_EXAMPLE, "A simulation is already running on this worker")},
-        ),
-        openapi_extra={
-            "requestBody": {
-                "required": True,
-                "content": {
-                    "application/json": {
-                        "schema": {
-                            "type": "object",
-                            "additionalProperties": False,
-                            "properties": {
-                                "ruleset": {"type": "string", "description": "default 2019"},
-                                "players": {"type": "integer", "description": "default 2"},
-                                "bots": {"type": "array", "items": {"enum": sorted(BOTS)}},
-                                "games": {"type": "integer", "minimum": 1, "maximum": MAX_GAMES},
-                                "seed": {"type": "integer", "description": "the same seed plays the same games"},
-                            },
-                        },
-                        "example": {"ruleset": "2019", "players": 2, "bots": ["heuristic", "random"], "games": 500},
-                    }
-                },
-            }
-        },
-    )
-    async def start_simulation(request: Request) -> Response:
-        """Start a bot-against-bot simulation (at most 5000 games, one at a time per worker); poll its `url`."""
-        body = await json_of(request)
-        run = runs.start(config_of(body))
-        answer = {**run.as_dict(lang_of(request)), "url": f"/simulations/{run.id}"}
-        return Response(orjson.dumps(answer), status_code=202, media_type="application/json")
 
-    @app.get("/simulations/{run_id}", tags=["simulations"], responses=answers(Simulation, 404, example=RUN_EXAMPLE))
-    async def simulation(run_id: str, request: Request) -> Response:
-        """A simulation's progress (`done` of `games`) and, once done, its statistics with 95% intervals."""
-        return Response(orjson.dumps(runs.get(run_id).as_dict(lang_of(request))), media_type="application/json")
+@router.post(
+    "/simulations",
+    dependencies=[Depends(parse.json_body)],
+    status_code=202,
+    tags=["simulations"],
+    responses=answers(
+        Simulation,
+        422,
+        status=202,
+        example=RUN_EXAMPLE,
+        more={409: problem(409, BUSY_EXAMPLE, "A simulation is already running on this worker")},
+    ),
+)
+async def start_simulation(
+    body: SimulationIn, request: Request, runs: Annotated[Simulations, Depends(simulations_of)]
+) -> Response:
+    """Start a bot-against-bot simulation (at most 5000 games, one at a time per worker); poll its `url`."""
+    run = runs.start(config_of(body))
+    answer = {**run.as_dict(lang_of(request)), "url": f"/simulations/{run.id}"}
+    return Response(orjson.dumps(answer), status_code=202, media_type="application/json")
 
-    @app.post(
-        TALLY_PATH,
-        tags=["simulations"],
-        responses=answers(Tally, 413, 415, 422, example=TALLY_EXAMPLE),
-        openapi_extra={
-            "requestBody": {
-                "required": True,
-                "content": {
-                    "application/x-ndjson": {
-                        "schema": {"type": "string"},
-                        "example": '{"format": "loveletter-log", "game_id": "sim-1-0", "…": "…"}',
-                    },
-                    "text/plain": {"schema": {"type": "string"}},
-                    "application/octet-stream": {
-                        "schema": {"type": "string", "format": "binary", "description": "the log file's bytes"}
-                    },
-                },
-            }
-        },
-    )
-    async def tally_log(request: Request) -> Response:
-        """The statistics of a simulation's log (`loveletter simulate --log`), counted from its events."""
-        content_type = parse.media_type(request.headers.get("content-type"))
-        if content_type is None or content_type[0] not in TALLY_TYPES:
-            raise Problem(
-                415,
-                "unsupported_media_type",
-                Text(
-                    "send the log as application/x-ndjson (or text/plain, or application/octet-stream)",
-                    "envoyez le journal en application/x-ndjson (ou en text/plain, ou en application/octet-stream)",
-                ),
-            )
-        data = await request.body()
-        answer = await asyncio.to_thread(tally, data)
-        return Response(orjson.dumps(answer), media_type="application/json")
+
+@router.get("/simulations/{run_id}", tags=["simulations"], responses=answers(Simulation, 404, example=RUN_EXAMPLE))
+async def simulation(run_id: str, request: Request, runs: Annotated[Simulations, Depends(simulations_of)]) -> Response:
+    """A simulation's progress (`done` of `games`) and, once done, its statistics with 95% intervals."""
+    return Response(orjson.dumps(runs.get(run_id).as_dict(lang_of(request))), media_type="application/json")
+
+
+@router.post(
+    TALLY_PATH,
+    dependencies=[Depends(log_upload)],
+    tags=["simulations"],
+    responses=answers(Tally, 413, 415, 422, example=TALLY_EXAMPLE),
+    openapi_extra=LOG_UPLOAD,
+)
+async def tally_log(request: Request) -> Response:
+    """The statistics of a simulation's log (`loveletter simulate --log`), counted from its events."""
+    data = await request.body()
+    answer = await asyncio.to_thread(tally, data)
+    return Response(orjson.dumps(answer), media_type="application/json")

@@ -1,0 +1,1 @@
+"""The HTTP routes: one FastAPI `APIRouter` per resource, each included by the app factory (`server.app`)."""

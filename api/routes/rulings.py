@@ -1,0 +1,223 @@
+"""Rulings over HTTP: judge a disputed move from a log prefix, and show what a seat knew at any point of a game.
+
+`POST /rulings` takes a log (JSONL text, or a transcript object) and answers what `loveletter explain` prints;
+`GET /games/{id}/state?at=SEQ` answers what `loveletter show --at SEQ --seat NAME` prints, for the caller's seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+import orjson
+from fastapi import Depends, Header, Query, Request
+from fastapi.responses import Response
+
+from loveletter.api import parse
+from loveletter.api.openapi import answers, problem
+from loveletter.api.problems import Problem, lang_of
+from loveletter.api.routes.bodies import RulingIn, events_of, invalid, json_router
+from loveletter.client.answers import Ruling, SeatAt
+from loveletter.core.catalogue import Event
+from loveletter.core.evolve import fold
+from loveletter.core.lang import BilingualError, Text
+from loveletter.referee.referee import Referee
+from loveletter.replays.rulings import MoveFormatError, explain, seat_view_at
+
+JSON = "application/json"
+router = json_router()
+
+# Answers of a real run on examples/reader-question.json (docs/audit.md shows the same).
+RULING_EXAMPLE: dict[str, Any] = {
+    "at": 5,
+    "mover": "Claire",
+    "legal": False,
+    "rule_id": "target.protected",
+    "rule": "Un joueur protégé par la Servante ne peut pas être ciblé par les effets des autres joueurs ; un coup qui "
+    "le cible est refusé, et non joué sans effet.",
+    "sources": ["RULINGS §5", "000_91a7d2231e64ad36.txt", "003_0fc648c025107d8d.txt", "001_d78694f395ea141b.txt"],
+    "message": "la Servante protège Thibault, qui ne peut pas être la cible d'un autre joueur",
+    "events": [],
+    "legal_moves": [
+        {"type": "play", "card": "princess", "action_code": 792},
+        {"type": "play", "card": "prince", "target": 0, "target_name": "Claire", "action_code": 451},
+    ],
+    "prefix_problem": None,
+    "lang": "fr",
+}
+INVALID_EXAMPLE: dict[str, Any] = {
+    "type": "https://loveletter-referee.example/problems/invalid_request",
+    "title": "Invalid request",
+    "status": 422,
+    "detail": "at: a seq from 1 to 10, not 50",
+    "code": "invalid_request",
+    "instance": "/rulings",
+    "errors": [{"field": "at", "type": "less_than_equal", "message": "a seq from 1 to 10, not 50"}],
+}
+STATE_EXAMPLE: dict[str, Any] = {
+    "game_id": "g_TxbfBms_7EMRga6P",
+    "at": 5,
+    "version": 128,
+    "seat": 0,
+    "view": {
+        "seat": 0,
+        "ruleset": "2019",
+        "options": {"tie_2012": "nobody", "guard_unknown": "refuse"},
+        "round": 1,
+        "phase": "resolving",
+        "active": 0,
+        "deck_size": 14,
+        "set_aside_face_down": True,
+        "face_up": ["handmaid", "guard", "guard"],
+        "seats": [
+            {
+                "seat": 0,
+                "name": "Ann",
+                "favors": 0,
+                "in_round": True,
+                "protected": False,
+                "hand_size": 1,
+                "front": ["baron"],
+                "known_hand": None,
+                "in_game": True,
+                "open": False,
+            },
+            {
+                "seat": 1,
+                "name": "Bo",
+                "favors": 0,
+                "in_round": True,
+                "protected": False,
+                "hand_size": 1,
+                "front": [],
+                "known_hand": "handmaid",
+                "in_game": True,
+                "open": False,
+            },
+        ],
+        "hand": ["spy"],
+        "deck_known": [],
+        "unseen": {
+            "spy": 1,
+            "guard": 4,
+            "priest": 2,
+            "baron": 1,
+            "handmaid": 0,
+            "prince": 2,
+            "chancellor": 2,
+            "king": 1,
+            "countess": 1,
+            "princess": 1,
+        },
+        "round_winners": [],
+        "winners": [],
+        "version": 5,
+        "clock": None,
+        "aborted": False,
+    },
+}
+"""What Ann could see after seq 5 of a real game (a whole view, as `GET /games/{id}` gives it)."""
+OUT_OF_RANGE_EXAMPLE: dict[str, Any] = {
+    "type": "https://loveletter-referee.example/problems/at_out_of_range",
+    "title": "No such point",
+    "status": 422,
+    "detail": "at: a seq from 1 to 6, not 99",
+    "code": "at_out_of_range",
+    "errors": [{"field": "at", "type": "less_than_equal", "message": "a seq from 1 to 6"}],
+}
+
+
+def _range(at: int, last: int) -> Text:
+    return Text(f"a seq from 1 to {last}, not {at}", f"un numéro d'événement de 1 à {last}, et non {at}")
+
+
+def ruling(body: RulingIn, header_lang: str) -> dict[str, Any]:
+    """The ruling a request body asks for (raises `Problem` 422 naming the field for what the log refuses)."""
+    lang = body.lang or header_lang
+    at = body.at
+    events = events_of(body.log)
+    if at > len(events):
+        raise invalid("at", _range(at, len(events)), "less_than_equal")
+    try:
+        answer = explain(events, at, body.move, lang)
+    except MoveFormatError as exc:
+        raise invalid("move", exc.text) from None
+    except (ValueError, KeyError, IndexError, TypeError) as exc:  # a move the rules cannot even state here
+        said = f"ce coup ne peut pas être jugé après l'événement {at}"
+        if isinstance(exc, BilingualError):
+            said += f" : {exc.message('fr')}"
+        raise invalid("move", Text(f"cannot be judged after seq {at}: {exc}", said)) from None
+    out = answer.as_dict()
+    out["lang"] = lang
+    return out
+
+
+@router.post(
+    "/rulings",
+    dependencies=[Depends(parse.json_body)],
+    tags=["rulings"],
+    responses=answers(Ruling, 413, 415, 422, example=RULING_EXAMPLE)
+    | {422: problem(422, INVALID_EXAMPLE, "A malformed request (the field is named)")},
+)
+async def ask_ruling(body: RulingIn, request: Request) -> Response:
+    """Was this move legal after seq `at` of this log, under which rule, and what would it have caused?"""
+    answer = await asyncio.to_thread(ruling, body, lang_of(request))
+    return Response(orjson.dumps(answer), media_type=JSON)
+
+
+@router.get(
+    "/games/{game_id}/state",
+    tags=["games"],
+    responses=answers(SeatAt, 403, 404, 422, example=STATE_EXAMPLE)
+    | {422: problem(422, OUT_OF_RANGE_EXAMPLE, "A point out of range")},
+)
+async def get_state(
+    game_id: str,
+    request: Request,
+    at: Annotated[int | None, Query(description="the seq to look at (default: the current version)")] = None,
+    full: Annotated[bool, Query(description="the whole state: once the game is over, or for the admin")] = False,
+    authorization: Annotated[str | None, Header()] = None,
+) -> Response:
+    """What the caller's seat (spectator without a token) could see after seq `at`; `full=true`, or the admin
+    token, gives the whole state (every hand, the deck) — only once the game is over or for the admin."""
+    referee: Referee = request.app.state.referee
+    table = await referee.table(parse.game_id(game_id))
+    token = parse.bearer(authorization)
+    admin = referee.is_admin(token)
+    events: list[Event] = list(table.events)
+    point = len(events) if at is None else at
+    if not 0 < point <= len(events):
+        within = Text(f"a seq from 1 to {len(events)}", f"un numéro d'événement de 1 à {len(events)}")
+        said = _range(point, len(events))
+        raise Problem(
+            422,
+            "at_out_of_range",
+            Text(f"at: {said.en}", f"« at » : {said.fr}"),
+            errors=[
+                {
+                    "field": "at",
+                    "type": "greater_than_equal" if point < 1 else "less_than_equal",
+                    "message": within,
+                }
+            ],
+        )
+    seat = None if admin else referee.seat_for(table, token, required=False)
+    if full or admin:
+        if not (table.state.over or admin):
+            raise Problem(
+                403,
+                "game_not_over",
+                Text(
+                    "the full state is shown once the game is over, or to the admin",
+                    "l'état complet n'est montré qu'une fois la partie terminée, "
+                    "ou sur présentation du jeton d'administration",
+                ),
+            )
+        state = await asyncio.to_thread(fold, events[:point])
+        return Response(
+            orjson.dumps({"game_id": game_id, "at": point, "version": table.version, "state": state.as_dict()}),
+            media_type=JSON,
+        )
+    seen = await asyncio.to_thread(seat_view_at, events, point, seat)
+    body = {"game_id": game_id, "at": point, "version": table.version, "seat": seat, "view": seen}
+    return Response(orjson.dumps(body), media_type=JSON)

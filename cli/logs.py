@@ -100,13 +100,13 @@ def replay(file: Path, as_json: bool, lenient: bool, emit_log: Path | None, lang
 @lang_option
 def show(file: Path, at: str | None, seat: str | None, pov: str | None, everything: bool, lang: Lang) -> None:
     from loveletter.replays.narrative import narrate
+    from loveletter.replays.players import seat_names
     from loveletter.replays.pov import narrate_pov
     from loveletter.replays.replay import check
     from loveletter.replays.rulings import seat_view_at
 
     events = load_events(file)
-    first = events[0].event if hasattr(events[0], "event") else events[0]
-    players = list(first.players)
+    players = list(seat_names(events))
     point = None if at is None else seq_at(at, events)
     if pov is not None or everything or (point is None and seat is None):
         if point is not None:

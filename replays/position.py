@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from loveletter.core.cards import Card
-from loveletter.core.catalogue import Event, GameStarted, RoundStarted, TurnStarted
+from loveletter.core.catalogue import Event, RoundStarted, TurnStarted
 from loveletter.core.lang import BilingualError, Text, de, plural_en
 from loveletter.core.legal import legal_moves_as_dicts
 from loveletter.core.rulesets import RULESETS
@@ -28,6 +28,7 @@ from loveletter.core.state import (
 )
 from loveletter.events.log import Entry
 from loveletter.replays.moves import describe_move
+from loveletter.replays.players import seat_names
 from loveletter.replays.replay import check
 
 _ORDINALS_EN = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
@@ -191,13 +192,12 @@ def turn_seq(events: Sequence[Event] | Sequence[Entry], written: str) -> int:
     if text.isascii() and text.isdigit():
         return int(text)
     plain = _plain(events)
-    started = next((e for e in plain if isinstance(e, GameStarted)), None)
-    players = started.players if started is not None else ()
+    players = seat_names(plain)
     round_found = _ROUND.search(text)
     number = int(round_found[1]) if round_found is not None else 1
     rest = text[: round_found.start()] + text[round_found.end() :] if round_found is not None else text
     seat = None
-    for i, name in sorted(enumerate(players), key=lambda p: -len(p[1])):
+    for i, name in sorted(((i, n) for i, n in enumerate(players) if n), key=lambda p: -len(p[1])):
         if re.search(rf"(?<!\w){re.escape(_fold(name))}(?!\w)", rest):
             seat = i
             rest = rest.replace(_fold(name), " ")

@@ -14,7 +14,7 @@ import orjson
 
 from loveletter.cli.failures import fail, fail_with
 from loveletter.cli.game_file import check_at, load_events, seq_at
-from loveletter.cli.options import FILE, _, command, lang_option
+from loveletter.cli.options import FILE, _, command, game_option, lang_option
 from loveletter.core.lang import Lang
 
 
@@ -48,12 +48,13 @@ from loveletter.core.lang import Lang
     ),
 )
 @click.option("--json", "as_json", is_flag=True, help=_("print the ruling as JSON", "afficher la décision en JSON"))
+@game_option
 @lang_option
-def explain(file: Path, at: str | None, move: str | None, as_json: bool, lang: Lang) -> None:
+def explain(file: Path, at: str | None, move: str | None, as_json: bool, game: int | None, lang: Lang) -> None:
     from loveletter.replays.rulings import MoveFormatError, render_ruling
     from loveletter.replays.rulings import explain as judge
 
-    events = load_events(file)
+    events = load_events(file, game)
     point = len(events) if at is None else seq_at(at, events)
     check_at(point, events)
     if move is None:

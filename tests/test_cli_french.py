@@ -81,6 +81,8 @@ def error_cases(tmp: Path, two_games: Path) -> list[tuple[str, ...]]:
         ("show", READER, "--at", "0"),
         ("show", READER, "--all"),
         ("show", READER, "--pov", "Zoé"),
+        ("show", str(two_games)),
+        ("show", str(two_games), "--game", "3"),
         ("audit", str(two_games), "--key", str(tmp / "no-such-key")),
         ("audit", str(two_games), "--key", str(bad_key)),
         ("audit", str(two_games), "--jobs", "0"),

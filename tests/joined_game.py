@@ -17,8 +17,9 @@ from loveletter.events.log import game_lines
 SEED = bytes(range(32))
 
 
-def joined_game_events(host: str = "Alice", guest: str = "Bob", first_player: int = 0) -> list[Event]:
-    """Alice creates the game with seat 1 open, Bob takes it, and both play their first legal move to the end."""
+def joined_game_events(host: str = "Alice", guest: str = "Bob", first_player: int = 0, pick: int = 0) -> list[Event]:
+    """Alice creates the game with seat 1 open, Bob takes it, and both play their `pick`-th legal move (the first by
+    default, the last with -1) to the end."""
     start = StartGame("2019", (host, ""), first_player=first_player, open_seats=(1,), seed_commitment=commitment(SEED))
     events = list(decide(INITIAL, start))
     state = fold(events)
@@ -27,7 +28,8 @@ def joined_game_events(host: str = "Alice", guest: str = "Bob", first_player: in
     while True:
         command = chance_move(state, SEED)
         if command is None and state.phase in (PHASE_PLAY, PHASE_CHANCELLOR):
-            command = legal_moves(state, state.active)[0]
+            moves = legal_moves(state, state.active)
+            command = moves[pick % len(moves)]
         if command is None:
             return events
         caused = decide(state, command)

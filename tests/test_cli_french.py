@@ -29,6 +29,8 @@ IDS = [
     "love",
     "letter",
     "resign",
+    "before",
+    "after",
     *COMMANDS,
 ]
 
@@ -73,6 +75,7 @@ def error_cases(tmp: Path, two_games: Path) -> list[tuple[str, ...]]:
         ("explain", READER, "--at", "5", "--move", '{"player": "Zoé"}'),
         ("explain", READER, "--at", "99", "--move", "{}"),
         ("explain", READER, "--move", "{}"),
+        ("explain", READER, "--nearest", "after"),
         ("explain", READER, "--at", "round 3, Thibault's second turn", "--move", "{}"),
         ("explain", READER, "--at", "soon", "--move", "{}"),
         ("explain", str(two_games), "--at", "3", "--move", "{}"),

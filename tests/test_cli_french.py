@@ -101,6 +101,7 @@ def error_cases(tmp: Path, two_games: Path) -> list[tuple[str, ...]]:
         ("bot", "run", "no.such.module:bot", "--join-open"),
         ("bot", "run", "examples.bots.first:choose"),
         ("bot", "run", "examples.bots.first:choose", "--join-open", "--server", "http://127.0.0.1:9"),
+        ("bot", "run", "examples.bots.first:choose", "--game", "g_x", "--invite", "i", "--wait"),
         ("tournament", "--bots", "heuristic"),
         ("tournament", "--bots", "heuristic,heuristic"),
         ("tournament", "--bots", "heuristic,no.such.module:bot"),
@@ -173,7 +174,7 @@ def test_help_pages_are_french(command: str) -> None:
     assert result.stdout.startswith("Utilisation : loveletter")
     # Option names, metavars and the example JSON are not prose: set aside before the check.
     prose = re.sub(r"\b[A-Z][A-Z.]*\b|\{[^}]*\}|sqlite:\S+|postgresql:\S+", " ", result.stdout)
-    assert not_french(prose, allowed=[*IDS, "locale", "cœur", "OpenSkill", "run"]) == []
+    assert not_french(prose, allowed=[*IDS, "locale", "cœur", "OpenSkill", "run", "Ctrl"]) == []
 
 
 def test_reports_and_stories_are_french(two_games: Path, tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """The commands that settle a dispute: `loveletter explain` (was this move legal at this point of a game, under
-which rule, what would it cause; or what is pending there) and `loveletter situation` (the turns that follow a
-position described mid-round, judged every way the unseen cards can lie). The rulings come from `replays.rulings`,
+which rule, what would it cause; or what is pending there; where nobody decides, the nearest points where a player
+does, judged there on request) and `loveletter situation` (the turns that follow a position described mid-round,
+judged every way the unseen cards can lie). The rulings come from `replays.rulings`,
 `replays.position` and `replays.situations`."""
 
 from __future__ import annotations

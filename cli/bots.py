@@ -3,16 +3,25 @@ built-in one, through the same client and harness (`client`, `play.harness`) any
 
 from __future__ import annotations
 
-from typing import Any
+import sys
+import time
+from contextlib import nullcontext
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import click
 import httpx
 import orjson
+from rich.console import Console
 
 from loveletter.cli.failures import Failure, fail, fail_with
 from loveletter.cli.options import UI, Group, _, lang_option
-from loveletter.cli.text import Integer
+from loveletter.cli.text import Integer, OneOf
 from loveletter.core.lang import BilingualError, Lang, Text
+from loveletter.core.rulesets import RULESETS
+
+if TYPE_CHECKING:
+    from loveletter.client import Client, Joined, LobbyGame
 
 
 @click.group(
@@ -38,6 +47,30 @@ def bot() -> None:
 @click.option("--invite", default=None, metavar="CODE", help=_("its invite", "son invitation"))
 @click.option(
     "--join-open", is_flag=True, help=_("take the lobby's first open seat", "prendre le premier siège ouvert du salon")
+)
+@click.option(
+    "--wait",
+    is_flag=True,
+    help=_(
+        "with --join-open, wait for a public game with an open seat instead of stopping when there is none (a "
+        "progress line on stderr; Ctrl-C stops)",
+        "avec --join-open, attendre une partie publique avec un siège ouvert au lieu de s'arrêter s'il n'y en a "
+        "aucune (une ligne d'avancement sur la sortie d'erreur ; Ctrl-C arrête)",
+    ),
+)
+@click.option(
+    "--ruleset",
+    type=OneOf(UI, tuple(RULESETS)),
+    default=None,
+    help=_("with --join-open, only a game of this ruleset", "avec --join-open, seulement une partie de ces règles"),
+)
+@click.option(
+    "--players",
+    type=Integer(UI, 2),
+    default=None,
+    help=_(
+        "with --join-open, only a game of this many seats", "avec --join-open, seulement une partie de tant de sièges"
+    ),
 )
 @click.option("--name", default="bot", show_default=True, help=_("the seat's name", "le nom du siège"))
 @click.option(
@@ -66,6 +99,9 @@ def bot_run(
     game_id: str | None,
     invite: str | None,
     join_open: bool,
+    wait: bool,
+    ruleset: str | None,
+    players: int | None,
     name: str,
     seed: int | None,
     jsonl: bool,
@@ -83,6 +119,11 @@ def bot_run(
         )
     if (game_id is None) == (not join_open):
         fail("give --game ID (with --invite) or --join-open", "donnez --game ID (avec --invite) ou --join-open")
+    if not join_open and (wait or ruleset is not None or players is not None):
+        fail(
+            "--wait, --ruleset and --players choose a lobby game: they go with --join-open",
+            "--wait, --ruleset et --players choisissent une partie du salon : ils vont avec --join-open",
+        )
 
     def said(item: dict[str, Any]) -> None:
         print(orjson.dumps(item).decode(), flush=True)
@@ -93,15 +134,10 @@ def bot_run(
     with Client(server, language=lang) as anyone:
         try:
             if join_open:
-                game_id = next((g.game_id for g in anyone.lobby(status="open")), None)
-                if game_id is None:  # told by the referee's answer, as a refusal is (tests/test_bot_harness.py)
-                    fail_with(
-                        BilingualError(
-                            Text("no public game has an open seat", "aucune partie publique n'a de siège ouvert")
-                        )
-                    )
-            assert game_id is not None
-            joined = anyone.join(game_id, name, invite=invite)
+                game_id, joined = _join_open(anyone, name, Wanted(ruleset, players), wait, lang)
+            else:
+                assert game_id is not None
+                joined = anyone.join(game_id, name, invite=invite)
             final = play(anyone.seat(joined.token), game_id, player, on_refused=refused if jsonl else None)
         except RefereeError as exc:
             fail_with(BilingualError(Text(f"the referee refused: {exc}", f"l'arbitre a refusé : {exc}")))
@@ -125,3 +161,84 @@ def bot_run(
         if lang == "fr"
         else f"{name} (seat {joined.seat}): game {game_id} over, winners: {winners}"
     )
+
+
+POLL_SECONDS = 0.5
+"""How often a waiting bot asks the lobby again."""
+PROGRESS_SECONDS = 5.0
+"""How often the progress line is said again on stderr, off a terminal."""
+
+
+@dataclass(frozen=True, slots=True)
+class Wanted:
+    """Which lobby games a bot may join: of this ruleset, of this many seats (None: any)."""
+
+    ruleset: str | None
+    players: int | None
+
+    def fits(self, game: LobbyGame) -> bool:
+        return (self.ruleset is None or game.ruleset == self.ruleset) and (
+            self.players is None or len(game.seats) == self.players
+        )
+
+    def words(self) -> Text:
+        """The filters, said after the game looked for: " (ruleset 2012, 3 players)" (empty without filters)."""
+        en, fr = [], []
+        if self.ruleset is not None:
+            en.append(f"ruleset {self.ruleset}")
+            fr.append(f"règles {self.ruleset}")
+        if self.players is not None:
+            en.append(f"{self.players} players")
+            fr.append(f"{self.players} joueurs")
+        return Text(f" ({', '.join(en)})" if en else "", f" ({', '.join(fr)})" if fr else "")
+
+
+def _join_open(anyone: Client, name: str, wanted: Wanted, wait: bool, lang: Lang) -> tuple[str, Joined]:
+    """Take the first open seat of a public game that fits `wanted`. Without `wait`, none is a one-line error;
+    with it, the lobby is asked again until one opens, saying so on stderr (a rich status on a terminal, a line
+    every few seconds elsewhere), and a seat taken by someone else meanwhile is waited past. Ctrl-C stops (130)."""
+    from loveletter.client import RefereeError
+
+    looked_for = wanted.words()
+    if not wait:
+        found = next((g.game_id for g in anyone.lobby(status="open", ruleset=wanted.ruleset) if wanted.fits(g)), None)
+        if found is None:  # told like the referee's refusals, in the user's language (tests/test_bot_wait.py)
+            fail_with(
+                BilingualError(
+                    Text(
+                        f"no public game has an open seat{looked_for.en}; --wait waits for one",
+                        f"aucune partie publique n'a de siège ouvert{looked_for.fr} ; --wait en attend une",
+                    )
+                )
+            )
+        return found, anyone.join(found, name)
+    err = Console(stderr=True)
+    status = err.status("") if err.is_terminal else nullcontext(None)
+    start, said, refused = time.monotonic(), -PROGRESS_SECONDS, set()
+    try:
+        with status as shown:
+            while True:
+                for game in anyone.lobby(status="open", ruleset=wanted.ruleset):
+                    if game.game_id in refused or not wanted.fits(game):
+                        continue
+                    try:
+                        return game.game_id, anyone.join(game.game_id, name)
+                    except RefereeError:  # taken meanwhile, or this name is already at that table: look further
+                        refused.add(game.game_id)
+                waited = time.monotonic() - start
+                line = Text(
+                    f"waiting for a public game with an open seat{looked_for.en}… {waited:.0f} s (Ctrl-C stops)",
+                    f"en attente d'une partie publique avec un siège ouvert{looked_for.fr}… {waited:.0f} s (Ctrl-C "
+                    "arrête)",
+                )(lang)
+                if shown is not None:
+                    shown.update(line)
+                elif waited - said >= PROGRESS_SECONDS:
+                    print(line, file=sys.stderr, flush=True)
+                    said = waited
+                time.sleep(POLL_SECONDS)
+    except KeyboardInterrupt:
+        print(
+            Text("stopped waiting: no game joined", "attente arrêtée : aucune partie rejointe")(lang), file=sys.stderr
+        )
+        sys.exit(130)

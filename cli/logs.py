@@ -14,7 +14,7 @@ from rich.console import Console
 
 from loveletter.cli.failures import fail
 from loveletter.cli.game_file import check_at, load_events, seq_at
-from loveletter.cli.options import FILE, UI, _, command, lang_option
+from loveletter.cli.options import FILE, UI, _, command, game_option, lang_option
 from loveletter.cli.progress import GameProgress
 from loveletter.cli.text import Integer
 from loveletter.core.lang import BilingualError, Lang, Text, os_error
@@ -97,16 +97,19 @@ def replay(file: Path, as_json: bool, lenient: bool, emit_log: Path | None, lang
         "raconter la partie avec toutes les cartes cachées (seulement une fois la partie terminée)",
     ),
 )
+@game_option
 @lang_option
-def show(file: Path, at: str | None, seat: str | None, pov: str | None, everything: bool, lang: Lang) -> None:
+def show(
+    file: Path, at: str | None, seat: str | None, pov: str | None, everything: bool, game: int | None, lang: Lang
+) -> None:
     from loveletter.replays.narrative import narrate
+    from loveletter.replays.players import seat_names
     from loveletter.replays.pov import narrate_pov
     from loveletter.replays.replay import check
     from loveletter.replays.rulings import seat_view_at
 
-    events = load_events(file)
-    first = events[0].event if hasattr(events[0], "event") else events[0]
-    players = list(first.players)
+    events = load_events(file, game)
+    players = list(seat_names(events))
     point = None if at is None else seq_at(at, events)
     if pov is not None or everything or (point is None and seat is None):
         if point is not None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from loveletter.cli.text import HelpFormatter, OneOf, detect_lang
+from loveletter.cli.text import HelpFormatter, Integer, OneOf, detect_lang
 from loveletter.core.lang import Lang, Text
 
 UI: Lang = detect_lang(sys.argv[1:], os.environ)
@@ -71,6 +71,24 @@ def lang_option(f: Callable[..., Any]) -> Callable[..., Any]:
 
 
 RULESET_HELP = _("2019, 2019-classic, 2012 or princess-princess", "2019, 2019-classic, 2012 ou princess-princess")
+
+
+def game_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    """`--game K`: which game of a log holding several, counted from 1 as `replay` and `audit` print them."""
+    return click.option(
+        "--game",
+        "game",
+        type=Integer(UI, 1),
+        default=None,
+        metavar="K",
+        help=_(
+            "in a log of several games, read the K-th (counted from 1, as replay and audit number them: 'game 1' is "
+            "the first)",
+            "dans un journal de plusieurs parties, lire la K-ième (comptée à partir de 1, comme replay et audit les "
+            "numérotent : « partie 1 » est la première)",
+        ),
+    )(f)
+
 
 FILE = click.argument("file", type=click.Path(path_type=Path), metavar="FILE")
 """The log or transcript a command reads."""

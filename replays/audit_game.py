@@ -12,6 +12,7 @@ from loveletter.events.log import FORMAT, GameLog, read_games
 from loveletter.replays.audit_chain import check_chain, check_sequence, check_signature, signature_problems
 from loveletter.replays.audit_report import GameAudit, Options
 from loveletter.replays.audit_shuffle import check_commitment, check_derivation
+from loveletter.replays.players import seat_names
 from loveletter.replays.regenerate import regenerate
 from loveletter.replays.replay import Problem, check
 
@@ -41,7 +42,8 @@ def normalise_key(key: str) -> str:
 def audit_game(game: GameLog, number: int, options: Options) -> GameAudit:
     """Every check of one game, in the order of `replays.audit`'s docstring."""
     header = game.header
-    audit = GameAudit(number, game.header_line, header.ruleset, header.players, header.game_id)
+    players = seat_names(game.entries, header.players)
+    audit = GameAudit(number, game.header_line, header.ruleset, players, header.game_id)
     audit.events = len(game.entries)
     audit.rounds = sum(1 for e in game.entries if type(e.event) is RoundStarted)
     lenient = options.lenient
@@ -126,7 +128,8 @@ def _proved(lines: Sequence[bytes], first_line: int, number: int, options: Optio
     if proof is None:
         return None
     header = proof.header
-    audit = GameAudit(number, first_line, header.ruleset, header.players, header.game_id, proof.events, proof.rounds)
+    players = proof.state.players or header.players  # every join included: the fast path replayed the whole game
+    audit = GameAudit(number, first_line, header.ruleset, players, header.game_id, proof.events, proof.rounds)
     if signature_problems(proof.signature, proof.signature_line, proof.last_hash, proof.last_line, options, audit):
         return None
     audit.checks = dict.fromkeys(CHECKS, "ok")

@@ -25,13 +25,22 @@ class NotOneGame(BilingualError):
     """A source that is not one readable game. `kind` is the closest pydantic error type, for an HTTP answer that
     names the field the source came in."""
 
-    def __init__(self, text: Text, kind: str = "value_error") -> None:
+    def __init__(self, text: Text, kind: str = "value_error", games: int = 1) -> None:
         super().__init__(text)
         self.kind = kind
+        self.games = games
+        """How many games the source holds (a reader that can pick one names its option with it)."""
 
 
-def one_game(source: bytes | str | dict[str, Any], called: Text | str = THE_LOG) -> list[Entry] | list[Event]:
-    """The events of the one game in `source`; `called` is how a message names it (a file's path, say)."""
+SEVERAL = "several_games"
+NO_SUCH_GAME = "no_such_game"
+
+
+def one_game(
+    source: bytes | str | dict[str, Any], called: Text | str = THE_LOG, game: int | None = None
+) -> list[Entry] | list[Event]:
+    """The events of the one game in `source`, or of its `game`-th (counted from 1, as `replay` and `audit` number
+    them) when it holds several; `called` is how a message names it (a file's path, say)."""
     name = Text(called, called) if isinstance(called, str) else called
     doc: Any = source
     if isinstance(source, (bytes, str)):
@@ -46,6 +55,8 @@ def one_game(source: bytes | str | dict[str, Any], called: Text | str = THE_LOG)
                 "json_invalid",
             ) from None
     if is_transcript(doc):
+        if game not in (None, 1):
+            raise _no_such_game(name, game, 1)
         return _transcript_events(doc)
     if not isinstance(source, (bytes, str)):
         raise NotOneGame(
@@ -59,17 +70,32 @@ def one_game(source: bytes | str | dict[str, Any], called: Text | str = THE_LOG)
         games = list(read_games(source.splitlines()))
     except LogFormatError as exc:
         raise NotOneGame(exc.text) from None
-    if len(games) != 1:
+    if game is not None and not 1 <= game <= len(games):
+        raise _no_such_game(name, game, len(games))
+    if game is None and len(games) != 1:
         raise NotOneGame(
             Text(
                 f"{name.en} holds {plural_en(len(games), 'game', 'games')}; one game is read at a time",
                 f"{name.fr} contient {plural_fr(len(games), 'partie', 'parties')} ; une seule partie est lue à la fois",
-            )
+            ),
+            SEVERAL,
+            len(games),
         )
-    entries = list(games[0].entries)
+    entries = list(games[(game or 1) - 1].entries)
     if not entries:
         raise NotOneGame(Text("the game has no event", "la partie ne contient aucun événement"))
     return entries
+
+
+def _no_such_game(name: Text, game: int, count: int) -> NotOneGame:
+    return NotOneGame(
+        Text(
+            f"{name.en} has no game {game}; it holds {count}, the first being game 1",
+            f"{name.fr} n'a pas de partie {game} ; il en contient {count}, la première étant la partie 1",
+        ),
+        NO_SUCH_GAME,
+        count,
+    )
 
 
 def _transcript_events(doc: dict[str, Any]) -> list[Event]:

@@ -14,11 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from loveletter.core.cards import Card
-from loveletter.core.catalogue import Event, GameStarted, RoundStarted, TurnStarted
+from loveletter.core.catalogue import Event, RoundStarted, TurnStarted
+from loveletter.core.evolve import apply
 from loveletter.core.lang import BilingualError, Text, de, plural_en
 from loveletter.core.legal import legal_moves_as_dicts
 from loveletter.core.rulesets import RULESETS
 from loveletter.core.state import (
+    INITIAL,
     PHASE_CHANCELLOR,
     PHASE_DEAL,
     PHASE_NEW,
@@ -28,6 +30,7 @@ from loveletter.core.state import (
 )
 from loveletter.events.log import Entry
 from loveletter.replays.moves import describe_move
+from loveletter.replays.players import seat_names
 from loveletter.replays.replay import check
 
 _ORDINALS_EN = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
@@ -141,6 +144,44 @@ def position_at(events: Sequence[Event] | Sequence[Entry], at: int) -> Position:
     return position(check(prefix, lenient=True).state, prefix)
 
 
+DECIDING = (PHASE_PLAY, PHASE_CHANCELLOR)
+"""The phases where a player decides; elsewhere chance moves (a deal), a move is being resolved, or the game is over."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A point of a game where a player decides: after event `at`, at `where`."""
+
+    at: int
+    where: Position
+
+    def as_dict(self, lang: str = "en") -> dict[str, Any]:
+        return {"at": self.at, **self.where.as_dict(lang)}
+
+
+def nearest_decisions(events: Sequence[Event] | Sequence[Entry], at: int) -> tuple[Decision | None, Decision | None]:
+    """The nearest points before and after event `at` where a player decides (None where there is none), so that a
+    dispute argued about a point inside a move, between rounds or after the end can be judged where someone moved.
+    One pass folds the events (the log's word taken, as `position_at` does); only the two points found are replayed
+    again for their wording."""
+    work = INITIAL.thaw()
+    deciding: list[int] = []
+    for seq, event in enumerate(_plain(events), start=1):
+        try:
+            apply(work, event)
+        except Exception:  # a forged log may reach a state no game has: the points past it are not offered
+            break
+        if work.phase in DECIDING:
+            deciding.append(seq)
+    before = max((seq for seq in deciding if seq < at), default=None)
+    after = min((seq for seq in deciding if seq > at), default=None)
+
+    def there(seq: int | None) -> Decision | None:
+        return None if seq is None else Decision(seq, position_at(events, seq))
+
+    return there(before), there(after)
+
+
 def render_position(where: Position, at: int, lang: str = "en") -> str:
     """The position as the command line prints it: where, after which event, and every legal completion."""
     fr = lang == "fr"
@@ -191,13 +232,12 @@ def turn_seq(events: Sequence[Event] | Sequence[Entry], written: str) -> int:
     if text.isascii() and text.isdigit():
         return int(text)
     plain = _plain(events)
-    started = next((e for e in plain if isinstance(e, GameStarted)), None)
-    players = started.players if started is not None else ()
+    players = seat_names(plain)
     round_found = _ROUND.search(text)
     number = int(round_found[1]) if round_found is not None else 1
     rest = text[: round_found.start()] + text[round_found.end() :] if round_found is not None else text
     seat = None
-    for i, name in sorted(enumerate(players), key=lambda p: -len(p[1])):
+    for i, name in sorted(((i, n) for i, n in enumerate(players) if n), key=lambda p: -len(p[1])):
         if re.search(rf"(?<!\w){re.escape(_fold(name))}(?!\w)", rest):
             seat = i
             rest = rest.replace(_fold(name), " ")

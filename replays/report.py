@@ -12,6 +12,7 @@ from loveletter.core.lang import BilingualError, Text, number, os_error
 from loveletter.events.codec import json_reason, quoted_fr
 from loveletter.events.log import LogFormatError, game_lines, read_games
 from loveletter.replays.outcomes import round_outcomes
+from loveletter.replays.players import seat_names
 from loveletter.replays.position import Position, position, position_at
 from loveletter.replays.replay import Problem, check
 from loveletter.replays.transcript import TranscriptFormatError, expand, transcript_in
@@ -151,7 +152,7 @@ def replay_file(path: str, *, lenient: bool = False) -> FileReport:
                 GameReport(
                     number=number,
                     ruleset=game.header.ruleset,
-                    players=game.header.players,
+                    players=seat_names(game.entries, game.header.players),
                     events=len(game.entries),
                     finished=state.over,
                     winners=state.winner_names(),

@@ -29,6 +29,8 @@ IDS = [
     "love",
     "letter",
     "resign",
+    "before",
+    "after",
     *COMMANDS,
 ]
 
@@ -73,6 +75,7 @@ def error_cases(tmp: Path, two_games: Path) -> list[tuple[str, ...]]:
         ("explain", READER, "--at", "5", "--move", '{"player": "Zoé"}'),
         ("explain", READER, "--at", "99", "--move", "{}"),
         ("explain", READER, "--move", "{}"),
+        ("explain", READER, "--nearest", "after"),
         ("explain", READER, "--at", "round 3, Thibault's second turn", "--move", "{}"),
         ("explain", READER, "--at", "soon", "--move", "{}"),
         ("explain", str(two_games), "--at", "3", "--move", "{}"),
@@ -81,6 +84,8 @@ def error_cases(tmp: Path, two_games: Path) -> list[tuple[str, ...]]:
         ("show", READER, "--at", "0"),
         ("show", READER, "--all"),
         ("show", READER, "--pov", "Zoé"),
+        ("show", str(two_games)),
+        ("show", str(two_games), "--game", "3"),
         ("audit", str(two_games), "--key", str(tmp / "no-such-key")),
         ("audit", str(two_games), "--key", str(bad_key)),
         ("audit", str(two_games), "--jobs", "0"),
@@ -96,6 +101,7 @@ def error_cases(tmp: Path, two_games: Path) -> list[tuple[str, ...]]:
         ("bot", "run", "no.such.module:bot", "--join-open"),
         ("bot", "run", "examples.bots.first:choose"),
         ("bot", "run", "examples.bots.first:choose", "--join-open", "--server", "http://127.0.0.1:9"),
+        ("bot", "run", "examples.bots.first:choose", "--game", "g_x", "--invite", "i", "--wait"),
         ("tournament", "--bots", "heuristic"),
         ("tournament", "--bots", "heuristic,heuristic"),
         ("tournament", "--bots", "heuristic,no.such.module:bot"),
@@ -168,7 +174,7 @@ def test_help_pages_are_french(command: str) -> None:
     assert result.stdout.startswith("Utilisation : loveletter")
     # Option names, metavars and the example JSON are not prose: set aside before the check.
     prose = re.sub(r"\b[A-Z][A-Z.]*\b|\{[^}]*\}|sqlite:\S+|postgresql:\S+", " ", result.stdout)
-    assert not_french(prose, allowed=[*IDS, "locale", "cœur", "OpenSkill", "run"]) == []
+    assert not_french(prose, allowed=[*IDS, "locale", "cœur", "OpenSkill", "run", "Ctrl"]) == []
 
 
 def test_reports_and_stories_are_french(two_games: Path, tmp_path: Path) -> None:

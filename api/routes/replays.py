@@ -30,6 +30,7 @@ from loveletter.core.state import INITIAL, GameState
 from loveletter.core.views import view
 from loveletter.events.log import Entry
 from loveletter.replays.narrative import narrate
+from loveletter.replays.players import seat_names
 from loveletter.replays.position import Position, position, render_position
 from loveletter.replays.pov import narrate_pov
 from loveletter.replays.replay import check
@@ -97,7 +98,7 @@ def positions(events: list[Event], pov: int | str, lang: str) -> dict[str, Any]:
         raise invalid(
             "log", Text("the first event must be game_started", "le premier événement doit être game_started")
         )
-    names = tuple(started.players)
+    names = seat_names(events)  # every join included, as the log gives them
     seat = pov if isinstance(pov, int) else None
     over = any(isinstance(e, GameEnded) for e in events)
     if pov == "all" and not over:
@@ -176,7 +177,7 @@ def views(body: ViewsIn, header_lang: str) -> bytes:
             "too_long",
         )
     started = events[0]
-    names = tuple(started.players) if isinstance(started, GameStarted) else ()
+    names = seat_names(events) if isinstance(started, GameStarted) else ()
     pov = _pov(body.pov, names)
     answer = orjson.dumps(positions(events, pov, lang))
     _cache[key] = answer

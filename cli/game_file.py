@@ -20,13 +20,13 @@ def load_events(file: Path, game: int | None = None) -> list[Any]:
         data, doc = read_input(str(file))
         return one_game(data if doc is None else doc, str(file), game)
     except NotOneGame as exc:
-        if exc.kind == SEVERAL:
+        if exc.reason == SEVERAL:
             n = exc.games
             fail(
                 f"{file} holds {n} games; pick one with --game (1 to {n}, as replay numbers them)",
                 f"{file} contient {n} parties ; choisissez-en une avec --game (de 1 à {n}, comme replay les numérote)",
             )
-        if exc.kind == NO_SUCH_GAME:
+        if exc.reason == NO_SUCH_GAME:
             _no_such_game(file, game or 1, exc.games)
         fail_with(exc)
     except Unreadable as exc:

@@ -25,11 +25,13 @@ class NotOneGame(BilingualError):
     """A source that is not one readable game. `kind` is the closest pydantic error type, for an HTTP answer that
     names the field the source came in."""
 
-    def __init__(self, text: Text, kind: str = "value_error", games: int = 1) -> None:
+    def __init__(self, text: Text, kind: str = "value_error", *, reason: str | None = None, games: int = 1) -> None:
         super().__init__(text)
         self.kind = kind
+        self.reason = reason
+        """SEVERAL or NO_SUCH_GAME where a reader that can pick a game would name its option; else None."""
         self.games = games
-        """How many games the source holds (a reader that can pick one names its option with it)."""
+        """How many games the source holds."""
 
 
 SEVERAL = "several_games"
@@ -78,8 +80,8 @@ def one_game(
                 f"{name.en} holds {plural_en(len(games), 'game', 'games')}; one game is read at a time",
                 f"{name.fr} contient {plural_fr(len(games), 'partie', 'parties')} ; une seule partie est lue à la fois",
             ),
-            SEVERAL,
-            len(games),
+            reason=SEVERAL,
+            games=len(games),
         )
     entries = list(games[(game or 1) - 1].entries)
     if not entries:
@@ -93,8 +95,8 @@ def _no_such_game(name: Text, game: int, count: int) -> NotOneGame:
             f"{name.en} has no game {game}; it holds {count}, the first being game 1",
             f"{name.fr} n'a pas de partie {game} ; il en contient {count}, la première étant la partie 1",
         ),
-        NO_SUCH_GAME,
-        count,
+        reason=NO_SUCH_GAME,
+        games=count,
     )
 
 

@@ -14,7 +14,7 @@ import pytest
 from loveletter.core.lang import Text
 from loveletter.events.log import read_games
 from loveletter.play.simulate import Config, simulate
-from loveletter.replays.one_game import THE_LOG, NotOneGame, one_game
+from loveletter.replays.one_game import NO_SUCH_GAME, SEVERAL, THE_LOG, NotOneGame, one_game
 from loveletter.replays.transcript import expand
 from tests.cli import loveletter
 
@@ -82,4 +82,20 @@ def test_the_command_line_refuses_a_log_of_two_games_in_one_line(tmp_path: Path)
     for command in (("show", str(log)), ("explain", str(log), "--at", "3")):
         result = loveletter(*command)
         assert result.returncode == 2, result.stdout
-        assert result.stderr.strip().splitlines() == [f"error: {log} holds 2 games; one game is read at a time"]
+        assert result.stderr.strip().splitlines() == [
+            f"error: {log} holds 2 games; pick one with --game (1 to 2, as replay numbers them)"
+        ]
+
+
+def test_a_game_is_picked_from_a_log_of_several_counting_from_one() -> None:
+    three = simulated(3)
+    games = list(read_games(three.splitlines()))
+    assert one_game(three, "x", game=2) == list(games[1].entries)
+    assert one_game(three, "x", game=1) == list(games[0].entries)
+    with pytest.raises(NotOneGame) as missing:
+        one_game(three, "x", game=4)
+    assert missing.value.reason == NO_SUCH_GAME and missing.value.games == 3
+    assert missing.value.message("en") == "x has no game 4; it holds 3, the first being game 1"
+    with pytest.raises(NotOneGame) as several:
+        one_game(three, "x")
+    assert several.value.reason == SEVERAL and several.value.kind == "value_error"

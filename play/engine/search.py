@@ -36,10 +36,15 @@ MAX_ROLLOUT_DECISIONS = 400
 @dataclass(frozen=True, slots=True)
 class Budget:
     """How much thinking one decision gets: `iterations` rollouts (deterministic under the seed) or, when `seconds`
-    is given, as many as fit in that time (then the choice depends on the machine's speed)."""
+    is given, as many as fit in that time (then the choice depends on the machine's speed). The time is this
+    process's CPU time unless `wall`: on a shared machine, other work then does not shorten the thinking."""
 
     iterations: int = 200
     seconds: float | None = None
+    wall: bool = False
+
+    def clock(self) -> float:
+        return time.perf_counter() if self.wall else time.process_time()
 
 
 @dataclass(slots=True)
@@ -83,11 +88,12 @@ def search(
     stages = math.ceil(math.log2(len(alive)))
     total = budget.iterations
     deadline = None
+    clock = budget.clock
     if budget.seconds is not None:
-        start = time.perf_counter()
+        start = clock()
         deadline = start + budget.seconds
         _sweep(sampler, alive, seat, rng)  # one world for every move: how long a rollout takes here and now
-        per_rollout = (time.perf_counter() - start) / len(alive)
+        per_rollout = (clock() - start) / len(alive)
         total = max(len(alive), int(budget.seconds / max(per_rollout, 1e-6)))
     spent = sum(e.n for e in estimates)
     dropped: list[Estimate] = []  # the candidates out of the race, the last dropped first
@@ -95,14 +101,14 @@ def search(
         left = total - spent
         worlds = max(1, left // (len(alive) * (stages - stage)))
         for _ in range(worlds):
-            if deadline is not None and time.perf_counter() > deadline:
+            if deadline is not None and clock() > deadline:
                 break
             _sweep(sampler, alive, seat, rng)
             spent += len(alive)
         ranked = _ranked(alive, prior)
         keep = max(1, math.ceil(len(alive) / 2))
         alive, dropped = ranked[:keep], ranked[keep:] + dropped
-        if len(alive) == 1 or (deadline is not None and time.perf_counter() > deadline):
+        if len(alive) == 1 or (deadline is not None and clock() > deadline):
             break
     return _ranked(alive, prior) + dropped
 

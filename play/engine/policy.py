@@ -24,7 +24,7 @@ from loveletter.play.engine.determinize import Sampler
 from loveletter.play.engine.search import Budget, Estimate, search
 
 DEFAULT_BUDGET = Budget(iterations=200)
-"""The built-in's thinking: 200 rollouts a decision (about 50 ms on one core of the machine of docs/engine.md)."""
+"""The built-in's thinking: 200 rollouts a decision (about 25 ms of CPU in a two-player game, docs/engine.md)."""
 
 
 def candidates(view: View, moves: Sequence[PlayerCommand]) -> list[PlayerCommand]:

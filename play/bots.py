@@ -9,6 +9,8 @@ replays exactly.
 - `heuristic`: scores each move from the view: Guard guesses from the known hands and the unseen-card
   counts, Baron only when the odds (or Priest/Baron/King knowledge) favour it, never the Princess
   when avoidable, a sensible Chancellor keep; ties are broken with `rng`.
+- `expert`: a determinized search over the cards the seat has not seen, with heuristic rollouts
+  (`play.engine`, docs/engine.md).
 """
 
 from __future__ import annotations
@@ -157,6 +159,16 @@ BOTS: dict[str, Bot] = {
     "random": Bot("random", choose_random, uses_view=False, blind=choose_random_blind, choose_code=choose_random_code),
     "heuristic": Bot("heuristic", choose_heuristic),
 }
+
+
+def choose_expert(view: View, moves: Sequence[PlayerCommand], rng: random.Random) -> PlayerCommand:
+    """The `expert` bot (`play.engine.policy`), imported when first asked for: the engine builds on this module."""
+    from loveletter.play.engine.policy import choose_expert as expert
+
+    return expert(view, moves, rng)
+
+
+BOTS["expert"] = Bot("expert", choose_expert)
 
 
 def get_bot(name: str) -> Bot:

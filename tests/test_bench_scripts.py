@@ -34,6 +34,8 @@ SMALL = {
     # issue 14's PettingZoo environment beside the raw engine
     "env.py": (["--games", "3", "--repeat", "1", "--configs", "2019:2,2012:3"], "overhead"),
     "tournament.py": (["--games", "8", "--repeat", "1"], "games/s"),
+    # issue 26's expert bot: its strength on duplicate deals (a tiny budget here)
+    "engine.py": (["--games", "2", "--iterations", "4", "--match", "two,four"], "Wilson interval"),
     # issue 11's replay viewer and statistics page in Chromium: their weight, the viewer's first position
     "viewer_page_weight.py": (["--loads", "1"], "first position drawn"),
 }

@@ -318,4 +318,4 @@ def test_the_blind_random_policy_maps_the_draw_onto_the_moves() -> None:
 def test_an_unknown_bot_names_the_known_ones() -> None:
     with pytest.raises(KeyError) as refused:
         get_bot("nobody")
-    assert refused.value.args == ("unknown bot 'nobody' (known: random, heuristic)",)
+    assert refused.value.args == ("unknown bot 'nobody' (known: random, heuristic, expert)",)

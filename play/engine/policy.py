@@ -1,0 +1,87 @@
+"""The `expert` bot: a policy like the built-in ones (`choose(view, moves, rng)`), thinking by determinized search.
+
+It reads the seat's `View` only, so it plays from what the seat knows, wherever a built-in bot plays (simulations,
+tournaments, the referee's bot seats, `loveletter bot run expert`). Randomness comes from the `rng` it is given and
+nothing else: the same view, moves and seed give the same move. The built-in spends a fixed number of rollouts
+(`DEFAULT_BUDGET`); `expert_policy(Budget(seconds=0.1))` makes one that thinks for a time instead.
+
+Before the search, two kinds of move are left out when another remains, so that the budget is spent on real
+choices: discarding the Princess (playing her, or a Prince on oneself while holding her), which puts the seat out
+of the round at once; and Guard guesses that cannot hit (a card the seat has seen every copy of, or not the hand it
+knows the target holds) when a guess that can hit the same target remains.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from loveletter.core.cards import Card
+from loveletter.core.commands import PlayCard, PlayerCommand
+from loveletter.core.views import View
+from loveletter.play.bots import Policy, choose_heuristic
+from loveletter.play.engine.determinize import Sampler
+from loveletter.play.engine.search import Budget, Estimate, search
+
+DEFAULT_BUDGET = Budget(iterations=200)
+"""The built-in's thinking: 200 rollouts a decision (about 25 ms of CPU in a two-player game, docs/engine.md)."""
+
+
+def candidates(view: View, moves: Sequence[PlayerCommand]) -> list[PlayerCommand]:
+    """The moves worth searching: all of them, less the Princess's discards when another move remains, and less the
+    Guard guesses that cannot hit when one that can remains against the same target."""
+    kept = [m for m in moves if not _discards_princess(view, m)]
+    return _hopeful_guesses(view, kept) if kept else list(moves)
+
+
+def _discards_princess(view: View, move: PlayerCommand) -> bool:
+    if not isinstance(move, PlayCard):
+        return False
+    return move.card is Card.PRINCESS or (
+        move.card is Card.PRINCE and move.target == view.seat and Card.PRINCESS in view.hand
+    )
+
+
+def _hopeful_guesses(view: View, moves: Sequence[PlayerCommand]) -> list[PlayerCommand]:
+    out: list[PlayerCommand] = []
+    hopeless: dict[int, PlayerCommand] = {}
+    hopeful: set[int] = set()
+    for move in moves:
+        if not (isinstance(move, PlayCard) and move.card is Card.GUARD and move.target is not None):
+            out.append(move)
+            continue
+        known = view.seats[move.target].known_hand
+        can_hit = move.guess is known if known is not None else view.unseen.get(move.guess, 0) > 0  # type: ignore[arg-type]
+        if can_hit:
+            hopeful.add(move.target)
+            out.append(move)
+        else:
+            hopeless.setdefault(move.target, move)
+    for target, move in hopeless.items():
+        if target not in hopeful:
+            out.append(move)
+    return out
+
+
+def analyse(view: View, moves: Sequence[PlayerCommand], rng: random.Random, budget: Budget) -> list[Estimate]:
+    """Every searched move with its estimated share of the game, best first (a single move is not searched)."""
+    prior = choose_heuristic(view, moves, random.Random(rng.getrandbits(64)))
+    searched = candidates(view, moves)
+    if len(searched) == 1:
+        return [Estimate(searched[0])]
+    return search(Sampler(view), searched, random.Random(rng.getrandbits(64)), budget, prior)
+
+
+def expert_policy(budget: Budget) -> Policy:
+    """The expert with a budget of its own (benchmarks, the thinking-time curve)."""
+
+    def choose(view: View, moves: Sequence[PlayerCommand], rng: random.Random) -> PlayerCommand:
+        if len(moves) == 1:
+            return moves[0]
+        return analyse(view, moves, rng, budget)[0].move
+
+    choose.__doc__ = f"The expert's move with {budget}."
+    return choose
+
+
+choose_expert = expert_policy(DEFAULT_BUDGET)

@@ -1,0 +1,127 @@
+"""Determinized search at the root: every legal move tried in sampled worlds, the weaker half dropped in turns.
+
+Each iteration is one rollout: a world drawn by `Sampler` (the hidden cards dealt again, consistently with the
+seat's knowledge), the candidate move judged by `core.decide.decide` and folded with `core.evolve.apply_all`, then
+every seat (this one included) played by the `heuristic` policy, from its own view of that world, until the round
+ends; `value.end_value` scores the end. The rules core is the only model of the game.
+
+The budget is spread by sequential halving (Karnin, Koren and Somekh, 2013): in each of ⌈log2 k⌉ stages the moves
+still in the race are tried in the same fresh worlds with the same rollout seeds (common random numbers: the
+comparison sees the moves' difference, not the deal's luck), then the worse half is dropped. The move with the best
+mean over the worlds it was tried in is chosen; an exact tie goes to the heuristic's own choice.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from loveletter.core.commands import PlayerCommand
+from loveletter.core.decide import decide
+from loveletter.core.evolve import apply_all
+from loveletter.core.legal import legal_move_tuple
+from loveletter.core.state import PHASE_CHANCELLOR, PHASE_PLAY, GameState
+from loveletter.core.views import view
+from loveletter.play.bots import choose_heuristic
+from loveletter.play.engine.determinize import Sampler
+from loveletter.play.engine.value import end_value
+
+MAX_ROLLOUT_DECISIONS = 400
+"""A round has at most a few dozen decisions; a rollout longer than this is a bug, not a game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much thinking one decision gets: `iterations` rollouts (deterministic under the seed) or, when `seconds`
+    is given, as many as fit in that time (then the choice depends on the machine's speed). The time is this
+    process's CPU time unless `wall`: on a shared machine, other work then does not shorten the thinking."""
+
+    iterations: int = 200
+    seconds: float | None = None
+    wall: bool = False
+
+    def clock(self) -> float:
+        return time.perf_counter() if self.wall else time.process_time()
+
+
+@dataclass(slots=True)
+class Estimate:
+    """One candidate move's rollouts: their count and the sum of their values."""
+
+    move: PlayerCommand
+    n: int = 0
+    total: float = 0.0
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.n if self.n else 0.0
+
+
+def rollout(world: GameState, move: PlayerCommand, seat: int, rng: random.Random) -> float:
+    """Play `move` in `world`, then every seat by the heuristic until the round ends: what the end is worth."""
+    s = world.thaw()
+    apply_all(s, decide(s, move))
+    for _ in range(MAX_ROLLOUT_DECISIONS):
+        phase = s.phase
+        if phase != PHASE_PLAY and phase != PHASE_CHANCELLOR:
+            return end_value(s, seat)
+        actor = s.active
+        choice = choose_heuristic(view(s, actor), legal_move_tuple(s, actor), rng)
+        apply_all(s, decide(s, choice))
+    raise RuntimeError("a rollout did not reach the end of the round")
+
+
+def search(
+    sampler: Sampler, moves: Sequence[PlayerCommand], rng: random.Random, budget: Budget, prior: PlayerCommand
+) -> list[Estimate]:
+    """Every candidate's estimate after the budget is spent, best first: the moves still in the race by their mean
+    (ties to `prior`, then to the moves' order), then the dropped ones, the last dropped first (they have fewer
+    rollouts, so their means are not compared with the survivors')."""
+    estimates = [Estimate(m) for m in moves]
+    if len(estimates) < 2:
+        return estimates
+    seat = sampler.seat
+    alive = list(estimates)
+    stages = math.ceil(math.log2(len(alive)))
+    total = budget.iterations
+    deadline = None
+    clock = budget.clock
+    if budget.seconds is not None:
+        start = clock()
+        deadline = start + budget.seconds
+        _sweep(sampler, alive, seat, rng)  # one world for every move: how long a rollout takes here and now
+        per_rollout = (clock() - start) / len(alive)
+        total = max(len(alive), int(budget.seconds / max(per_rollout, 1e-6)))
+    spent = sum(e.n for e in estimates)
+    dropped: list[Estimate] = []  # the candidates out of the race, the last dropped first
+    for stage in range(stages):
+        left = total - spent
+        worlds = max(1, left // (len(alive) * (stages - stage)))
+        for _ in range(worlds):
+            if deadline is not None and clock() > deadline:
+                break
+            _sweep(sampler, alive, seat, rng)
+            spent += len(alive)
+        ranked = _ranked(alive, prior)
+        keep = max(1, math.ceil(len(alive) / 2))
+        alive, dropped = ranked[:keep], ranked[keep:] + dropped
+        if len(alive) == 1 or (deadline is not None and clock() > deadline):
+            break
+    return _ranked(alive, prior) + dropped
+
+
+def _sweep(sampler: Sampler, alive: Sequence[Estimate], seat: int, rng: random.Random) -> None:
+    """One sampled world, each candidate tried in it with the same rollout seed."""
+    world = sampler.sample(rng)
+    seed = rng.getrandbits(64)
+    for e in alive:
+        e.total += rollout(world, e.move, seat, random.Random(seed))
+        e.n += 1
+
+
+def _ranked(estimates: Sequence[Estimate], prior: PlayerCommand) -> list[Estimate]:
+    """Best mean first; among equal means the prior first, then the given order (a stable sort)."""
+    return sorted(estimates, key=lambda e: (-round(e.mean, 12), e.move != prior))

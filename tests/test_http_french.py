@@ -528,6 +528,12 @@ CASES: list[Case] = [
         plain("POST", "/simulations", json={"players": 3, "bots": ["random"]}),
     ),
     Case("simulation: no such bot", 422, "invalid_request", plain("POST", "/simulations", json={"bots": ["a", "b"]})),
+    Case(
+        "simulation: the expert is for the command line",
+        422,
+        "invalid_request",
+        plain("POST", "/simulations", json={"bots": ["expert", "random"]}),
+    ),
     Case("simulation: unknown", 404, "not_found", plain("GET", "/simulations/nothing-here")),
     Case(
         "tally: JSON", 415, "unsupported_media_type", plain("POST", "/simulations/tally", content=b"{}", headers=JSON)

@@ -12,9 +12,8 @@ from fastapi.responses import HTMLResponse
 
 from loveletter.api import parse
 from loveletter.api.problems import Problem
-from loveletter.api.routes.bodies import MAX_GAMES
+from loveletter.api.routes.bodies import MAX_GAMES, SIMULATION_BOTS
 from loveletter.core.rules import RULES
-from loveletter.play.bots import BOTS
 from loveletter.referee.referee import Referee
 from loveletter.web.pages import page
 from loveletter.web.words import choose, rulesets
@@ -63,6 +62,6 @@ def install(app: FastAPI, referee: Referee) -> None:
             "stats.title",
             script="stats.js",
             rulesets=rulesets(lang),
-            bots=sorted(BOTS),
+            bots=list(SIMULATION_BOTS),
             max_games=MAX_GAMES,
         )

@@ -191,7 +191,10 @@ class ViewsIn(_Body):
     lang: LangIn = None
 
 
-BotName = Literal[tuple(sorted(BOTS))]  # type: ignore[valid-type]
+SIMULATION_BOTS = tuple(sorted(name for name in BOTS if name != "expert"))
+"""The bots a simulation on the referee may seat: the `expert` searches for ~25 ms a decision, so a run of
+`MAX_GAMES` games would hold a core for hours; its simulations belong to the command line."""
+BotName = Literal[SIMULATION_BOTS]  # type: ignore[valid-type]
 
 
 class SimulationIn(_Body):

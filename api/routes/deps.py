@@ -3,7 +3,8 @@
 The credentials are declared with `HTTPBearer(auto_error=False)`, so the OpenAPI document names the security
 scheme each route takes (`seat`: a seat's or the organiser's token; `admin`: an admin token) and a generated client
 sends its token by itself; the header is read by `api.parse`, so a missing or malformed one gets the project's own
-401 problem, not FastAPI's."""
+401 problem, not FastAPI's. Every dependency is `async def`: FastAPI runs a plain `def` in a thread pool, which
+costs more than the dependency itself."""
 
 from __future__ import annotations
 
@@ -25,13 +26,13 @@ Scheme = Annotated[HTTPAuthorizationCredentials | None, Depends(SEAT)]
 AdminScheme = Annotated[HTTPAuthorizationCredentials | None, Depends(ADMIN)]
 
 
-def referee(request: Request) -> Referee:
+async def referee(request: Request) -> Referee:
     """The app's referee (`app.state.referee`, set by the app factory)."""
     found: Referee = request.app.state.referee
     return found
 
 
-def game_id(game_id: str) -> str:
+async def game_id(game_id: str) -> str:
     """The path's game id: one the referee could have issued, or 404 without asking the store."""
     return parse.game_id(game_id)
 
@@ -40,17 +41,17 @@ def _token(request: Request) -> str | None:
     return parse.bearer(request.headers.get("authorization"))
 
 
-def seat_token(request: Request, _: Scheme) -> str | None:
+async def seat_token(request: Request, _: Scheme) -> str | None:
     """A seat's (or the organiser's) bearer token, if one was sent."""
     return _token(request)
 
 
-def admin_token(request: Request, _: AdminScheme) -> str | None:
+async def admin_token(request: Request, _: AdminScheme) -> str | None:
     """An admin's bearer token, if one was sent."""
     return _token(request)
 
 
-def any_token(request: Request, _seat: Scheme, _admin: AdminScheme) -> str | None:
+async def any_token(request: Request, _seat: Scheme, _admin: AdminScheme) -> str | None:
     """A seat's, the organiser's or an admin's bearer token, if one was sent."""
     return _token(request)
 

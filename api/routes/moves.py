@@ -195,7 +195,7 @@ def _decoded(raw: bytes, content_type: str | None) -> Any:
         return _MISSING
     if content_type and not _decodes_json(content_type):
         return raw
-    try:
+    try:  # the standard library's reader, as FastAPI's (orjson would read a 30-digit integer as a float)
         return json.loads(raw)
     except json.JSONDecodeError as exc:
         error = {

@@ -172,7 +172,9 @@ def complete(document: dict[str, Any]) -> dict[str, Any]:
                 content = entry.get("content", {})
                 if len(content) > 1 and not content.get(JSON, {}).get("schema", True):
                     del content[JSON]
-            reads_token = any(p.get("name", "").lower() == "authorization" for p in operation.get("parameters", []))
+            reads_token = bool(operation.get("security")) or any(
+                p.get("name", "").lower() == "authorization" for p in operation.get("parameters", [])
+            )
             if reads_token:  # a token that cannot be read (empty, too long, not ASCII) is a 401 wherever it is sent
                 responses.setdefault("401", problem(401))
             for status in ("422", *map(str, ANYWHERE)):

@@ -34,9 +34,10 @@ from typing import Literal
 
 from starlette.requests import Request
 
-from loveletter.api.problems import Problem, language
+from loveletter.api.problems import Problem, language, of_refusal
 from loveletter.core.lang import Text
 from loveletter.core.rulesets import RULESETS
+from loveletter.referee import refusals
 
 __all__ = [
     "accept_language",
@@ -69,7 +70,8 @@ OWS = " \t"
 
 
 def game_not_found(value: str) -> Problem:
-    return Problem(404, "game_not_found", Text(f"there is no game {value!r}", f"il n'y a pas de partie « {value} »"))
+    """The referee's own refusal of an unknown game, said before it is asked."""
+    return of_refusal(refusals.game_not_found(value))
 
 
 def game_id(value: str) -> str:

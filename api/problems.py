@@ -2,13 +2,13 @@
 
 A `Problem` keeps its detail in both languages (`Text(en, fr)`, written side by side where it is raised) and takes
 its title from `TITLES`, one table keyed by the stable `code`; the answer is rendered in the request's language
-(`Accept-Language`) only when the response is built. Rule refusals carry the rules' own bilingual message and
-text and take their title from `RULE_TITLES`. Pydantic's validation errors are translated by their error `type`.
+(`Accept-Language`) only when the response is built. The referee's refusals (`referee.refusals.Refusal`, which
+know no HTTP) become problems here, their status from one table, `STATUSES`; rules refusals carry the rules' own
+bilingual message and text. Pydantic's validation errors are translated by their error `type` (api/validation.py).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -19,9 +19,28 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Send
 
-from loveletter.core.lang import BilingualError, Text, number, plural_en, plural_fr
-from loveletter.core.rules import RULES, RuleViolation
+from loveletter.api.validation import field_fr, fields_detail, fr_int, french_error, plural, quoted_fr
+from loveletter.core.lang import BilingualError, Text
+from loveletter.core.rules import RULES
 from loveletter.events.store import StoreError
+from loveletter.referee.refusals import OUT_OF_TURN, RULE_TITLES, Refusal
+
+__all__ = [
+    "PROBLEM_JSON",
+    "RULE_TITLES",
+    "STATUSES",
+    "TITLES",
+    "TYPE_BASE",
+    "Problem",
+    "field_fr",
+    "fields_detail",
+    "fr_int",
+    "french_error",
+    "install",
+    "invalid_request",
+    "of_refusal",
+    "plural",
+]
 
 PROBLEM_JSON = "application/problem+json"
 TYPE_BASE = "https://loveletter-referee.example/problems/"
@@ -62,13 +81,27 @@ TITLES: Mapping[str, Text] = {
 }
 """The title of every problem the referee answers by itself, by its `code`."""
 
-RULE_TITLES: Mapping[str, Text] = {
-    "out_of_turn": Text("Move out of turn", "Hors de votre tour"),
-    "illegal_move": Text("Illegal move", "Coup illégal"),
-    "invalid_game": Text("Invalid game", "Partie invalide"),
+STATUSES: Mapping[str, int] = {
+    "game_not_found": 404,
+    "token_required": 401,
+    "invite_required": 401,
+    "token_rejected": 403,
+    "invite_rejected": 403,
+    "admin_required": 403,
+    "not_organiser": 403,
+    "stale_version": 412,
+    "conflict": 409,
+    "invite_used": 409,
+    "game_full": 409,
+    "game_not_over": 409,
+    "unknown_player": 422,
+    "unknown_action_code": 422,
+    "idempotency_key_reused": 422,
+    **{f"rule:{code}": 409 for code in OUT_OF_TURN},
+    "rule:*": 422,
 }
-"""The title of a rules refusal (whose `code` is the rules' own): a move out of turn (409), any other move the rules
-refuse (422, with the seat's legal moves), or a game the rules refuse to create (422)."""
+"""The HTTP status of each refusal of the referee, by its code; a rules refusal (whose code is the rules' own, and
+may be one of these) by `rule:` and its code, or `rule:*` for any other rule."""
 
 
 class Problem(Exception):
@@ -122,6 +155,20 @@ def _render(value: Any, lang: str) -> Any:
     return value
 
 
+def of_refusal(refusal: Refusal) -> Problem:
+    """The referee's refusal as a problem: its status from `STATUSES`, a rules refusal's rule id and text first
+    among its members."""
+    if refusal.rule_id is None:
+        status = STATUSES[refusal.code]
+    else:
+        status = STATUSES.get(f"rule:{refusal.code}", STATUSES["rule:*"])
+    extra: dict[str, Any] = {}
+    if refusal.rule_id is not None:
+        rule = RULES[refusal.rule_id]
+        extra = {"rule_id": refusal.rule_id, "rule": Text(rule.text("en"), rule.text("fr"))}
+    return Problem(status, refusal.code, refusal.detail, title=refusal.title, **extra, **refusal.extra)
+
+
 def internal_error() -> Problem:
     return Problem(
         500,
@@ -162,11 +209,6 @@ def bilingual(exc: BaseException, fr: str) -> Text:
     return Text(str(exc), fr)
 
 
-def fr_int(n: Any) -> str:
-    """A whole number as French writes it (« 65 536 », a narrow no-break space between groups); else `str(n)`."""
-    return number(f"{n:,}", "fr") if isinstance(n, int) and not isinstance(n, bool) else str(n)
-
-
 def lang_of(request: Request) -> str:
     """fr when Accept-Language prefers French over English, else en."""
     return language(request.headers.get("accept-language", ""))
@@ -196,27 +238,6 @@ def language(header: str) -> str:
     return best
 
 
-# -- rules refusals ----------------------------------------------------------------------------------------
-
-OUT_OF_TURN = {"not_your_turn", "chancellor_pending"}
-
-
-def violation(v: RuleViolation, legal_moves: list[dict[str, Any]] | None = None) -> Problem:
-    """A rules refusal: 409 for a move out of turn, 422 for any other rule; moves carry the seat's legal moves."""
-    status = 409 if v.code in OUT_OF_TURN else 422
-    if status == 409:
-        kind = "out_of_turn"
-    elif legal_moves is not None:
-        kind = "illegal_move"
-    else:
-        kind = "invalid_game"
-    rule = RULES[v.rule_id]
-    extra: dict[str, Any] = {"rule_id": v.rule_id, "rule": Text(rule.text("en"), rule.text("fr"))}
-    if legal_moves is not None:
-        extra["legal_moves"] = legal_moves
-    return Problem(status, v.code, Text(v.en, v.fr), title=RULE_TITLES[kind], **extra)
-
-
 # -- validation errors -----------------------------------------------------------------------------------
 
 
@@ -233,153 +254,6 @@ def invalid_request(errors: Sequence[Mapping[str, Any]], *, drop: str | None = N
     ]
     status = 400 if any(err.get("type") == "json_invalid" for err in errors) else 422
     return Problem(status, "invalid_request", fields_detail(items), errors=items)
-
-
-def fields_detail(items: Sequence[Mapping[str, Any]]) -> Text:
-    """The detail naming the first five fields: "card: …; target: …" (« card » : … ; « target » : …)."""
-    en = "; ".join(f"{e['field'] or 'body'}: {e['message'].en}" for e in items[:5])
-    fr = " ; ".join(f"{field_fr(e['field'])} : {e['message'].fr}" for e in items[:5])
-    return Text(en, fr)
-
-
-def field_fr(field: str) -> str:
-    """A field's name in a French sentence: quoted, or « corps de la requête » for the whole body."""
-    return "corps de la requête" if field in ("", "body") else f"« {field} »"
-
-
-def _quoted_fr(values: Sequence[str]) -> str:
-    """« a », « b » ou « c »."""
-    quoted = [f"« {v} »" for v in values]
-    if len(quoted) <= 1:
-        return "".join(quoted)
-    return f"{', '.join(quoted[:-1])} ou {quoted[-1]}"
-
-
-def _listed(expected: Any) -> list[str]:
-    """The values of pydantic's "'a', 'b' or 'c'" (a single unquoted value stays as it is)."""
-    text = str(expected)
-    found = re.findall(r"'((?:[^'\\]|\\.)*)'", text)
-    return found or [text]
-
-
-_JSON_REASONS: tuple[tuple[str, str], ...] = (
-    ("eof while parsing", "fin des données inattendue"),
-    ("key must be a string", "un nom de champ doit être une chaîne entre guillemets droits"),
-    ("expecting property name", "un nom de champ doit être une chaîne entre guillemets droits"),
-    ("expected value", "une valeur est attendue"),
-    ("expecting value", "une valeur est attendue"),
-    ("trailing", "des caractères suivent la valeur"),
-    ("extra data", "des caractères suivent la valeur"),
-    ("expected `,` or `}`", "« , » ou « } » est attendu"),
-    ("expected `,` or `]`", "« , » ou « ] » est attendu"),
-    ("expecting ',' delimiter", "« , » est attendu"),
-    ("expected `:`", "« : » est attendu"),
-    ("expecting ':' delimiter", "« : » est attendu"),
-    ("unterminated string", "une chaîne n'est pas fermée"),
-    ("control character", "une chaîne contient un caractère de contrôle"),
-    ("invalid escape", "une chaîne contient un échappement invalide"),
-    ("invalid \\escape", "une chaîne contient un échappement invalide"),
-    ("invalid unicode", "une chaîne contient un point de code invalide"),
-    ("lone leading surrogate", "une chaîne contient un point de code invalide"),
-    ("number out of range", "un nombre est hors limites"),
-    ("invalid number", "un nombre est mal écrit"),
-)
-
-
-def _json_fr(err: Mapping[str, Any]) -> str:
-    reason = str((err.get("ctx") or {}).get("error", ""))
-    lowered = reason.lower()
-    said = next((fr for en, fr in _JSON_REASONS if lowered.startswith(en) or en in lowered), "")
-    where = ""
-    if m := re.search(r"line (\d+) column (\d+)", reason):
-        where = f" à la ligne {m[1]}, colonne {m[2]}"
-    elif (loc := err.get("loc", ())) and isinstance(loc[-1], int):
-        where = f" au caractère {fr_int(loc[-1])}"
-    return f"JSON invalide{where}" + (f" ({said})" if said else "")
-
-
-_CONTAINERS = {"List": "la liste", "Tuple": "la liste", "Set": "l'ensemble", "Dictionary": "l'objet"}
-
-
-def french_error(err: Mapping[str, Any]) -> str:
-    """The French of one pydantic validation error, by its `type` (with its `ctx`); never English."""
-    kind = str(err.get("type", ""))
-    ctx: Mapping[str, Any] = err.get("ctx") or {}
-    if kind == "missing":
-        return "champ obligatoire manquant"
-    if kind == "extra_forbidden":
-        return "champ inconnu"
-    if kind in ("string_type", "string_sub_type"):
-        return "une chaîne de caractères est attendue"
-    if kind in ("int_type", "int_parsing"):
-        return "un nombre entier est attendu"
-    if kind == "int_from_float":
-        return "un nombre entier est attendu, sans partie décimale"
-    if kind == "int_parsing_size":
-        return "ce nombre entier est trop grand"
-    if kind in ("float_type", "float_parsing", "decimal_type", "decimal_parsing"):
-        return "un nombre est attendu"
-    if kind in ("bool_type", "bool_parsing"):
-        return "un booléen est attendu : « true » ou « false »"
-    if kind in ("literal_error", "enum"):
-        return f"valeur attendue : {_quoted_fr(_listed(ctx.get('expected', '')))}"
-    if kind in ("too_short", "too_long"):
-        container = _CONTAINERS.get(str(ctx.get("field_type", "")), "la valeur")
-        bound = ctx.get("min_length" if kind == "too_short" else "max_length", 0)
-        actual = ctx.get("actual_length")
-        limit = plural_fr(bound, "élément", "éléments") if isinstance(bound, int) else str(bound)
-        said = f"{container} doit avoir {'au moins' if kind == 'too_short' else 'au plus'} {limit}"
-        return f"{said}, et non {actual}" if actual is not None else said
-    if kind == "string_too_short":
-        least = ctx.get("min_length", 1)
-        if least == 1:
-            return "le texte ne peut pas être vide"
-        return f"le texte doit avoir au moins {plural_fr(least, 'caractère', 'caractères')}"
-    if kind == "string_too_long":
-        return f"le texte doit avoir au plus {plural_fr(ctx.get('max_length', 0), 'caractère', 'caractères')}"
-    if kind == "string_pattern_mismatch":
-        return f"la valeur doit suivre le motif « {ctx.get('pattern', '')} »"
-    if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
-        bound = ctx.get({"greater_than_equal": "ge", "greater_than": "gt", "less_than_equal": "le"}.get(kind, "lt"))
-        said = {
-            "greater_than_equal": "supérieure ou égale à",
-            "greater_than": "strictement supérieure à",
-            "less_than_equal": "inférieure ou égale à",
-            "less_than": "strictement inférieure à",
-        }[kind]
-        return f"la valeur doit être {said} {fr_int(bound)}"
-    if kind == "multiple_of":
-        return f"la valeur doit être un multiple de {ctx.get('multiple_of')}"
-    if kind == "json_invalid":
-        return _json_fr(err)
-    if kind == "json_type":
-        return "une chaîne JSON est attendue"
-    if kind == "union_tag_invalid":
-        name = str(ctx.get("discriminator", "")).strip("'")
-        expected = _quoted_fr(_listed(ctx.get("expected_tags", "")))
-        return f"« {name} » doit valoir {expected}, et non « {ctx.get('tag', '')} »"
-    if kind == "union_tag_not_found":
-        name = str(ctx.get("discriminator", "")).strip("'")
-        return f"champ « {name} » manquant"
-    if kind in ("model_type", "model_attributes_type", "dict_type", "dataclass_type"):
-        return "un objet JSON est attendu"
-    if kind in ("list_type", "tuple_type", "set_type", "frozen_set_type", "iterable_type"):
-        return "une liste (un tableau JSON) est attendue"
-    if kind == "none_required":
-        return "la valeur doit être « null »"
-    if kind in ("string_unicode", "bytes_type"):
-        return "le texte n'est pas de l'UTF-8 valide"
-    if kind in ("value_error", "assertion_error"):
-        error = ctx.get("error")
-        if isinstance(error, BilingualError):
-            return error.message("fr")
-        return "valeur invalide"
-    return "valeur refusée par le schéma de la requête"
-
-
-def plural(count: int, one: Text, many: Text) -> Text:
-    """« 1 partie », « 2 parties » and "1 game", "2 games" at once."""
-    return Text(plural_en(count, one.en, many.en), plural_fr(count, one.fr, many.fr))
 
 
 # -- answering -----------------------------------------------------------------------------------------------
@@ -409,6 +283,15 @@ def problem_response(
     )
 
 
+def body_unreadable() -> Problem:
+    """400: a body that says it is JSON but cannot be read as text (FastAPI's "error parsing the body")."""
+    return Problem(
+        400,
+        "http_error",
+        Text("There was an error parsing the body", "le corps de la requête n'a pas pu être lu"),
+    )
+
+
 def _http_problem(exc: StarletteHTTPException, request: Request) -> Problem:
     """Starlette's and FastAPI's own refusals (unknown route, wrong method, unreadable body…) as problems."""
     path, method = request.url.path, request.method
@@ -422,7 +305,7 @@ def _http_problem(exc: StarletteHTTPException, request: Request) -> Problem:
             Text(
                 f"{method} is not allowed on {path}" + (f" (allowed: {', '.join(allowed)})" if allowed else ""),
                 f"la méthode « {method} » n'est pas autorisée sur « {path} »"
-                + (f" (autorisées : {_quoted_fr(allowed)})" if allowed else ""),
+                + (f" (autorisées : {quoted_fr(allowed)})" if allowed else ""),
             ),
         )
     if exc.status_code == 413:
@@ -447,6 +330,10 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(Problem)
     async def _problem(request: Request, exc: Problem) -> Response:
         return problem_response(exc, problem_lang(request), request.url.path)
+
+    @app.exception_handler(Refusal)
+    async def _refused(request: Request, exc: Refusal) -> Response:
+        return problem_response(of_refusal(exc), problem_lang(request), request.url.path)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:

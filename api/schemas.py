@@ -1,4 +1,5 @@
-"""Request bodies of the HTTP API (pydantic), with the examples the OpenAPI document shows.
+"""Request bodies of the HTTP API (pydantic), with the examples the OpenAPI document shows; each turns into the
+referee's own plain input (`referee.inputs`) by `plain()`.
 
 Every number is a strict integer (`StrictInt`): pydantic's lax mode would take `true` as 1, `1.0` as 1 and `"1"` as
 1, and a seat or an action code written that way is a client's mistake to be named, not guessed. A seat reference
@@ -13,6 +14,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, S
 
 from loveletter.core.cards import Card
 from loveletter.core.lang import BilingualError, Text
+from loveletter.referee import inputs
 from loveletter.replays.transcript import card_named
 
 SeatRef = Annotated[Union[StrictInt, StrictStr], Field(description="a seat number (0-based) or a player's name")]
@@ -63,6 +65,9 @@ class SeatIn(_Strict):
             )
         return self
 
+    def plain(self) -> inputs.NewSeat:
+        return inputs.NewSeat(self.name, self.bot, self.seed, bool(self.open))
+
 
 class DealIn(_Strict):
     """An explicit deal (scenario games only): the zones of one round, deck top first."""
@@ -72,6 +77,11 @@ class DealIn(_Strict):
     hands: list[Card] = Field(description="the card dealt to each seat, in seat order")
     deck: list[Card]
     first_player: SeatRef | None = None
+
+    def plain(self) -> inputs.NewDeal:
+        return inputs.NewDeal(
+            self.set_aside, tuple(self.face_up), tuple(self.hands), tuple(self.deck), self.first_player
+        )
 
 
 class ScenarioIn(_Strict):
@@ -107,6 +117,19 @@ class CreateGameIn(_Strict):
         "deals for tournaments); still committed at the start and revealed at the end, so any audit sees it",
     )
 
+    def plain(self) -> inputs.NewGame:
+        return inputs.NewGame(
+            tuple(p.plain() for p in self.players),
+            self.ruleset,
+            dict(self.options),
+            self.first_player,
+            tuple(d.plain() for d in self.scenario.deals) if self.scenario is not None else None,
+            self.public,
+            self.turn_seconds,
+            self.on_timeout,
+            self.server_seed,
+        )
+
 
 class JoinIn(_Strict):
     """Take an open seat: with its invite, or any open seat of a public game without one."""
@@ -115,6 +138,9 @@ class JoinIn(_Strict):
     name: Annotated[str, Field(min_length=1, max_length=40)]
     invite: Annotated[str, Field(min_length=1, max_length=100)] | None = None
     seed: Annotated[str, SEED] | None = Field(None, description="the joining seat's own seed (docs/shuffle.md)")
+
+    def plain(self) -> inputs.Joining:
+        return inputs.Joining(self.name, self.invite, self.seed)
 
 
 class PlayIn(_Strict):
@@ -127,6 +153,9 @@ class PlayIn(_Strict):
     target: SeatRef | None = None
     guess: CardIn | None = None
 
+    def plain(self) -> inputs.Play:
+        return inputs.Play(self.card, self.target, self.guess)
+
 
 class ReturnIn(_Strict):
     model_config = ConfigDict(
@@ -137,11 +166,17 @@ class ReturnIn(_Strict):
     keep: CardIn
     bottom: list[CardIn] = Field(max_length=2, description="the returned cards, top to bottom")
 
+    def plain(self) -> inputs.Return:
+        return inputs.Return(self.keep, tuple(self.bottom))
+
 
 class CodeIn(_Strict):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"type": "code", "action_code": 95}]})
     type: Literal["code"]
     action_code: StrictInt = Field(ge=0, le=10_000, description="a stable action code (docs/bots.md)")
+
+    def plain(self) -> inputs.Code:
+        return inputs.Code(self.action_code)
 
 
 MoveIn = Annotated[Union[PlayIn, ReturnIn, CodeIn], Field(discriminator="type")]
@@ -152,3 +187,6 @@ class SeedIn(_Strict):
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"seed": "ab" * 32}]})
     seed: Annotated[str, SEED]
+
+    def plain(self) -> inputs.Seed:
+        return inputs.Seed(self.seed)

@@ -48,6 +48,15 @@ class Settings(BaseSettings):
     )
     max_body_bytes: int = Field(64 * 1024, description="largest request body accepted")
     cache_games: int = Field(10_000, description="games whose folded state is kept in memory")
+    stream_keep_alive: float = Field(
+        15.0, gt=0, description="seconds between keep-alives on an idle event stream (and looks at its client)"
+    )
+    clock_poll: float = Field(
+        1.0, gt=0, description="longest sleep, in seconds, of the turn clocks' keeper between looks at the time"
+    )
+    clock_rescan: float = Field(
+        10.0, gt=0, description="seconds between two reads of the store's running deadlines (a shared store)"
+    )
 
     # -- limits and timeouts (api/limits.py, docs/reliability.md) --
     create_rate: float = Field(2.0, ge=0, description="games a client address may create per second (0: no limit)")

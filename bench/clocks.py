@@ -71,7 +71,7 @@ def _kinds(scheduled: list[Any]) -> dict[str, int]:
 
 def instrumented() -> Any:
     """`create_app()` (settings from LOVELETTER_*), plus `GET /_bench/stats` and a note of each timeout recorded."""
-    from loveletter.referee.referee import wall_ms
+    from loveletter.referee.clocks import wall_ms
     from loveletter.server.app import create_app
 
     app = create_app()
@@ -97,8 +97,8 @@ def instrumented() -> Any:
                     "tasks": len(asyncio.all_tasks()),
                     "timers": None if scheduled is None else sum(_kinds(scheduled).values()),
                     "timer_kinds": None if scheduled is None else _kinds(scheduled),
-                    "heap": len(referee._deadlines),
-                    "cached_games": len(referee._tables),
+                    "heap": len(referee.clocks._deadlines),
+                    "cached_games": len(referee.tables.cached),
                     "rss_kib": _rss_kib(),
                     "expired": expired,
                 }

@@ -77,8 +77,8 @@ async def fill(url: str, games: int, concurrency: int = 64) -> tuple[float, list
     referee = Referee(store, cache_games=256, clock=SteppingClock())
     keys: list[tuple[int, str]] = []
     todo = iter(range(games))
-    open_body = CreateGameIn(players=[{"name": "Ann"}, {"open": True}], public=True)  # type: ignore[list-item]
-    named_body = CreateGameIn(players=[{"name": "Ann"}, {"name": "Bob"}], public=True)  # type: ignore[list-item]
+    open_body = CreateGameIn(players=[{"name": "Ann"}, {"open": True}], public=True).plain()  # type: ignore[list-item]
+    named_body = CreateGameIn(players=[{"name": "Ann"}, {"name": "Bob"}], public=True).plain()  # type: ignore[list-item]
 
     async def worker() -> None:
         for i in todo:
@@ -87,7 +87,7 @@ async def fill(url: str, games: int, concurrency: int = 64) -> tuple[float, list
             game_id = created["game_id"]
             if kind == "finished":
                 await referee.abort(game_id, created["organiser_token"])
-            keys.append((referee._tables[game_id].meta["created"], game_id))
+            keys.append((referee.tables.cached[game_id].meta["created"], game_id))
 
     start = time.perf_counter()
     await asyncio.gather(*(worker() for _ in range(concurrency)))

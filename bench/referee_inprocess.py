@@ -21,13 +21,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from loveletter.api.logs import configure
-from loveletter.api.schemas import CodeIn, CreateGameIn
 from loveletter.events.sqlite_store import SqliteStore
+from loveletter.referee.inputs import Code, NewGame, NewSeat
+from loveletter.referee.moves import Moved
 from loveletter.referee.referee import Referee
 
 
 async def play(referee: Referee, index: int) -> int:
-    created = await referee.create(CreateGameIn(players=[{"name": "Ann"}, {"name": "Bob"}], first_player=0))
+    created = await referee.create(NewGame((NewSeat("Ann"), NewSeat("Bob")), first_player=0))
     game_id = created["game_id"]
     tokens = [seat["token"] for seat in created["seats"]]
     moves = 0
@@ -38,17 +39,14 @@ async def play(referee: Referee, index: int) -> int:
             return moves
         seat = state.active
         code = referee.game_json(table, seat)["legal_moves"][0]["action_code"]
-        body = CodeIn(type="code", action_code=code)
-        status, _, _ = await referee.move(
-            game_id, tokens[seat], body, raw_body=b"", if_match=None, idempotency_key=None
-        )
-        assert status == 200, status
+        result = await referee.move(game_id, tokens[seat], Code(code), request=b"")
+        assert isinstance(result, Moved), result
         moves += 1
 
 
 async def run(games: int, concurrency: int, path: str, durability: str) -> tuple[int, float, float]:
     store = SqliteStore(path, durability)
-    referee = Referee(store, cache_games=10_000, admin_token=None, signing_key=None)
+    referee = Referee(store, cache_games=10_000, signing_key=None)
     referee.bind_loop()
     queue = list(range(games))
     total = 0

@@ -112,6 +112,18 @@ def test_replays_and_refusals_are_answered_the_same_on_both_paths(app: RefereeAp
             (path, move, {"Authorization": bob, "Accept-Language": "fr"}, 409),
             (path, b'{"type": "play", "card": "princess"}', {"Authorization": ann, "Accept-Language": "fr"}, 422),
             (path, b'{"type": "code", "action_code": 9999}', {"Authorization": ann}, 422),
+            # read the way FastAPI reads the declared body: nothing, text, bytes that are not UTF-8, JSON the
+            # standard library takes and a faster reader does not, and the order of the checks
+            (path, b"", {"Authorization": ann}, 422),
+            (path, b'{"type": "code", "action_code": NaN}', {"Authorization": ann}, 422),
+            (path, b'{"type": "code", "action_code": 123456789012345678901234567890}', {"Authorization": ann}, 422),
+            (path, b'{"type": "\xff"}', {"Authorization": ann}, 400),
+            (path, b"\xef\xbb\xbf" + move, {"Authorization": bob}, 409),
+            (path, b"{not json", {"Authorization": ann, "Content-Type": "text/plain"}, 415),
+            (path, b"{not json", {"Authorization": "Basic abc"}, 400),
+            ("/games/g_missing/moves", b"{}", {"Authorization": "Basic abc", "Content-Type": "text/plain"}, 404),
+            (path, b"{}", {"Authorization": "Basic abc", "Content-Type": "text/plain"}, 415),
+            (path, b"{}", {"Authorization": "Basic abc"}, 401),
         ]
         for where, body, headers, status in refusals:
             answer = await both.same(where, body, headers)

@@ -32,7 +32,6 @@ for outer in ("play", "api", "web", "server", "cli"):
 # The PettingZoo environment plays on the rules and the built-in bots; only render() uses replays' narrator.
 ALLOWED["env"] = {"core", "env", "replays", "play"}
 ALLOWED["cli"].add("env")
-ALLOWED["referee"].add("api")  # TEMPORARY (issue 22): goes when the referee stops raising HTTP problems
 PACKAGES = (*LAYERS, "client", "env")
 # The authority knows no HTTP: no web framework, no HTTP client, no server.
 HTTP = {"fastapi", "starlette", "uvicorn", "httpx", "httpx_sse", "jinja2", "http"}

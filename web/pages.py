@@ -22,10 +22,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from loveletter.api import parse
-from loveletter.api.problems import Problem
+from loveletter.api.problems import Problem, of_refusal
 from loveletter.core.catalogue import EVENT_TYPES
 from loveletter.core.lang import Lang
 from loveletter.referee.referee import Referee
+from loveletter.referee.refusals import Refusal
 from loveletter.replays.narrative import narrate
 from loveletter.replays.pov import narrate_pov
 from loveletter.web.words import COOKIE, WORDS, choose, rulesets, words
@@ -88,7 +89,8 @@ def install(app: FastAPI, referee: Referee) -> None:
         lang = choose(request)
         try:
             table = await referee.table(parse.game_id(game_id))
-        except Problem as problem:
+        except (Problem, Refusal) as refused:
+            problem = of_refusal(refused) if isinstance(refused, Refusal) else refused
             if "text/html" not in request.headers.get("accept", ""):
                 raise  # a program asked: the usual problem+json
             # a person followed a wrong link: a page that says so

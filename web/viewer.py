@@ -11,10 +11,11 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse
 
 from loveletter.api import parse
-from loveletter.api.problems import Problem
+from loveletter.api.problems import Problem, of_refusal
 from loveletter.api.routes.bodies import MAX_GAMES, SIMULATION_BOTS
 from loveletter.core.rules import RULES
 from loveletter.referee.referee import Referee
+from loveletter.referee.refusals import Refusal
 from loveletter.web.pages import page
 from loveletter.web.words import choose, rulesets
 
@@ -27,7 +28,8 @@ def install(app: FastAPI, referee: Referee) -> None:
         if game_id is not None:
             try:
                 game_id = (await referee.table(parse.game_id(game_id))).game_id
-            except Problem as problem:
+            except (Problem, Refusal) as refused:
+                problem = of_refusal(refused) if isinstance(refused, Refusal) else refused
                 if "text/html" not in request.headers.get("accept", ""):
                     raise  # any client but a browser gets the problem+json every route answers
                 # a page, not a JSON problem, for a person who followed a wrong link

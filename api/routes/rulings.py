@@ -10,18 +10,18 @@ import asyncio
 from typing import Annotated, Any
 
 import orjson
-from fastapi import Depends, Header, Query, Request
+from fastapi import Depends, Query, Request
 from fastapi.responses import Response
 
 from loveletter.api import parse
 from loveletter.api.openapi import answers, problem
 from loveletter.api.problems import Problem, lang_of
 from loveletter.api.routes.bodies import RulingIn, events_of, invalid, json_router
+from loveletter.api.routes.deps import OPTIONAL, GameId, RefereeDep, SeatOrAdminToken
 from loveletter.client.answers import Ruling, SeatAt
 from loveletter.core.catalogue import Event
 from loveletter.core.evolve import fold
 from loveletter.core.lang import BilingualError, Text
-from loveletter.referee.referee import Referee
 from loveletter.replays.rulings import MoveFormatError, explain, seat_view_at
 
 JSON = "application/json"
@@ -168,21 +168,20 @@ async def ask_ruling(body: RulingIn, request: Request) -> Response:
 @router.get(
     "/games/{game_id}/state",
     tags=["games"],
+    openapi_extra=OPTIONAL,
     responses=answers(SeatAt, 403, 404, 422, example=STATE_EXAMPLE)
     | {422: problem(422, OUT_OF_RANGE_EXAMPLE, "A point out of range")},
 )
 async def get_state(
-    game_id: str,
-    request: Request,
+    game_id: GameId,
+    token: SeatOrAdminToken,
+    referee: RefereeDep,
     at: Annotated[int | None, Query(description="the seq to look at (default: the current version)")] = None,
     full: Annotated[bool, Query(description="the whole state: once the game is over, or for the admin")] = False,
-    authorization: Annotated[str | None, Header()] = None,
 ) -> Response:
     """What the caller's seat (spectator without a token) could see after seq `at`; `full=true`, or the admin
     token, gives the whole state (every hand, the deck) — only once the game is over or for the admin."""
-    referee: Referee = request.app.state.referee
-    table = await referee.table(parse.game_id(game_id))
-    token = parse.bearer(authorization)
+    table = await referee.table(game_id)
     admin = referee.is_admin(token)
     events: list[Event] = list(table.events)
     point = len(events) if at is None else at

@@ -492,14 +492,16 @@ def app_routes() -> list[tuple[str, str]]:
     """(method, path template) of every route of the app, as `create_app` builds it: a new route is searched too."""
     import tempfile
 
+    from fastapi.routing import iter_route_contexts
+
     folder = tempfile.mkdtemp(prefix="loveletter-routes-")
     store = SqliteStore(f"{folder}/routes.db")
     try:
         app = create_app(Settings(database_url="sqlite:///unused.db", key_path=f"{folder}/key"), store)
-        found = [
+        found = [  # the routes of the routers the app includes too (FastAPI keeps those behind their router)
             (method, route.path)
-            for route in app.routes
-            if isinstance(route, Route)
+            for route in iter_route_contexts(app.routes)
+            if isinstance(route.original_route, Route)
             for method in sorted(route.methods or ())
             if method != "HEAD"
         ]

@@ -150,6 +150,8 @@ class RequestContext:
             await _refuse(send, problem, request_id, headers)
             return
         if length is not None and length > max_body:
+            if headers.get(b"expect", b"").lower() != b"100-continue":  # else the body was never sent: nothing to drain
+                await _drain(receive, more=True)
             await _too_large(send, max_body, request_id, headers)
             return
         start = time.perf_counter()
@@ -169,6 +171,7 @@ class RequestContext:
                 size += len(chunks[-1])
                 more = message.get("more_body", False)
                 if size > max_body:
+                    await _drain(receive, more)
                     await _too_large(send, max_body, request_id, headers)
                     return
             buffered: list[Message] = [{"type": "http.request", "body": b"".join(chunks), "more_body": False}]
@@ -199,16 +202,45 @@ class RequestContext:
         )
 
 
+DRAIN_BYTES = 256 * 2**20
+DRAIN_SECONDS = 5.0
+"""What the referee still reads of a body it refused as too large before it answers and closes: a close with unread
+bytes in the socket makes the kernel reset the connection, and the client, still sending, never reads its 413."""
+
+
+async def _drain(receive: Receive, more: bool) -> None:
+    """Read and drop the rest of a refused body, bounded in bytes and in time (a client that goes on past either is
+    cut off, as before)."""
+    deadline = time.monotonic() + DRAIN_SECONDS
+    drained = 0
+    while more and drained < DRAIN_BYTES:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return
+        try:
+            message = await asyncio.wait_for(receive(), left)
+        except TimeoutError:
+            return
+        if message["type"] != "http.request":
+            return
+        drained += len(message.get("body", b""))
+        more = message.get("more_body", False)
+
+
 async def _too_large(send: Send, limit: int, request_id: str, headers: dict[bytes, bytes]) -> None:
     problem = Problem(
         413,
         "too_large",
         Text(f"bodies are limited to {limit} bytes", f"le corps d'une requête est limité à {fr_int(limit)} octets"),
     )
-    await _refuse(send, problem, request_id, headers)
+    await _refuse(send, problem, request_id, headers, close=True)
 
 
-async def _refuse(send: Send, problem: Problem, request_id: str, headers: dict[bytes, bytes]) -> None:
-    """Answer `problem` before the application sees the request (in the request's language)."""
+async def _refuse(
+    send: Send, problem: Problem, request_id: str, headers: dict[bytes, bytes], close: bool = False
+) -> None:
+    """Answer `problem` before the application sees the request (in the request's language); `close` ends the
+    connection after the answer (the rest of the request was not read, or was dropped)."""
     lang = parse.accept_language(headers.get(b"accept-language", b"").decode("latin-1"))
-    await send_problem(send, problem, lang, headers={"X-Request-ID": request_id})
+    extra = {"X-Request-ID": request_id} | ({"Connection": "close"} if close else {})
+    await send_problem(send, problem, lang, headers=extra)

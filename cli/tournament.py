@@ -9,6 +9,7 @@ import secrets
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,27 @@ from loveletter.cli.failures import fail, fail_with
 from loveletter.cli.options import RULESET_HELP, UI, _, command, lang_option
 from loveletter.cli.progress import RateColumn
 from loveletter.cli.text import Integer, OneOf
-from loveletter.core.lang import Lang, os_error
+from loveletter.core.lang import Lang, Text, os_error
+
+
+class Seconds(click.ParamType):
+    """A number of seconds above 0 and at most 7 days, fractions allowed, refused in the user's language."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            seconds = float("nan")
+        if not 0 < seconds <= 7 * 24 * 3600:  # NaN fails this too
+            self.fail(
+                Text(
+                    f"{value!r} is not a number of seconds above 0 and at most 7 days",
+                    f"« {value} » n'est pas un nombre de secondes de plus de 0 et d'au plus 7 jours",
+                )(UI)
+            )
+        return seconds
 
 
 @command(
@@ -125,10 +146,15 @@ from loveletter.core.lang import Lang, os_error
 )
 @click.option(
     "--turn-seconds",
-    type=Integer(UI, 1),
-    default=10,
-    show_default=True,
-    help=_("over HTTP: each decision's clock", "par HTTP : la pendule de chaque décision"),
+    type=Seconds(),
+    default=None,
+    metavar="SECONDS",
+    help=_(
+        "each decision's time limit: in process any number (default 5, e.g. 0.5), over HTTP the clock's whole "
+        "seconds (default 10)",
+        "le temps de chaque décision : dans le processus un nombre quelconque (5 par défaut, par exemple 0.5), par "
+        "HTTP les secondes entières de la pendule (10 par défaut)",
+    ),
 )
 @click.option(
     "--on-timeout",
@@ -136,9 +162,11 @@ from loveletter.core.lang import Lang, os_error
     default="resign",
     show_default=True,
     help=_(
-        "over HTTP: when a clock runs out, the seat resigns (it finishes last), or the referee's bot plays for it",
-        "par HTTP : quand une pendule tombe, le siège abandonne (il finit dernier), ou le robot de l'arbitre joue "
-        "pour lui",
+        "when a bot does not decide (it crashed, overran its time or answered an illegal move), its seat resigns "
+        "(it finishes last), or the heuristic bot plays that decision for it; in process as over HTTP (RULINGS §12)",
+        "quand un robot ne décide pas (il a échoué, dépassé son temps ou répondu un coup illégal), son siège "
+        "abandonne (il finit dernier), ou le robot heuristique joue cette décision pour lui ; dans le processus "
+        "comme par HTTP (RULINGS §12)",
     ),
 )
 @click.option(
@@ -164,7 +192,7 @@ def tournament(
     server: str | None,
     serve: bool,
     admin_token: str | None,
-    turn_seconds: int,
+    turn_seconds: float | None,
     on_timeout: str,
     parallel: int,
     lang: Lang,
@@ -175,7 +203,9 @@ def tournament(
 
     try:
         names = tuple(b.strip() for b in bots.split(",") if b.strip())
-        config = Config(names, players, ruleset, games, seed, parse_options(rule_options), duplicate)
+        config = Config(names, players, ruleset, games, seed, parse_options(rule_options), duplicate, on_timeout)
+        if turn_seconds is not None and server is None and not serve:
+            config = replace(config, turn_seconds=turn_seconds)
         config.check()
         load_bots(config.bots)
     except (TournamentError, SimulationError) as exc:
@@ -190,6 +220,11 @@ def tournament(
             f"--plot {plot} : le nom du fichier doit finir par .png ou .svg",
         )
     over_http = server is not None or serve
+    if over_http and turn_seconds is not None and turn_seconds != int(turn_seconds):
+        fail(
+            f"--turn-seconds {turn_seconds:g}: over HTTP the referee's clock counts whole seconds",
+            f"--turn-seconds {turn_seconds:g} : par HTTP la pendule de l'arbitre compte en secondes entières",
+        )
     err = Console(stderr=True)
     columns = (
         TextColumn(_("tournament", "tournoi")),
@@ -212,7 +247,8 @@ def tournament(
                 progress.advance(task)
 
             if over_http:
-                outcomes = _over_http(config, server, admin_token, turn_seconds, on_timeout, parallel, fp, on_game)
+                clock = 10 if turn_seconds is None else int(turn_seconds)
+                outcomes = _over_http(config, server, admin_token, clock, parallel, fp, on_game)
             else:
                 from loveletter.play.tournament import run_in_process
 
@@ -235,6 +271,7 @@ def tournament(
         except OSError as exc:
             reason = os_error(exc)
             fail(f"cannot write {plot}: {reason.en}", f"impossible d'écrire {plot} : {reason.fr}")
+    _tell_crashes(figures, lang)
     if as_json:
         print(orjson.dumps(figures, option=orjson.OPT_INDENT_2).decode())
     elif as_csv:
@@ -245,12 +282,25 @@ def tournament(
             console.print(table)
 
 
+def _tell_crashes(figures: dict[str, Any], lang: Lang) -> None:
+    """Each bot that crashed, on standard error: how often, and its first traceback (the results go to standard
+    output, so a JSON or CSV reader never meets it)."""
+    for row in figures["ratings"]:
+        if row["crashes"]:
+            n, name = row["crashes"], row["name"]
+            said = (
+                f"le robot {name} a échoué dans {n} partie(s) ; sa première trace :"
+                if lang == "fr"
+                else f"the bot {name} crashed in {n} game(s); its first traceback:"
+            )
+            sys.stderr.write(f"{said}\n{row['first_traceback'] or '(none printed)'}\n")
+
+
 def _over_http(
     config: Any,
     server: str | None,
     admin_token: str | None,
     turn_seconds: int,
-    on_timeout: str,
     parallel: int,
     log: Any,
     on_game: Callable[[object], None],
@@ -262,7 +312,7 @@ def _over_http(
             if server is None:  # the referee started here has an admin token of its own: duplicate deals work
                 admin_token = secrets.token_urlsafe(32)
                 server = stack.enter_context(local_referee(admin_token))
-            http = HttpConfig(server, turn_seconds, on_timeout, parallel, admin_token=admin_token)
+            http = HttpConfig(server, turn_seconds, parallel, admin_token=admin_token)
             return run_over_http(config, http, log, on_game)
     except HttpTournamentError as exc:
         fail_with(exc)

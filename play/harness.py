@@ -7,9 +7,14 @@ from __future__ import annotations
 
 import importlib
 import os
+import queue
 import random
 import sys
+import threading
+import traceback
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass
 from typing import Any, Protocol, Union
 
 from loveletter.client.errors import RefereeError
@@ -166,3 +171,54 @@ def load(spec: str, seed: int | None = None) -> Bot:
         sys.path.insert(0, os.getcwd())
     found: Any = getattr(importlib.import_module(module_name), attribute)
     return found() if isinstance(found, type) else found  # type: ignore[no-any-return]
+
+
+# -- a decision on a time limit, in process --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Crashed:
+    """A bot's decision that raised: the exception's traceback, as Python prints it."""
+
+    traceback: str
+
+
+class TimedOut:
+    """A bot's decision that did not come within its limit."""
+
+
+class Worker:
+    """One seat's bot, asked on a daemon thread of its own so that a decision can be given up after `seconds`.
+
+    Python cannot stop a thread: an overrunning decision goes on in the background and its answer is ignored. The
+    seat's next question waits behind it, as it would in the bot's own process over HTTP, and so times out too unless
+    the bot is back by then. A thread rather than a process: the bot keeps its memory, gets the very `Game` object,
+    and a decision costs microseconds instead of a pickle round trip; a daemon thread never holds the interpreter
+    open at exit (docs/bots.md)."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.inbox: queue.SimpleQueue[tuple[Game, Future[LegalMove | int | Crashed]] | None] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._serve, name="loveletter-bot", daemon=True)
+        self.thread.start()
+
+    def ask(self, game: Game, seconds: float) -> LegalMove | int | Crashed | TimedOut:
+        """The bot's answer; its crash; or `TimedOut` if neither came within `seconds`."""
+        answer: Future[LegalMove | int | Crashed] = Future()
+        self.inbox.put((game, answer))
+        try:
+            return answer.result(timeout=seconds)
+        except TimeoutError:
+            return TimedOut()
+
+    def close(self) -> None:
+        """Let the thread end once it is done with what it was asked (at once if it is idle)."""
+        self.inbox.put(None)
+
+    def _serve(self) -> None:
+        while (item := self.inbox.get()) is not None:
+            game, answer = item
+            try:
+                answer.set_result(decide(self.bot, game))
+            except BaseException:  # a bot calling sys.exit() has crashed too, not this process
+                answer.set_result(Crashed(traceback.format_exc()))

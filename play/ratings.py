@@ -76,11 +76,13 @@ class Totals:
     timeouts: list[int]
     refused: list[int]
     hangs: list[int]
+    tracebacks: list[str]
+    """Each bot's first crash's traceback, in game order ("" if it never crashed)."""
     aborted: int = 0
 
     @classmethod
     def of(cls, outcomes: Sequence[Outcome], bots: int) -> Totals:
-        t = cls([0] * bots, [0] * bots, [0] * bots, [0] * bots, [0] * bots, [0] * bots)
+        t = cls([0] * bots, [0] * bots, [0] * bots, [0] * bots, [0] * bots, [0] * bots, [""] * bots)
         for o in outcomes:
             if o.aborted:
                 t.aborted += 1
@@ -89,6 +91,8 @@ class Totals:
                 t.timeouts[b] += o.timeouts[seat]
                 t.refused[b] += o.refused[seat]
                 t.hangs[b] += o.hangs[seat]
+                if not t.tracebacks[b] and seat < len(o.tracebacks):
+                    t.tracebacks[b] = o.tracebacks[seat]
                 if not o.aborted:
                     t.played[b] += 1
                     t.won[b] += seat in o.winners
@@ -146,6 +150,7 @@ def results(config: Config, outcomes: Sequence[Outcome], seconds: float, mode: s
                 "timeouts": totals.timeouts[i],
                 "refused_moves": totals.refused[i],
                 "hangs": totals.hangs[i],
+                "first_traceback": totals.tracebacks[i] or None,
             }
         )
     pairs = []

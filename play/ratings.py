@@ -18,7 +18,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 from rich.table import Table
 
-from loveletter.core.lang import number
+from loveletter.core.lang import Text, number
 from loveletter.play.report import Z95, wilson
 from loveletter.play.tournament import Config, Outcome, short_names
 
@@ -78,14 +78,17 @@ class Totals:
     hangs: list[int]
     tracebacks: list[str]
     """Each bot's first crash's traceback, in game order ("" if it never crashed)."""
+    placings: list[int]
+    """The sum of the bot's places (1 is best) over its seat-games."""
     aborted: int = 0
 
     @classmethod
     def of(cls, outcomes: Sequence[Outcome], bots: int) -> Totals:
-        t = cls([0] * bots, [0] * bots, [0] * bots, [0] * bots, [0] * bots, [0] * bots, [""] * bots)
+        t = cls([0] * bots, [0] * bots, [0] * bots, [0] * bots, [0] * bots, [0] * bots, [""] * bots, [0] * bots)
         for o in outcomes:
             if o.aborted:
                 t.aborted += 1
+            ranks = o.ranks
             for seat, b in enumerate(o.seats):
                 t.crashes[b] += o.crashes[seat]
                 t.timeouts[b] += o.timeouts[seat]
@@ -96,6 +99,7 @@ class Totals:
                 if not o.aborted:
                     t.played[b] += 1
                     t.won[b] += seat in o.winners
+                    t.placings[b] += ranks[seat]
         return t
 
 
@@ -118,6 +122,13 @@ def head_to_head(outcomes: Sequence[Outcome], bots: int) -> list[list[tuple[int,
                 else:
                     table[a][b] = (ahead, level, behind + 1)
     return table
+
+
+SORTED_BY = Text(
+    "ranked by rating (OpenSkill mu), highest first; the interval is mu ± 1.96·sigma",
+    "classés par note (mu d'OpenSkill), la plus haute d'abord ; l'intervalle est mu ± 1,96·sigma",
+)
+"""The order of the ratings table, said with it: win rate and placing may order the bots otherwise."""
 
 
 def results(config: Config, outcomes: Sequence[Outcome], seconds: float, mode: str = "in-process") -> dict[str, Any]:
@@ -146,6 +157,7 @@ def results(config: Config, outcomes: Sequence[Outcome], seconds: float, mode: s
                 "win_rate": totals.won[i] / max(1, totals.played[i]),
                 "win_rate_low": low,
                 "win_rate_high": high,
+                "average_placing": totals.placings[i] / totals.played[i] if totals.played[i] else None,
                 "crashes": totals.crashes[i],
                 "timeouts": totals.timeouts[i],
                 "refused_moves": totals.refused[i],
@@ -185,6 +197,7 @@ def results(config: Config, outcomes: Sequence[Outcome], seconds: float, mode: s
         "bots": list(config.bots),
         "options": dict(config.options),
         "rating": {"model": "openskill.PlackettLuce", "interval": "mu ± 1.96·sigma", "confidence": 0.95},
+        "sorted_by": SORTED_BY.en,
         "seconds": seconds,
         "games_per_second": len(outcomes) / seconds if seconds > 0 else None,
         "ratings": rows,
@@ -196,16 +209,22 @@ CSV_COLUMNS = ("section", "bot", "opponent", "count", "trials", "estimate", "low
 
 
 def render_csv(figures: dict[str, Any]) -> str:
-    """One row per figure: a rating (mu, its interval), a win rate (wins of seat-games, Wilson interval), a
-    head-to-head score (ahead + half the levels, of the meetings), and each bot's incidents."""
+    """One row per figure: the order of the bots (`sorted_by`, first), a rating (mu, its interval), a win rate
+    (wins of seat-games, Wilson interval), an average placing (sum of places of seat-games), a head-to-head score
+    (ahead + half the levels, of the meetings), and each bot's incidents. Bots come in the ratings' order."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
+    w.writerow(["sorted_by", "", "", "", "", figures["sorted_by"], "", ""])
     for r in figures["ratings"]:
         w.writerow(["rating", r["name"], "", "", r["seat_games"], _g(r["mu"]), _g(r["low"]), _g(r["high"])])
     for r in figures["ratings"]:
         row = [r["wins"], r["seat_games"], _g(r["win_rate"]), _g(r["win_rate_low"]), _g(r["win_rate_high"])]
         w.writerow(["win_rate", r["name"], "", *row])
+    for r in figures["ratings"]:
+        placing = "" if r["average_placing"] is None else _g(r["average_placing"])
+        total = "" if r["average_placing"] is None else round(r["average_placing"] * r["seat_games"])
+        w.writerow(["average_placing", r["name"], "", total, r["seat_games"], placing, "", ""])
     for p in figures["head_to_head"]:
         w.writerow(["head_to_head", p["bot"], p["opponent"], p["ahead"], p["met"], _g(p["score"]), _g(p["low"]),
                     _g(p["high"])])  # fmt: skip
@@ -232,36 +251,38 @@ def render_tables(figures: dict[str, Any], lang: str = "en") -> list[Table]:
         if fr
         else f"{games} games of {figures['ruleset']}, {figures['players']} players, seed {figures['seed']}"
     )
-    ratings = Table(title=title)
+    ratings = Table(title=title, caption=SORTED_BY(lang))
     columns = [
         ("#", "right"),
         ("robot" if fr else "bot", "left"),
         ("note" if fr else "rating (mu)", "right"),
         ("intervalle à 95 %" if fr else "95% interval", "right"),
         ("victoires" if fr else "win rate", "right"),
+        ("place moyenne" if fr else "avg placing", "right"),
         ("parties" if fr else "seat-games", "right"),
+        ("échecs" if fr else "crashes", "right"),
+        ("hors délai" if fr else "timeouts", "right"),
     ]
-    incidents = ("crashes", "timeouts", "refused_moves", "hangs")
-    shown = figures["mode"] == "http" or any(r[k] for r in figures["ratings"] for k in incidents)
-    if shown:  # what went wrong, per bot: always over HTTP, and in process when something did
-        columns += [
-            ("échecs" if fr else "crashes", "right"),
-            ("hors délai" if fr else "timeouts", "right"),
-            ("coups refusés" if fr else "refused", "right"),
-            ("bloqués" if fr else "hung", "right"),
-        ]
+    more = ("refused_moves", "hangs")
+    shown = figures["mode"] == "http" or any(r[k] for r in figures["ratings"] for k in more)
+    if shown:  # refused moves and hung processes: always over HTTP, and in process when there were any
+        columns += [("coups refusés" if fr else "refused", "right"), ("bloqués" if fr else "hung", "right")]
     for head, justify in columns:
         ratings.add_column(head, justify=justify)  # type: ignore[arg-type]
     for r in figures["ratings"]:
+        placing = r["average_placing"]
         cells = [
             str(r["place"]),
             r["name"],
             n(f"{r['mu']:.2f}"),
             n(f"{r['low']:.2f} – {r['high']:.2f}"),
             n(f"{r['win_rate']:.1%}"),
+            "—" if placing is None else n(f"{placing:.2f}"),
             n(f"{r['seat_games']:,}"),
+            str(r["crashes"]),
+            str(r["timeouts"]),
         ]
-        ratings.add_row(*cells, *([str(r[k]) for k in incidents] if shown else []))
+        ratings.add_row(*cells, *([str(r[k]) for k in more] if shown else []))
     names = [r["name"] for r in figures["ratings"]]
     h2h = Table(
         title="Face-à-face" if fr else "Head to head",

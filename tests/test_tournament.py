@@ -123,8 +123,10 @@ def test_json_and_csv_say_the_same_and_add_up(tmp_path: Path) -> None:
     for r in figures["ratings"]:
         assert float(ratings[r["name"]]["estimate"]) == pytest.approx(r["mu"], rel=1e-5)
     assert {r["section"] for r in rows} == {
-        "rating", "win_rate", "head_to_head", "crashes", "timeouts", "refused_moves", "hangs",
+        "sorted_by", "rating", "win_rate", "average_placing", "head_to_head", "crashes", "timeouts", "refused_moves",
+        "hangs",
     }  # fmt: skip
+    assert rows[0]["section"] == "sorted_by" and rows[0]["estimate"] == figures["sorted_by"]
 
 
 def test_the_chart_of_ratings_is_drawn_as_png_and_svg(tmp_path: Path) -> None:

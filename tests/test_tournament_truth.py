@@ -3,13 +3,18 @@ the turn clock costs it (RULINGS §12), and the report says so, traceback includ
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import time
 from collections import Counter
 
+import pytest
+from rich.console import Console
+
 from loveletter.client import Game, LegalMove
-from loveletter.play.ratings import results
-from loveletter.play.tournament import Config, run_in_process
+from loveletter.play.ratings import render_csv, render_tables, results
+from loveletter.play.tournament import Config, Outcome, run_in_process
 from tests.cli import loveletter
 
 HERE = "tests.test_tournament_truth"
@@ -119,3 +124,52 @@ def test_over_http_the_clock_counts_whole_seconds() -> None:
     ran = loveletter("tournament", "--bots", "heuristic,random", "--server", "http://127.0.0.1:9", "--turn-seconds",
                      "0.5")  # fmt: skip
     assert ran.returncode == 2 and "whole seconds" in ran.stderr
+
+
+def hand_checked() -> tuple[Config, list[Outcome]]:
+    """Three two-seat games of bots a and b, worked by hand: a wins games 0 and 1, b game 2; in game 0, b crashed,
+    timed out and resigned."""
+    config = Config(("a:x", "b:y"), players=2, games=3)
+    games = [
+        Outcome(0, 0, (0, 1), winners=(0,), favors=(0, 0), resigned=(False, True), timeouts=[0, 1],
+                refused=[0, 0], crashes=[0, 1], hangs=[0, 0], tracebacks=["", "Traceback…"]),
+        Outcome(1, 0, (1, 0), winners=(1,), favors=(2, 3), resigned=(False, False)),
+        Outcome(2, 1, (0, 1), winners=(1,), favors=(1, 3), resigned=(False, False)),
+    ]  # fmt: skip
+    for o in games[1:]:
+        o.timeouts, o.refused, o.crashes, o.hangs, o.tracebacks = [0, 0], [0, 0], [0, 0], [0, 0], ["", ""]
+    return config, games
+
+
+def test_the_results_say_rating_win_rate_placing_crashes_timeouts_and_the_order() -> None:
+    config, games = hand_checked()
+    figures = results(config, games, 1.0)
+    assert figures["sorted_by"].startswith("ranked by rating (OpenSkill mu), highest first")
+    a, b = figures["ratings"]
+    assert (a["name"], b["name"]) == ("a:x", "b:y") and (a["place"], b["place"]) == (1, 2)
+    assert a["mu"] > b["mu"] and a["low"] < a["mu"] < a["high"]
+    assert (a["wins"], a["seat_games"], a["win_rate"]) == (2, 3, 2 / 3)
+    assert (b["wins"], b["win_rate"]) == (1, 1 / 3)
+    # Places: a was 1st, 1st, 2nd; b 2nd (resigned), 2nd, 1st.
+    assert a["average_placing"] == pytest.approx(4 / 3) and b["average_placing"] == pytest.approx(5 / 3)
+    assert (a["crashes"], a["timeouts"], b["crashes"], b["timeouts"]) == (0, 0, 1, 1)
+    assert b["first_traceback"] == "Traceback…" and a["first_traceback"] is None
+
+
+def test_csv_and_text_carry_the_same_columns_and_the_sort_line() -> None:
+    config, games = hand_checked()
+    figures = results(config, games, 1.0)
+    rows = list(csv.reader(io.StringIO(render_csv(figures))))
+    assert rows[1] == ["sorted_by", "", "", "", "", figures["sorted_by"], "", ""]
+    placing = {r[1]: r for r in rows if r[0] == "average_placing"}
+    assert placing["a:x"][3:6] == ["4", "3", "1.33333"] and placing["b:y"][3:6] == ["5", "3", "1.66667"]
+    assert [r[3] for r in rows if r[0] in ("crashes", "timeouts")] == ["0", "0", "1", "1"]
+    console = Console(width=160, record=True, file=io.StringIO())
+    for table in render_tables(figures, "en"):
+        console.print(table)
+    text = console.export_text()
+    for head in ("rating (mu)", "95% interval", "win rate", "avg placing", "crashes", "timeouts"):
+        assert head in text
+    assert "ranked by rating (OpenSkill mu), highest first" in text
+    cells = [c.strip() for c in next(x for x in text.splitlines() if " b:y " in x).split("│")]
+    assert cells[1:3] == ["2", "b:y"] and cells[5:] == ["33.3%", "1.67", "3", "1", "1", ""]

@@ -18,13 +18,15 @@ from dataclasses import dataclass
 from typing import Any, Protocol, Union
 
 from loveletter.client.errors import RefereeError
-from loveletter.client.models import Game, LegalMove
+from loveletter.client.models import Event, Game, LegalMove
 from loveletter.client.sync import Client
 from loveletter.core.cards import Card
+from loveletter.core.catalogue import Event as CoreEvent
 from loveletter.core.legal import action_code, from_action_code, legal_moves_as_dicts
 from loveletter.core.state import GameState
-from loveletter.core.views import SeatPublic, view
+from loveletter.core.views import SeatPublic, redact, view
 from loveletter.core.views import View as CoreView
+from loveletter.events.codec import encode
 from loveletter.play.bots import BOTS, get_bot
 
 
@@ -47,6 +49,7 @@ def play(seat: Client, game_id: str, bot: Bot, *, on_refused: Callable[[RefereeE
     game to move on (a game with a turn clock times the seat out and plays or resigns for it)."""
 
     asked = -1  # the version the bot last answered: a refused answer is not asked for again at the same place
+    told = HttpTold(seat, game_id)
 
     def move(game: Game) -> None:
         nonlocal asked
@@ -54,7 +57,7 @@ def play(seat: Client, game_id: str, bot: Bot, *, on_refused: Callable[[RefereeE
             return
         asked = game.version
         try:
-            seat.play(game_id, decide(bot, game))
+            seat.play(game_id, decide(bot, game.tell(told.upto(game.version))))
         except RefereeError as refusal:
             if on_refused is None or refusal.status not in (409, 422):
                 raise
@@ -63,6 +66,7 @@ def play(seat: Client, game_id: str, bot: Bot, *, on_refused: Callable[[RefereeE
     game = seat.game(game_id)
     move(game)
     for event in seat.stream(game_id):
+        told.heard(event)
         if event.seq < game.version:
             continue  # the stream's beginning: events the seat has already answered
         game = seat.game(game_id)
@@ -76,12 +80,17 @@ def play(seat: Client, game_id: str, bot: Bot, *, on_refused: Callable[[RefereeE
 
 
 def seat_game(
-    state: GameState, seat: int, game_id: str = "in-process", bots: Sequence[str | None] | None = None
+    state: GameState,
+    seat: int,
+    game_id: str = "in-process",
+    bots: Sequence[str | None] | None = None,
+    told: LogTold | None = None,
 ) -> Game:
     """The `Game` that `GET /games/{id}` answers `seat` at `state`, built in process from the seat's view and legal
     moves (the referee's own `core.views.view` and `core.legal`) — never from the full state — so a bot cannot tell
-    the two apart (tests/test_bot_harness.py compares them move by move)."""
-    return Game.of(
+    the two apart (tests/test_bot_harness.py compares them move by move); with `told`, its `events` are the seat's
+    view of the log up to `state`."""
+    game = Game.of(
         {
             "game_id": game_id,
             "version": state.seq,
@@ -95,6 +104,81 @@ def seat_game(
             "legal_moves": legal_moves_as_dicts(state, seat),
         }
     )
+    return game if told is None else game.tell(Told(told, state.seq))
+
+
+# -- the events a seat was told ---------------------------------------------------------------------------------------
+
+
+class SeatLog:
+    """The events one seat was told so far, each read once and kept (a bot asks at every decision)."""
+
+    def __init__(self) -> None:
+        self.read: list[Event] = []
+
+    def upto(self, version: int) -> tuple[Event, ...]:
+        """The seat's events of seq 1 to `version`."""
+        while len(self.read) < version:
+            more = self.more(len(self.read), version)
+            if not more:
+                break
+            self.read += [e for e in more if len(self.read) < e.seq <= version]
+        return tuple(self.read[:version])
+
+    def heard(self, event: Event) -> None:
+        """An event the seat was sent anyway (the game's stream): kept if it is the next one."""
+        if event.seq == len(self.read) + 1:
+            self.read.append(event)
+
+    def more(self, after: int, version: int) -> Sequence[Event]:
+        raise NotImplementedError
+
+
+class LogTold(SeatLog):
+    """In process: the game's log (the list the tournament appends to) redacted for `seat` by the referee's own
+    `core.views.redact`, as `GET /games/{id}/events` answers the seat."""
+
+    def __init__(self, log: Sequence[CoreEvent], seat: int) -> None:
+        super().__init__()
+        self.log, self.seat = log, seat
+
+    def more(self, after: int, version: int) -> Sequence[Event]:
+        out = []
+        for seq in range(after + 1, min(version, len(self.log)) + 1):
+            event = self.log[seq - 1]
+            fields = encode(event)
+            fields["seq"] = seq
+            out.append(Event.of(redact(event, fields, self.seat)))
+        return out
+
+
+class HttpTold(SeatLog):
+    """Over HTTP: the events the game's stream sent the seat, and those it has not sent yet from the game's events
+    endpoint (asked with the seat's token), read before the bot is asked: the seat's client may be closed by the
+    time a bot looks at a `Game` it kept."""
+
+    def __init__(self, seat: Client, game_id: str) -> None:
+        super().__init__()
+        self.seat, self.game_id = seat, game_id
+
+    def more(self, after: int, version: int) -> Sequence[Event]:
+        return self.seat.events(self.game_id, after=after).events
+
+
+class Told:
+    """A `Game`'s events, read from its seat's log only when the bot first asks (a bot that never does costs
+    nothing); two are equal when they hold the same events."""
+
+    def __init__(self, log: SeatLog, version: int) -> None:
+        self.log, self.version = log, version
+
+    def __call__(self) -> tuple[Event, ...]:
+        return self.log.upto(self.version)
+
+    def __eq__(self, other: object) -> bool:
+        return self() == (other() if isinstance(other, Told) else other)
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def core_view(game: Game) -> CoreView:

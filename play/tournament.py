@@ -38,7 +38,7 @@ from loveletter.core.views import view
 from loveletter.events.log import Header, write_game
 from loveletter.play.bots import BOTS, get_bot
 from loveletter.play.bots import Bot as Policy
-from loveletter.play.harness import Bot, Crashed, TimedOut, Worker, load, seat_game
+from loveletter.play.harness import Bot, Crashed, LogTold, TimedOut, Worker, load, seat_game
 from loveletter.play.simulate import Config as SimulationConfig
 from loveletter.play.simulate import SeedKey, SimulationError
 
@@ -266,6 +266,7 @@ def _play(
 ) -> Outcome:
     n = config.players
     refused, crashes, timeouts, tracebacks = [0] * n, [0] * n, [0] * n, [""] * n
+    told = [LogTold(record, seat) for seat in range(n)]  # what each seat was told, read when its bot asks
     fallback = get_bot("heuristic")
     game_id = _game_id(config, seating)
     state = INITIAL.thaw()
@@ -282,7 +283,8 @@ def _play(
                 command = bot.choose(view(state, seat), legal_moves(state, seat), rngs[seat])
                 continue
             if not crashes[seat]:  # a bot that crashed is gone for the game, as its process is over HTTP
-                move = _answer(bot, seat_game(state, seat, game_id), seat, config.turn_seconds)
+                game = seat_game(state, seat, game_id, told=told[seat])
+                move = _answer(bot, game, seat, config.turn_seconds)
                 if isinstance(move, Crashed):
                     crashes[seat], tracebacks[seat] = 1, move.traceback
                 elif move is None:

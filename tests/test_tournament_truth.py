@@ -8,6 +8,7 @@ import io
 import json
 import time
 from collections import Counter
+from typing import ClassVar
 
 import pytest
 from rich.console import Console
@@ -173,3 +174,40 @@ def test_csv_and_text_carry_the_same_columns_and_the_sort_line() -> None:
     assert "ranked by rating (OpenSkill mu), highest first" in text
     cells = [c.strip() for c in next(x for x in text.splitlines() if " b:y " in x).split("│")]
     assert cells[1:3] == ["2", "b:y"] and cells[5:] == ["33.3%", "1.67", "3", "1", "1", ""]
+
+
+class Listener:
+    """Checks, at every decision, that `game.events` is its seat's view of the log so far — every event once, in
+    order, up to the game's version, others' cards hidden — and remembers each Guard miss it was told of ("seat t
+    does not hold card g"). A failed check raises: the tournament counts it as a crash."""
+
+    misses: ClassVar[list[tuple[int, str]]] = []
+    decisions: ClassVar[list[int]] = []
+
+    def choose(self, game: Game) -> LegalMove:
+        events, me = game.events, game.view.seat
+        assert [e.seq for e in events] == list(range(1, game.version + 1)), [e.seq for e in events]
+        assert events[0].type == "game_started" and events[-1].seq == game.view.version
+        for i, e in enumerate(events):
+            d = e.data
+            if e.type == "round_started":
+                assert "hands" not in d and "deck" not in d and isinstance(d["hand"], str), d
+            elif e.type == "turn_started":
+                assert ("card" in d) == (d["player"] == me), d
+            elif e.type == "card_played" and d["card"] == "guard" and d.get("guess"):
+                later = events[i + 1 : i + 3]
+                if not any(x.type == "player_eliminated" and x.data["player"] == d["target"] for x in later):
+                    Listener.misses.append((d["target"], d["guess"]))
+        Listener.decisions.append(game.version)
+        return game.legal_moves[0]
+
+
+def test_in_process_a_bot_is_told_its_seats_events_so_far() -> None:
+    import importlib
+
+    bot = importlib.import_module(HERE).Listener  # the class `load` finds (pytest may name this module otherwise)
+    bot.misses.clear()
+    bot.decisions.clear()
+    outcomes = run_in_process(Config(("heuristic", f"{HERE}:Listener"), players=2, games=6, seed=2))
+    assert all(o.crashes == [0, 0] and o.timeouts == [0, 0] for o in outcomes), [o.tracebacks for o in outcomes]
+    assert len(bot.decisions) > 20 and bot.misses  # it was asked, and told of Guard misses it could remember

@@ -118,6 +118,19 @@ class Seconds(click.ParamType):
     ),
 )
 @click.option(
+    "--ratings",
+    "ratings_file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help=_(
+        "start each bot from its rating in this JSON file (afresh if absent) and write the new ratings back, so a "
+        "bot's rating carries over from tournament to tournament",
+        "partir de la note de chaque robot dans ce fichier JSON (de zéro s'il n'y est pas) et y réécrire les "
+        "nouvelles notes, pour qu'elles passent d'un tournoi à l'autre",
+    ),
+)
+@click.option(
     "--server",
     default=None,
     metavar="URL",
@@ -189,6 +202,7 @@ def tournament(
     as_csv: bool,
     plot: Path | None,
     log: Path | None,
+    ratings_file: Path | None,
     server: str | None,
     serve: bool,
     admin_token: str | None,
@@ -219,6 +233,8 @@ def tournament(
             f"--plot {plot}: the file's name must end in .png or .svg",
             f"--plot {plot} : le nom du fichier doit finir par .png ou .svg",
         )
+    known = _read_ratings(ratings_file)
+    start = [known.get(bot) for bot in config.bots]
     over_http = server is not None or serve
     if over_http and turn_seconds is not None and turn_seconds != int(turn_seconds):
         fail(
@@ -262,12 +278,14 @@ def tournament(
     seconds = time.perf_counter() - started
     from loveletter.play.ratings import render_csv, render_tables, results
 
-    figures = results(config, outcomes, seconds, "http" if over_http else "in-process")
+    figures = results(config, outcomes, seconds, "http" if over_http else "in-process", start)
+    if ratings_file is not None:
+        _write_ratings(ratings_file, known, config, figures)
     if plot is not None:
         from loveletter.play.ratings import plot as draw
 
         try:
-            draw(config, outcomes, str(plot), lang)
+            draw(config, outcomes, str(plot), lang, start)
         except OSError as exc:
             reason = os_error(exc)
             fail(f"cannot write {plot}: {reason.en}", f"impossible d'écrire {plot} : {reason.fr}")
@@ -280,6 +298,40 @@ def tournament(
         console = Console() if sys.stdout.isatty() else Console(width=120)  # a file or a pipe: the same text always
         for table in render_tables(figures, lang):
             console.print(table)
+
+
+def _read_ratings(path: Path | None) -> dict[str, Any]:
+    """The ratings of `--ratings FILE` by bot; none if the file does not exist yet (it is written after the run)."""
+    from loveletter.play.ratings import read_ratings
+
+    if path is None:
+        return {}
+    try:
+        return read_ratings(path.read_bytes())
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        reason = os_error(exc)
+        fail(f"cannot read {path}: {reason.en}", f"impossible de lire {path} : {reason.fr}")
+    except ValueError as exc:  # JSON that is not a ratings file (json.JSONDecodeError is a ValueError)
+        fail(f"--ratings {path}: {exc}", f"--ratings {path} : ce n'est pas un fichier de notes ({exc})")
+
+
+def _write_ratings(path: Path, known: dict[str, Any], config: Any, figures: dict[str, Any]) -> None:
+    """The new ratings to `path`, written whole then moved into place, so an interrupted run leaves the old file."""
+    import os
+
+    from loveletter.play.ratings import Rating, write_ratings
+
+    by_bot = {r["bot"]: Rating(r["mu"], r["sigma"]) for r in figures["ratings"]}
+    data = write_ratings(known, config, [by_bot[bot] for bot in config.bots])
+    part = path.with_name(path.name + ".part")
+    try:
+        part.write_bytes(data)
+        os.replace(part, path)
+    except OSError as exc:
+        reason = os_error(exc)
+        fail(f"cannot write {path}: {reason.en}", f"impossible d'écrire {path} : {reason.fr}")
 
 
 def _tell_crashes(figures: dict[str, Any], lang: Lang) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,10 +46,14 @@ class Ratings:
     history: list[tuple[tuple[float, float], ...]] = field(default_factory=list)
 
 
-def rate(outcomes: Sequence[Outcome], bots: int, keep_history: bool = True) -> Ratings:
-    """Rate `bots` bots from the games in order (an aborted game says nothing and is skipped)."""
+def rate(
+    outcomes: Sequence[Outcome], bots: int, keep_history: bool = True, start: Sequence[Rating | None] = ()
+) -> Ratings:
+    """Rate `bots` bots from the games in order (an aborted game says nothing and is skipped), each from its rating
+    in `start` (`--ratings`), or afresh where it has none."""
     model = PlackettLuce(tau=0.0)  # a bot does not learn during a tournament: no drift (docs/bots.md)
-    ratings = [Rating(model.mu, model.sigma) for _ in range(bots)]
+    given = list(start) + [None] * (bots - len(start))
+    ratings = [Rating(model.mu, model.sigma) if r is None else Rating(r.mu, r.sigma) for r in given[:bots]]
     history: list[tuple[tuple[float, float], ...]] = []
     for outcome in outcomes:
         if not outcome.aborted:
@@ -131,11 +136,17 @@ SORTED_BY = Text(
 """The order of the ratings table, said with it: win rate and placing may order the bots otherwise."""
 
 
-def results(config: Config, outcomes: Sequence[Outcome], seconds: float, mode: str = "in-process") -> dict[str, Any]:
-    """Every figure of the tournament, as `--json` prints it."""
+def results(
+    config: Config,
+    outcomes: Sequence[Outcome],
+    seconds: float,
+    mode: str = "in-process",
+    start: Sequence[Rating | None] = (),
+) -> dict[str, Any]:
+    """Every figure of the tournament, as `--json` prints it (the ratings from `start`, if given)."""
     b = len(config.bots)
     names = short_names(config.bots)
-    ratings = rate(outcomes, b, keep_history=False).final
+    ratings = rate(outcomes, b, keep_history=False, start=start).final
     totals = Totals.of(outcomes, b)
     h2h = head_to_head(outcomes, b)
     order = sorted(range(b), key=lambda i: -ratings[i].mu)
@@ -304,7 +315,9 @@ def render_tables(figures: dict[str, Any], lang: str = "en") -> list[Table]:
     return [ratings, h2h]
 
 
-def plot(config: Config, outcomes: Sequence[Outcome], path: str, lang: str = "en") -> None:
+def plot(
+    config: Config, outcomes: Sequence[Outcome], path: str, lang: str = "en", start: Sequence[Rating | None] = ()
+) -> None:
     """Each bot's rating after every game, with its 95% band, in one PNG or SVG file (by `path`'s extension);
     matplotlib draws off-screen and is imported only here."""
     import matplotlib
@@ -315,7 +328,7 @@ def plot(config: Config, outcomes: Sequence[Outcome], path: str, lang: str = "en
     from loveletter.play.report import plot_format
 
     fr = lang == "fr"
-    history = rate(outcomes, len(config.bots)).history
+    history = rate(outcomes, len(config.bots), start=start).history
     xs = list(range(1, len(history) + 1))
     chart, ax = pyplot.subplots(figsize=(10, 6))
     for i, name in enumerate(short_names(config.bots)):
@@ -338,3 +351,35 @@ def plot(config: Config, outcomes: Sequence[Outcome], path: str, lang: str = "en
         chart.savefig(path, format=plot_format(path))
     finally:
         pyplot.close(chart)
+
+
+# -- ratings kept across tournaments: --ratings FILE ------------------------------------------------------------------
+
+RATINGS_FORMAT = "loveletter-ratings/1"
+
+
+def read_ratings(data: bytes) -> dict[str, Rating]:
+    """The ratings of a `--ratings` file, by bot as `--bots` names it (a `ValueError` saying what is wrong)."""
+    doc = json.loads(data)
+    if not isinstance(doc, dict) or doc.get("format") != RATINGS_FORMAT or not isinstance(doc.get("ratings"), dict):
+        raise ValueError(f'not a ratings file (a JSON object with "format": "{RATINGS_FORMAT}" and "ratings")')
+    out = {}
+    for bot, r in doc["ratings"].items():
+        mu, sigma = (r.get(k) if isinstance(r, dict) else None for k in ("mu", "sigma"))
+        if not isinstance(mu, int | float) or not isinstance(sigma, int | float) or not sigma > 0:
+            raise ValueError(f"the rating of {bot} needs a number mu and a positive number sigma")
+        out[bot] = Rating(float(mu), float(sigma))
+    return out
+
+
+def write_ratings(known: dict[str, Rating], config: Config, ratings: Sequence[Rating]) -> bytes:
+    """The `--ratings` file after the tournament: the bots it knew, with this tournament's bots' new ratings."""
+    merged = dict(known)
+    merged.update(zip(config.bots, ratings, strict=True))
+    doc = {
+        "format": RATINGS_FORMAT,
+        "model": "openskill.PlackettLuce",
+        "tau": 0.0,
+        "ratings": {bot: {"mu": r.mu, "sigma": r.sigma} for bot, r in sorted(merged.items())},
+    }
+    return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode()

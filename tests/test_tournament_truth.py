@@ -8,13 +8,14 @@ import io
 import json
 import time
 from collections import Counter
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
 from rich.console import Console
 
 from loveletter.client import Game, LegalMove
-from loveletter.play.ratings import render_csv, render_tables, results
+from loveletter.play.ratings import Rating, rate, read_ratings, render_csv, render_tables, results, write_ratings
 from loveletter.play.tournament import Config, Outcome, run_in_process
 from tests.cli import loveletter
 
@@ -211,3 +212,50 @@ def test_in_process_a_bot_is_told_its_seats_events_so_far() -> None:
     outcomes = run_in_process(Config(("heuristic", f"{HERE}:Listener"), players=2, games=6, seed=2))
     assert all(o.crashes == [0, 0] and o.timeouts == [0, 0] for o in outcomes), [o.tracebacks for o in outcomes]
     assert len(bot.decisions) > 20 and bot.misses  # it was asked, and told of Guard misses it could remember
+
+
+def test_a_ratings_file_carries_the_ratings_over_as_one_run_of_both_tournaments_would(tmp_path: Path) -> None:
+    """Two runs with --ratings FILE rate the bots as one rating pass over the first run's games then the second's;
+    a bot the second run does not enter keeps its rating in the file."""
+    file = tmp_path / "ratings.json"
+    first = ("heuristic", "random", "examples.bots.careful:Bot")
+    second = ("heuristic", "random")
+    for bots, seed in ((first, 1), (second, 2)):
+        ran = loveletter("tournament", "--bots", ",".join(bots), "--games", "8", "--seed", str(seed), "--ratings",
+                         str(file), "--json")  # fmt: skip
+        assert ran.returncode == 0, ran.stderr
+    saved = json.loads(file.read_text())
+    assert saved["format"] == "loveletter-ratings/1" and set(saved["ratings"]) == set(first)
+    one = run_in_process(Config(first, games=8, seed=1))
+    two = run_in_process(Config(second, games=8, seed=2))
+    after_one = rate(one, 3, keep_history=False).final
+    both = rate(two, 2, keep_history=False, start=after_one[:2]).final
+    for name, expected in zip(first, [*both, after_one[2]], strict=True):
+        got = saved["ratings"][name]
+        assert got["mu"] == pytest.approx(expected.mu, abs=1e-9) and got["sigma"] == pytest.approx(expected.sigma)
+    printed = {r["bot"]: r["mu"] for r in json.loads(ran.stdout)["ratings"]}
+    assert printed == pytest.approx({b: saved["ratings"][b]["mu"] for b in second})
+
+
+def test_one_openskill_update_from_a_ratings_file_worked_by_hand() -> None:
+    """Two bots start from (30, 5) and (20, 4) and play one two-seat game that the first wins. Plackett–Luce with one
+    game of two (beta = 25/6): c² = 5² + 4² + 2·beta², p(winner first) = e^(30/c) / (e^(30/c) + e^(20/c)); the
+    winner's mu moves by sigma² / c · (1 − p), the loser's by −sigma² / c · (1 − p)."""
+    import math
+
+    beta = 25 / 6
+    c = math.sqrt(25 + 16 + 2 * beta**2)
+    p = math.exp(30 / c) / (math.exp(30 / c) + math.exp(20 / c))
+    game = Outcome(0, 0, (0, 1), winners=(0,), favors=(1, 0), resigned=(False, False))
+    won, lost = rate([game], 2, start=[Rating(30, 5), Rating(20, 4)]).final
+    assert won.mu == pytest.approx(30 + 25 / c * (1 - p)) and lost.mu == pytest.approx(20 - 16 / c * (1 - p))
+    assert read_ratings(write_ratings({"other": Rating(1, 2)}, Config(("a:x", "b:y")), [won, lost])) == {
+        "other": Rating(1, 2), "a:x": won, "b:y": lost,
+    }  # fmt: skip
+
+
+def test_a_file_that_is_not_a_ratings_file_is_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "r.json"
+    bad.write_text('{"ratings": []}')
+    ran = loveletter("tournament", "--bots", "heuristic,random", "--games", "2", "--ratings", str(bad))
+    assert ran.returncode == 2 and "not a ratings file" in ran.stderr

@@ -61,8 +61,9 @@ class Seconds(click.ParamType):
     required=True,
     metavar="BOT,BOT,…",
     help=_(
-        "the entrants, comma-separated: heuristic, random or MODULE:NAME (a bot of your own)",
-        "les participants, séparés par des virgules : heuristic, random ou MODULE:NOM (un robot à vous)",
+        "the entrants, comma-separated: heuristic, random, or a bot of your own as MODULE:NAME or path/to/bot.py:NAME",
+        "les participants, séparés par des virgules : heuristic, random, ou un robot à vous, MODULE:NOM ou "
+        "chemin/du/robot.py:NOM",
     ),
 )
 @click.option(
@@ -314,7 +315,11 @@ def _read_ratings(path: Path | None) -> dict[str, Any]:
         reason = os_error(exc)
         fail(f"cannot read {path}: {reason.en}", f"impossible de lire {path} : {reason.fr}")
     except ValueError as exc:  # JSON that is not a ratings file (json.JSONDecodeError is a ValueError)
-        fail(f"--ratings {path}: {exc}", f"--ratings {path} : ce n'est pas un fichier de notes ({exc})")
+        fail(
+            f"--ratings {path}: {exc}",
+            f"--ratings {path} : ce n'est pas un fichier de notes (un objet JSON où « format » vaut "
+            "« loveletter-ratings/1 », avec « ratings »)",
+        )
 
 
 def _write_ratings(path: Path, known: dict[str, Any], config: Any, figures: dict[str, Any]) -> None:

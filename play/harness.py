@@ -1,20 +1,18 @@
 """The bot harness: a bot is a function (or an object with `choose`) that is given the seat's `Game` — its view and
 its legal moves — and answers one of those moves. `play` plays a seat with it over HTTP until the game ends, woken by
 the game's event stream (never polling); `seat_game` builds the very same `Game` in process, so one bot file plays
-both ways; `load` finds a bot by `module:name` (or a built-in's name), as `loveletter bot run` is told."""
+both ways; `load` finds a bot by `module:name`, `path/to/bot.py:name` or a built-in's name, wherever a bot is
+named (`bot run`, `tournament`, `simulate`)."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import importlib.util
 import os
-import queue
 import random
 import sys
-import threading
-import traceback
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future
-from dataclasses import dataclass
 from typing import Any, Protocol, Union
 
 from loveletter.client.errors import RefereeError
@@ -243,66 +241,62 @@ class BuiltinBot:
 
 
 def load(spec: str, seed: int | None = None) -> Bot:
-    """The bot named `module:name` (a class is made into an instance), or a built-in by its name (`heuristic`,
-    `random`, seeded with `seed`); the current directory is importable, as with `python -m`, so a bot file beside
-    the caller needs no installing."""
+    """The bot named `module:name` or `path/to/bot.py:name` (a class is made into an instance), or a built-in by its
+    name (`heuristic`, `random`, seeded with `seed`). A module is looked up with the current directory importable,
+    as with `python -m`, so a bot file beside the caller needs no installing; a file is loaded from its path, from
+    anywhere, with its own folder importable (as `python path/to/bot.py` would have it)."""
     if spec in BOTS:
         return BuiltinBot(spec, seed)
-    module_name, _, attribute = spec.partition(":")
-    if not module_name or not attribute:
-        raise ValueError(f"a bot is a built-in ({', '.join(BOTS)}) or MODULE:NAME, not {spec!r}")
-    if os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())
-    found: Any = getattr(importlib.import_module(module_name), attribute)
+    where, _, attribute = spec.rpartition(":")
+    if not where or not attribute:
+        raise ValueError(f"a bot is a built-in ({', '.join(BOTS)}), MODULE:NAME or path/to/bot.py:NAME, not {spec!r}")
+    if is_file_spec(spec):
+        module = _load_file(where)
+    else:
+        if os.getcwd() not in sys.path:
+            sys.path.insert(0, os.getcwd())
+        module = importlib.import_module(where)
+    found: Any = getattr(module, attribute)
     return found() if isinstance(found, type) else found  # type: ignore[no-any-return]
 
 
-# -- a decision on a time limit, in process --------------------------------------------------------------------------
+def is_file_spec(spec: str) -> bool:
+    """Whether `spec` names its bot by a file's path (`bots/mine.py:Bot`) rather than a module (`bots.mine:Bot`)."""
+    where = spec.rpartition(":")[0]
+    return where.endswith(".py") or "/" in where or os.sep in where
 
 
-@dataclass(frozen=True, slots=True)
-class Crashed:
-    """A bot's decision that raised: the exception's traceback, as Python prints it."""
+def short_name(spec: str) -> str:
+    """A bot as tables and player names show it: a built-in by its name, `pkg.mod:Name` as `mod:Name`,
+    `path/to/mine.py:Name` as `mine:Name`."""
+    if ":" not in spec:
+        return spec
+    where, _, name = spec.rpartition(":")
+    if is_file_spec(spec):
+        return os.path.splitext(os.path.basename(where))[0] + ":" + name
+    return where.rsplit(".", 1)[-1] + ":" + name
 
-    traceback: str
 
-
-class TimedOut:
-    """A bot's decision that did not come within its limit."""
-
-
-class Worker:
-    """One seat's bot, asked on a daemon thread of its own so that a decision can be given up after `seconds`.
-
-    Python cannot stop a thread: an overrunning decision goes on in the background and its answer is ignored. The
-    seat's next question waits behind it, as it would in the bot's own process over HTTP, and so times out too unless
-    the bot is back by then. A thread rather than a process: the bot keeps its memory, gets the very `Game` object,
-    and a decision costs microseconds instead of a pickle round trip; a daemon thread never holds the interpreter
-    open at exit (docs/bots.md)."""
-
-    def __init__(self, bot: Bot) -> None:
-        self.bot = bot
-        self.inbox: queue.SimpleQueue[tuple[Game, Future[LegalMove | int | Crashed]] | None] = queue.SimpleQueue()
-        self.thread = threading.Thread(target=self._serve, name="loveletter-bot", daemon=True)
-        self.thread.start()
-
-    def ask(self, game: Game, seconds: float) -> LegalMove | int | Crashed | TimedOut:
-        """The bot's answer; its crash; or `TimedOut` if neither came within `seconds`."""
-        answer: Future[LegalMove | int | Crashed] = Future()
-        self.inbox.put((game, answer))
-        try:
-            return answer.result(timeout=seconds)
-        except TimeoutError:
-            return TimedOut()
-
-    def close(self) -> None:
-        """Let the thread end once it is done with what it was asked (at once if it is idle)."""
-        self.inbox.put(None)
-
-    def _serve(self) -> None:
-        while (item := self.inbox.get()) is not None:
-            game, answer = item
-            try:
-                answer.set_result(decide(self.bot, game))
-            except BaseException:  # a bot calling sys.exit() has crashed too, not this process
-                answer.set_result(Crashed(traceback.format_exc()))
+def _load_file(path: str) -> Any:
+    """The module of the bot file at `path`, run once per process (each bot is then made afresh from it): its name
+    comes from the file's full path, so two files of one name never meet."""
+    full = os.path.realpath(path)
+    name = "loveletter_bot_" + hashlib.sha256(full.encode()).hexdigest()[:12]
+    if name in sys.modules:
+        return sys.modules[name]
+    if not os.path.isfile(full):
+        raise ImportError(f"no bot file {path}")
+    found = importlib.util.spec_from_file_location(name, full)
+    if found is None or found.loader is None:  # pragma: no cover - a .py file always has a loader
+        raise ImportError(f"{path} cannot be loaded as Python")
+    module = importlib.util.module_from_spec(found)
+    folder = os.path.dirname(full)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    sys.modules[name] = module
+    try:
+        found.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module

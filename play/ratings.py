@@ -131,7 +131,7 @@ def head_to_head(outcomes: Sequence[Outcome], bots: int) -> list[list[tuple[int,
 
 SORTED_BY = Text(
     "ranked by rating (OpenSkill mu), highest first; the interval is mu ± 1.96·sigma",
-    "classés par note (mu d'OpenSkill), la plus haute d'abord ; l'intervalle est mu ± 1,96·sigma",
+    "classés par note, la plus haute d'abord ; l'intervalle est la note ± 1,96 fois son incertitude",
 )
 """The order of the ratings table, said with it: win rate and placing may order the bots otherwise."""
 

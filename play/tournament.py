@@ -36,9 +36,10 @@ from loveletter.core.rules import RuleViolation
 from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_OVER, PHASE_PLAY, GameState
 from loveletter.core.views import view
 from loveletter.events.log import Header, write_game
+from loveletter.play.asking import Crashed, TimedOut, Worker
 from loveletter.play.bots import BOTS, get_bot
 from loveletter.play.bots import Bot as Policy
-from loveletter.play.harness import Bot, Crashed, LogTold, TimedOut, Worker, load, seat_game
+from loveletter.play.harness import Bot, LogTold, load, seat_game, short_name
 from loveletter.play.simulate import Config as SimulationConfig
 from loveletter.play.simulate import SeedKey, SimulationError
 
@@ -100,8 +101,8 @@ class Config:
 
 
 def load_bots(specs: Sequence[str]) -> list[Bot | Policy]:
-    """Each entrant: a built-in policy by its name, or the bot `MODULE:NAME` loaded (a `TournamentError` naming
-    the first that cannot be)."""
+    """Each entrant: a built-in policy by its name, or the bot `MODULE:NAME` or `path/to/bot.py:NAME` loaded (a
+    `TournamentError` naming the first that cannot be)."""
     out: list[Bot | Policy] = []
     for spec in specs:
         if spec in BOTS:
@@ -109,21 +110,21 @@ def load_bots(specs: Sequence[str]) -> list[Bot | Policy]:
             continue
         try:
             out.append(load(spec))
-        except (ImportError, AttributeError, ValueError) as exc:
+        except (ImportError, AttributeError, ValueError, SyntaxError) as exc:
             raise TournamentError(
                 Text(
                     f"cannot load the bot {spec}: {exc}",
-                    f"impossible de charger le robot {spec} : module ou nom introuvable, ou écrit autrement que "
-                    "MODULE:NOM",
+                    f"impossible de charger le robot {spec} : module, fichier ou nom introuvable, ou écrit autrement "
+                    "que MODULE:NOM ou chemin/du/robot.py:NOM",
                 )
             ) from None
     return out
 
 
 def short_names(specs: Sequence[str]) -> list[str]:
-    """How each bot is named in tables and logs: a built-in by its name, `pkg.mod:Name` as `mod:Name` (the whole
-    spec when two would read alike)."""
-    short = [s if ":" not in s else s.rsplit(":", 1)[0].rsplit(".", 1)[-1] + ":" + s.rsplit(":", 1)[1] for s in specs]
+    """How each bot is named in tables and logs: a built-in by its name, `pkg.mod:Name` as `mod:Name`,
+    `path/to/mine.py:Name` as `mine:Name` (the whole spec when two would read alike)."""
+    short = [short_name(s) for s in specs]
     return [s if short.count(s) == 1 else spec for s, spec in zip(short, specs, strict=True)]
 
 

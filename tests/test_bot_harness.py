@@ -74,6 +74,19 @@ def test_a_class_bot_joins_by_invite_while_a_person_plays_the_other_seat(base: s
     assert careful and all(e.card.value != "princess" for e in careful)  # the careful bot never plays the Princess
 
 
+def test_bot_run_takes_a_bot_file_by_its_path(base: str, tmp_path: Path) -> None:
+    (tmp_path / "last.py").write_text("def choose(game):\n    return game.legal_moves[-1]\n")
+    with Client(base) as c:
+        created = c.create_game([{"name": "House", "bot": "heuristic"}, {"open": True}])
+    (invite,) = created.invites
+    spec = f"{tmp_path / 'last.py'}:choose"
+    ran = loveletter("bot", "run", spec, "--server", base, "--game", created.game_id, "--invite", invite)
+    assert ran.returncode == 0, ran.stderr
+    assert f"game {created.game_id} over" in ran.stdout
+    events = log_events(admin_log(base, created.game_id))
+    assert any(e.TYPE == "card_played" and e.player == 1 for e in events)
+
+
 def test_bot_run_refuses_a_bot_it_cannot_load_in_both_languages(tmp_path: Path) -> None:
     en = loveletter("bot", "run", "no.such.module:bot", "--join-open", "--lang", "en")
     fr = loveletter("bot", "run", "no.such.module:bot", "--join-open", "--lang", "fr")

@@ -1,8 +1,10 @@
 """The bot harness: a bot is a function (or an object with `choose`) that is given the seat's `Game` — its view and
 its legal moves — and answers one of those moves. `play` plays a seat with it over HTTP until the game ends, woken by
 the game's event stream (never polling); `seat_game` builds the very same `Game` in process, so one bot file plays
-both ways; `load` finds a bot by `module:name`, `path/to/bot.py:name` or a built-in's name, wherever a bot is
-named (`bot run`, `tournament`, `simulate`)."""
+both ways; either way the `Game` carries the events its seat was told so far (`Game.events`: from the log in
+process, `LogTold`; from the stream and the events endpoint over HTTP, `HttpTold`). `load` finds a bot by
+`module:name`, `path/to/bot.py:name` or a built-in's name, wherever a bot is named (`bot run`, `tournament`,
+`simulate`)."""
 
 from __future__ import annotations
 

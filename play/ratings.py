@@ -4,7 +4,8 @@ and what went wrong per bot; as a rich table, JSON, CSV and a chart of the ratin
 Ratings are OpenSkill's Plackett–Luce model (a Bayesian rating for games of more than two, `openskill` on PyPI):
 each seat is a team of one, ranked by the game's outcome (winners first, then by favors, a seat that left last).
 A bot that sits twice at one table (fewer bots than seats) has both seats' updates applied to its one rating.
-The interval is the model's own posterior, mu ± 1.96·sigma (docs/bots.md says why not a bootstrap).
+The interval is the model's own posterior, mu ± 1.96·sigma (docs/bots.md says why not a bootstrap). The table is
+sorted by mu and says so; ratings may start from, and be written back to, a `--ratings` file.
 """
 
 from __future__ import annotations

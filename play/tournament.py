@@ -8,7 +8,8 @@ games. Lineups cycle through the bots (in a new seeded order every cycle), so ev
 
 The built-in bots (`heuristic`, `random`) are played through `play.bots` directly; any other bot is given the
 seat's `Game` built by `loveletter.play.harness.seat_game` — the very shape it gets over HTTP — and its answer is
-judged like a move sent to the referee. A decision the bot does not make costs what it costs over HTTP, where the
+judged like a move sent to the referee. It is asked on a thread of its own (`play.asking.Worker`) and waited for
+`turn_seconds` at most. A decision the bot does not make costs what it costs over HTTP, where the
 turn clock then runs out (RULINGS §12): with `on_timeout` resign (the default) the seat resigns, with `on_timeout`
 bot the heuristic plays that decision for it; either way it is a timeout. A bot that raises is done for the game, as
 its process is over HTTP (its later decisions all time out), and its first traceback is kept; an illegal answer

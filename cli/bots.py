@@ -1,5 +1,6 @@
-"""`loveletter bot run`: one seat played at a referee over HTTP by a bot of the user's own (`MODULE:NAME`) or a
-built-in one, through the same client and harness (`client`, `play.harness`) any outside program would use."""
+"""`loveletter bot run`: one seat played at a referee over HTTP by a bot of the user's own (`MODULE:NAME` or
+`path/to/bot.py:NAME`) or a built-in one, through the same client and harness (`client`, `play.harness`) any
+outside program would use."""
 
 from __future__ import annotations
 
@@ -34,14 +35,16 @@ def bot() -> None:
 @bot.command(
     "run",
     help=_(
-        "Play one seat with the bot MODULE:NAME (a function or class given the seat's game, answering one of its "
-        "legal moves) until the game ends: a game by its invite, or the first open public seat of the lobby.",
-        "Jouer un siège avec le robot MODULE:NOM (une fonction ou une classe qui reçoit la partie du siège et "
-        "répond l'un de ses coups légaux) jusqu'à la fin de la partie : une partie par son invitation, ou le "
-        "premier siège ouvert d'une partie publique du salon.",
+        "Play one seat with the bot BOT — MODULE:NAME, path/to/bot.py:NAME (a function or class given the seat's "
+        "game, answering one of its legal moves) or a built-in (heuristic, random) — until the game ends: a game by "
+        "its invite, or the first open public seat of the lobby.",
+        "Jouer un siège avec le robot BOT — MODULE:NOM, chemin/du/robot.py:NOM (une fonction ou une classe qui "
+        "reçoit la partie du siège et répond l'un de ses coups légaux) ou un robot intégré (heuristic, random) — "
+        "jusqu'à la fin de la partie : une partie par son invitation, ou le premier siège ouvert d'une partie "
+        "publique du salon.",
     ),
 )
-@click.argument("spec", metavar="MODULE:NAME")
+@click.argument("spec", metavar="BOT")
 @click.option("--server", default="http://127.0.0.1:8000", show_default=True, help=_("the referee", "l'arbitre"))
 @click.option("--game", "game_id", default=None, metavar="ID", help=_("the game to join", "la partie à rejoindre"))
 @click.option("--invite", default=None, metavar="CODE", help=_("its invite", "son invitation"))
@@ -112,10 +115,11 @@ def bot_run(
 
     try:
         player = load(spec, seed)
-    except (ImportError, AttributeError, ValueError) as exc:
+    except (ImportError, AttributeError, ValueError, SyntaxError) as exc:
         fail(
             f"cannot load the bot {spec}: {exc}",
-            f"impossible de charger le robot {spec} : module ou nom introuvable, ou écrit autrement que MODULE:NOM",
+            f"impossible de charger le robot {spec} : module, fichier ou nom introuvable, ou écrit autrement que "
+            "MODULE:NOM ou chemin/du/robot.py:NOM",
         )
     if (game_id is None) == (not join_open):
         fail("give --game ID (with --invite) or --join-open", "donnez --game ID (avec --invite) ou --join-open")

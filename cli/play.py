@@ -1,10 +1,12 @@
-"""`loveletter simulate` and `loveletter demo`: games played between the built-in bots in process, summed up as
+"""`loveletter simulate` and `loveletter demo`: games played between bots in process (`simulate` also takes bots of
+the user's own, `MODULE:NAME` or `path/to/bot.py:NAME`), summed up as
 statistics (a table, JSON, CSV, charts, a log) or one of them told turn by turn. The games themselves are played
 by `play.simulate` and `play.demo`."""
 
 from __future__ import annotations
 
 import sys
+import traceback
 from pathlib import Path
 
 import click
@@ -46,8 +48,10 @@ from loveletter.core.lang import Lang, os_error
     default="",
     metavar="BOT,BOT,…",
     help=_(
-        "one bot per seat, comma-separated: heuristic, random",
-        "un robot par siège, séparés par des virgules : heuristic, random",
+        "one bot per seat, comma-separated: heuristic, random, or a bot of your own as MODULE:NAME or "
+        "path/to/bot.py:NAME",
+        "un robot par siège, séparés par des virgules : heuristic, random, ou un robot à vous, MODULE:NOM ou "
+        "chemin/du/robot.py:NOM",
     ),
 )
 @click.option(
@@ -110,13 +114,14 @@ def simulate(
     plot: Path | None,
     lang: Lang,
 ) -> None:
+    from loveletter.play.asking import BotFailed
     from loveletter.play.report import plot_format, render_summary
     from loveletter.play.simulate import Config, SimulationError, parse_options
     from loveletter.play.simulate import simulate as run
 
     names = tuple(b.strip() for b in bots.split(",")) if bots else ("random",) * players
     try:
-        config = Config(ruleset, players, games, seed, names, parse_options(rule_options))
+        config = Config(ruleset, players, games, seed, names, parse_options(rule_options), own_bots=True)
         config.check()
     except SimulationError as exc:
         fail_with(exc)
@@ -146,6 +151,10 @@ def simulate(
         except OSError as exc:
             reason = os_error(exc)
             fail(f"cannot write {log}: {reason.en}", f"impossible d'écrire {log} : {reason.fr}")
+        except (SimulationError, BotFailed) as exc:  # a bot of the user's own that cannot be loaded, or failed
+            if exc.__cause__ is not None:
+                traceback.print_exception(exc.__cause__)
+            fail_with(exc)
     if plot is not None:
         from loveletter.play.report import plot as draw
 

@@ -9,6 +9,7 @@ import secrets
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,27 @@ from loveletter.cli.failures import fail, fail_with
 from loveletter.cli.options import RULESET_HELP, UI, _, command, lang_option
 from loveletter.cli.progress import RateColumn
 from loveletter.cli.text import Integer, OneOf
-from loveletter.core.lang import Lang, os_error
+from loveletter.core.lang import Lang, Text, os_error
+
+
+class Seconds(click.ParamType):
+    """A number of seconds above 0 and at most 7 days, fractions allowed, refused in the user's language."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            seconds = float("nan")
+        if not 0 < seconds <= 7 * 24 * 3600:  # NaN fails this too
+            self.fail(
+                Text(
+                    f"{value!r} is not a number of seconds above 0 and at most 7 days",
+                    f"« {value} » n'est pas un nombre de secondes de plus de 0 et d'au plus 7 jours",
+                )(UI)
+            )
+        return seconds
 
 
 @command(
@@ -40,8 +61,9 @@ from loveletter.core.lang import Lang, os_error
     required=True,
     metavar="BOT,BOT,…",
     help=_(
-        "the entrants, comma-separated: heuristic, random or MODULE:NAME (a bot of your own)",
-        "les participants, séparés par des virgules : heuristic, random ou MODULE:NOM (un robot à vous)",
+        "the entrants, comma-separated: heuristic, random, or a bot of your own as MODULE:NAME or path/to/bot.py:NAME",
+        "les participants, séparés par des virgules : heuristic, random, ou un robot à vous, MODULE:NOM ou "
+        "chemin/du/robot.py:NOM",
     ),
 )
 @click.option(
@@ -97,6 +119,19 @@ from loveletter.core.lang import Lang, os_error
     ),
 )
 @click.option(
+    "--ratings",
+    "ratings_file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help=_(
+        "start each bot from its rating in this JSON file (afresh if absent) and write the new ratings back, so a "
+        "bot's rating carries over from tournament to tournament",
+        "partir de la note de chaque robot dans ce fichier JSON (de zéro s'il n'y est pas) et y réécrire les "
+        "nouvelles notes, pour qu'elles passent d'un tournoi à l'autre",
+    ),
+)
+@click.option(
     "--server",
     default=None,
     metavar="URL",
@@ -125,10 +160,15 @@ from loveletter.core.lang import Lang, os_error
 )
 @click.option(
     "--turn-seconds",
-    type=Integer(UI, 1),
-    default=10,
-    show_default=True,
-    help=_("over HTTP: each decision's clock", "par HTTP : la pendule de chaque décision"),
+    type=Seconds(),
+    default=None,
+    metavar="SECONDS",
+    help=_(
+        "each decision's time limit: in process any number (default 5, e.g. 0.5), over HTTP the clock's whole "
+        "seconds (default 10)",
+        "le temps de chaque décision : dans le processus un nombre quelconque (5 par défaut, par exemple 0.5), par "
+        "HTTP les secondes entières de la pendule (10 par défaut)",
+    ),
 )
 @click.option(
     "--on-timeout",
@@ -136,9 +176,11 @@ from loveletter.core.lang import Lang, os_error
     default="resign",
     show_default=True,
     help=_(
-        "over HTTP: when a clock runs out, the seat resigns (it finishes last), or the referee's bot plays for it",
-        "par HTTP : quand une pendule tombe, le siège abandonne (il finit dernier), ou le robot de l'arbitre joue "
-        "pour lui",
+        "when a bot does not decide (it crashed, overran its time or answered an illegal move), its seat resigns "
+        "(it finishes last), or the heuristic bot plays that decision for it; in process as over HTTP (RULINGS §12)",
+        "quand un robot ne décide pas (il a échoué, dépassé son temps ou répondu un coup illégal), son siège "
+        "abandonne (il finit dernier), ou le robot heuristique joue cette décision pour lui ; dans le processus "
+        "comme par HTTP (RULINGS §12)",
     ),
 )
 @click.option(
@@ -161,10 +203,11 @@ def tournament(
     as_csv: bool,
     plot: Path | None,
     log: Path | None,
+    ratings_file: Path | None,
     server: str | None,
     serve: bool,
     admin_token: str | None,
-    turn_seconds: int,
+    turn_seconds: float | None,
     on_timeout: str,
     parallel: int,
     lang: Lang,
@@ -175,7 +218,9 @@ def tournament(
 
     try:
         names = tuple(b.strip() for b in bots.split(",") if b.strip())
-        config = Config(names, players, ruleset, games, seed, parse_options(rule_options), duplicate)
+        config = Config(names, players, ruleset, games, seed, parse_options(rule_options), duplicate, on_timeout)
+        if turn_seconds is not None and server is None and not serve:
+            config = replace(config, turn_seconds=turn_seconds)
         config.check()
         load_bots(config.bots)
     except (TournamentError, SimulationError) as exc:
@@ -189,7 +234,14 @@ def tournament(
             f"--plot {plot}: the file's name must end in .png or .svg",
             f"--plot {plot} : le nom du fichier doit finir par .png ou .svg",
         )
+    known = _read_ratings(ratings_file)
+    start = [known.get(bot) for bot in config.bots]
     over_http = server is not None or serve
+    if over_http and turn_seconds is not None and turn_seconds != int(turn_seconds):
+        fail(
+            f"--turn-seconds {turn_seconds:g}: over HTTP the referee's clock counts whole seconds",
+            f"--turn-seconds {turn_seconds:g} : par HTTP la pendule de l'arbitre compte en secondes entières",
+        )
     err = Console(stderr=True)
     columns = (
         TextColumn(_("tournament", "tournoi")),
@@ -212,7 +264,8 @@ def tournament(
                 progress.advance(task)
 
             if over_http:
-                outcomes = _over_http(config, server, admin_token, turn_seconds, on_timeout, parallel, fp, on_game)
+                clock = 10 if turn_seconds is None else int(turn_seconds)
+                outcomes = _over_http(config, server, admin_token, clock, parallel, fp, on_game)
             else:
                 from loveletter.play.tournament import run_in_process
 
@@ -226,15 +279,18 @@ def tournament(
     seconds = time.perf_counter() - started
     from loveletter.play.ratings import render_csv, render_tables, results
 
-    figures = results(config, outcomes, seconds, "http" if over_http else "in-process")
+    figures = results(config, outcomes, seconds, "http" if over_http else "in-process", start)
+    if ratings_file is not None:
+        _write_ratings(ratings_file, known, config, figures)
     if plot is not None:
         from loveletter.play.ratings import plot as draw
 
         try:
-            draw(config, outcomes, str(plot), lang)
+            draw(config, outcomes, str(plot), lang, start)
         except OSError as exc:
             reason = os_error(exc)
             fail(f"cannot write {plot}: {reason.en}", f"impossible d'écrire {plot} : {reason.fr}")
+    _tell_crashes(figures, lang)
     if as_json:
         print(orjson.dumps(figures, option=orjson.OPT_INDENT_2).decode())
     elif as_csv:
@@ -245,12 +301,63 @@ def tournament(
             console.print(table)
 
 
+def _read_ratings(path: Path | None) -> dict[str, Any]:
+    """The ratings of `--ratings FILE` by bot; none if the file does not exist yet (it is written after the run)."""
+    from loveletter.play.ratings import read_ratings
+
+    if path is None:
+        return {}
+    try:
+        return read_ratings(path.read_bytes())
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        reason = os_error(exc)
+        fail(f"cannot read {path}: {reason.en}", f"impossible de lire {path} : {reason.fr}")
+    except ValueError as exc:  # JSON that is not a ratings file (json.JSONDecodeError is a ValueError)
+        fail(
+            f"--ratings {path}: {exc}",
+            f"--ratings {path} : ce n'est pas un fichier de notes (un objet JSON où « format » vaut "
+            "« loveletter-ratings/1 », avec « ratings »)",
+        )
+
+
+def _write_ratings(path: Path, known: dict[str, Any], config: Any, figures: dict[str, Any]) -> None:
+    """The new ratings to `path`, written whole then moved into place, so an interrupted run leaves the old file."""
+    import os
+
+    from loveletter.play.ratings import Rating, write_ratings
+
+    by_bot = {r["bot"]: Rating(r["mu"], r["sigma"]) for r in figures["ratings"]}
+    data = write_ratings(known, config, [by_bot[bot] for bot in config.bots])
+    part = path.with_name(path.name + ".part")
+    try:
+        part.write_bytes(data)
+        os.replace(part, path)
+    except OSError as exc:
+        reason = os_error(exc)
+        fail(f"cannot write {path}: {reason.en}", f"impossible d'écrire {path} : {reason.fr}")
+
+
+def _tell_crashes(figures: dict[str, Any], lang: Lang) -> None:
+    """Each bot that crashed, on standard error: how often, and its first traceback (the results go to standard
+    output, so a JSON or CSV reader never meets it)."""
+    for row in figures["ratings"]:
+        if row["crashes"]:
+            n, name = row["crashes"], row["name"]
+            said = (
+                f"le robot {name} a échoué dans {n} partie(s) ; sa première trace :"
+                if lang == "fr"
+                else f"the bot {name} crashed in {n} game(s); its first traceback:"
+            )
+            sys.stderr.write(f"{said}\n{row['first_traceback'] or '(none printed)'}\n")
+
+
 def _over_http(
     config: Any,
     server: str | None,
     admin_token: str | None,
     turn_seconds: int,
-    on_timeout: str,
     parallel: int,
     log: Any,
     on_game: Callable[[object], None],
@@ -262,7 +369,7 @@ def _over_http(
             if server is None:  # the referee started here has an admin token of its own: duplicate deals work
                 admin_token = secrets.token_urlsafe(32)
                 server = stack.enter_context(local_referee(admin_token))
-            http = HttpConfig(server, turn_seconds, on_timeout, parallel, admin_token=admin_token)
+            http = HttpConfig(server, turn_seconds, parallel, admin_token=admin_token)
             return run_over_http(config, http, log, on_game)
     except HttpTournamentError as exc:
         fail_with(exc)

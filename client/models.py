@@ -151,6 +151,21 @@ class Game(Answer):
     rematch: str | None = Field(None, description="the id of this game's rematch, once there is one")
     view: View
     legal_moves: tuple[LegalMove, ...]
+    _events: Any = PrivateAttr(default=())
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The events this seat was told so far, oldest first, up to `version` — its view of the log, as
+        `GET /games/{id}/events` answers the seat. The bot harness (`loveletter.play.harness`) fills it in, in
+        process as over HTTP; a `Game` read by hand has none."""
+        told = self._events
+        return told if isinstance(told, tuple) else tuple(told())
+
+    def tell(self, events: Any) -> Self:
+        """This game, told its seat's events: a tuple of them, or a callable giving them when first read (what the
+        harness gives, so that a bot that never reads them costs nothing)."""
+        self._events = events
+        return self
 
 
 class MoveResult(Answer):

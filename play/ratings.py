@@ -4,13 +4,15 @@ and what went wrong per bot; as a rich table, JSON, CSV and a chart of the ratin
 Ratings are OpenSkill's Plackett–Luce model (a Bayesian rating for games of more than two, `openskill` on PyPI):
 each seat is a team of one, ranked by the game's outcome (winners first, then by favors, a seat that left last).
 A bot that sits twice at one table (fewer bots than seats) has both seats' updates applied to its one rating.
-The interval is the model's own posterior, mu ± 1.96·sigma (docs/bots.md says why not a bootstrap).
+The interval is the model's own posterior, mu ± 1.96·sigma (docs/bots.md says why not a bootstrap). The table is
+sorted by mu and says so; ratings may start from, and be written back to, a `--ratings` file.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +20,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 from rich.table import Table
 
-from loveletter.core.lang import number
+from loveletter.core.lang import Text, number
 from loveletter.play.report import Z95, wilson
 from loveletter.play.tournament import Config, Outcome, short_names
 
@@ -45,10 +47,14 @@ class Ratings:
     history: list[tuple[tuple[float, float], ...]] = field(default_factory=list)
 
 
-def rate(outcomes: Sequence[Outcome], bots: int, keep_history: bool = True) -> Ratings:
-    """Rate `bots` bots from the games in order (an aborted game says nothing and is skipped)."""
+def rate(
+    outcomes: Sequence[Outcome], bots: int, keep_history: bool = True, start: Sequence[Rating | None] = ()
+) -> Ratings:
+    """Rate `bots` bots from the games in order (an aborted game says nothing and is skipped), each from its rating
+    in `start` (`--ratings`), or afresh where it has none."""
     model = PlackettLuce(tau=0.0)  # a bot does not learn during a tournament: no drift (docs/bots.md)
-    ratings = [Rating(model.mu, model.sigma) for _ in range(bots)]
+    given = list(start) + [None] * (bots - len(start))
+    ratings = [Rating(model.mu, model.sigma) if r is None else Rating(r.mu, r.sigma) for r in given[:bots]]
     history: list[tuple[tuple[float, float], ...]] = []
     for outcome in outcomes:
         if not outcome.aborted:
@@ -76,22 +82,30 @@ class Totals:
     timeouts: list[int]
     refused: list[int]
     hangs: list[int]
+    tracebacks: list[str]
+    """Each bot's first crash's traceback, in game order ("" if it never crashed)."""
+    placings: list[int]
+    """The sum of the bot's places (1 is best) over its seat-games."""
     aborted: int = 0
 
     @classmethod
     def of(cls, outcomes: Sequence[Outcome], bots: int) -> Totals:
-        t = cls([0] * bots, [0] * bots, [0] * bots, [0] * bots, [0] * bots, [0] * bots)
+        t = cls([0] * bots, [0] * bots, [0] * bots, [0] * bots, [0] * bots, [0] * bots, [""] * bots, [0] * bots)
         for o in outcomes:
             if o.aborted:
                 t.aborted += 1
+            ranks = o.ranks
             for seat, b in enumerate(o.seats):
                 t.crashes[b] += o.crashes[seat]
                 t.timeouts[b] += o.timeouts[seat]
                 t.refused[b] += o.refused[seat]
                 t.hangs[b] += o.hangs[seat]
+                if not t.tracebacks[b] and seat < len(o.tracebacks):
+                    t.tracebacks[b] = o.tracebacks[seat]
                 if not o.aborted:
                     t.played[b] += 1
                     t.won[b] += seat in o.winners
+                    t.placings[b] += ranks[seat]
         return t
 
 
@@ -116,11 +130,24 @@ def head_to_head(outcomes: Sequence[Outcome], bots: int) -> list[list[tuple[int,
     return table
 
 
-def results(config: Config, outcomes: Sequence[Outcome], seconds: float, mode: str = "in-process") -> dict[str, Any]:
-    """Every figure of the tournament, as `--json` prints it."""
+SORTED_BY = Text(
+    "ranked by rating (OpenSkill mu), highest first; the interval is mu ± 1.96·sigma",
+    "classés par note, la plus haute d'abord ; l'intervalle est la note ± 1,96 fois son incertitude",
+)
+"""The order of the ratings table, said with it: win rate and placing may order the bots otherwise."""
+
+
+def results(
+    config: Config,
+    outcomes: Sequence[Outcome],
+    seconds: float,
+    mode: str = "in-process",
+    start: Sequence[Rating | None] = (),
+) -> dict[str, Any]:
+    """Every figure of the tournament, as `--json` prints it (the ratings from `start`, if given)."""
     b = len(config.bots)
     names = short_names(config.bots)
-    ratings = rate(outcomes, b, keep_history=False).final
+    ratings = rate(outcomes, b, keep_history=False, start=start).final
     totals = Totals.of(outcomes, b)
     h2h = head_to_head(outcomes, b)
     order = sorted(range(b), key=lambda i: -ratings[i].mu)
@@ -142,10 +169,12 @@ def results(config: Config, outcomes: Sequence[Outcome], seconds: float, mode: s
                 "win_rate": totals.won[i] / max(1, totals.played[i]),
                 "win_rate_low": low,
                 "win_rate_high": high,
+                "average_placing": totals.placings[i] / totals.played[i] if totals.played[i] else None,
                 "crashes": totals.crashes[i],
                 "timeouts": totals.timeouts[i],
                 "refused_moves": totals.refused[i],
                 "hangs": totals.hangs[i],
+                "first_traceback": totals.tracebacks[i] or None,
             }
         )
     pairs = []
@@ -180,6 +209,7 @@ def results(config: Config, outcomes: Sequence[Outcome], seconds: float, mode: s
         "bots": list(config.bots),
         "options": dict(config.options),
         "rating": {"model": "openskill.PlackettLuce", "interval": "mu ± 1.96·sigma", "confidence": 0.95},
+        "sorted_by": SORTED_BY.en,
         "seconds": seconds,
         "games_per_second": len(outcomes) / seconds if seconds > 0 else None,
         "ratings": rows,
@@ -191,16 +221,22 @@ CSV_COLUMNS = ("section", "bot", "opponent", "count", "trials", "estimate", "low
 
 
 def render_csv(figures: dict[str, Any]) -> str:
-    """One row per figure: a rating (mu, its interval), a win rate (wins of seat-games, Wilson interval), a
-    head-to-head score (ahead + half the levels, of the meetings), and each bot's incidents."""
+    """One row per figure: the order of the bots (`sorted_by`, first), a rating (mu, its interval), a win rate
+    (wins of seat-games, Wilson interval), an average placing (sum of places of seat-games), a head-to-head score
+    (ahead + half the levels, of the meetings), and each bot's incidents. Bots come in the ratings' order."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
+    w.writerow(["sorted_by", "", "", "", "", figures["sorted_by"], "", ""])
     for r in figures["ratings"]:
         w.writerow(["rating", r["name"], "", "", r["seat_games"], _g(r["mu"]), _g(r["low"]), _g(r["high"])])
     for r in figures["ratings"]:
         row = [r["wins"], r["seat_games"], _g(r["win_rate"]), _g(r["win_rate_low"]), _g(r["win_rate_high"])]
         w.writerow(["win_rate", r["name"], "", *row])
+    for r in figures["ratings"]:
+        placing = "" if r["average_placing"] is None else _g(r["average_placing"])
+        total = "" if r["average_placing"] is None else round(r["average_placing"] * r["seat_games"])
+        w.writerow(["average_placing", r["name"], "", total, r["seat_games"], placing, "", ""])
     for p in figures["head_to_head"]:
         w.writerow(["head_to_head", p["bot"], p["opponent"], p["ahead"], p["met"], _g(p["score"]), _g(p["low"]),
                     _g(p["high"])])  # fmt: skip
@@ -227,36 +263,38 @@ def render_tables(figures: dict[str, Any], lang: str = "en") -> list[Table]:
         if fr
         else f"{games} games of {figures['ruleset']}, {figures['players']} players, seed {figures['seed']}"
     )
-    ratings = Table(title=title)
+    ratings = Table(title=title, caption=SORTED_BY(lang))
     columns = [
         ("#", "right"),
         ("robot" if fr else "bot", "left"),
         ("note" if fr else "rating (mu)", "right"),
         ("intervalle à 95 %" if fr else "95% interval", "right"),
         ("victoires" if fr else "win rate", "right"),
+        ("place moyenne" if fr else "avg placing", "right"),
         ("parties" if fr else "seat-games", "right"),
+        ("échecs" if fr else "crashes", "right"),
+        ("hors délai" if fr else "timeouts", "right"),
     ]
-    incidents = ("crashes", "timeouts", "refused_moves", "hangs")
-    shown = figures["mode"] == "http" or any(r[k] for r in figures["ratings"] for k in incidents)
-    if shown:  # what went wrong, per bot: always over HTTP, and in process when something did
-        columns += [
-            ("échecs" if fr else "crashes", "right"),
-            ("hors délai" if fr else "timeouts", "right"),
-            ("coups refusés" if fr else "refused", "right"),
-            ("bloqués" if fr else "hung", "right"),
-        ]
+    more = ("refused_moves", "hangs")
+    shown = figures["mode"] == "http" or any(r[k] for r in figures["ratings"] for k in more)
+    if shown:  # refused moves and hung processes: always over HTTP, and in process when there were any
+        columns += [("coups refusés" if fr else "refused", "right"), ("bloqués" if fr else "hung", "right")]
     for head, justify in columns:
         ratings.add_column(head, justify=justify)  # type: ignore[arg-type]
     for r in figures["ratings"]:
+        placing = r["average_placing"]
         cells = [
             str(r["place"]),
             r["name"],
             n(f"{r['mu']:.2f}"),
             n(f"{r['low']:.2f} – {r['high']:.2f}"),
             n(f"{r['win_rate']:.1%}"),
+            "—" if placing is None else n(f"{placing:.2f}"),
             n(f"{r['seat_games']:,}"),
+            str(r["crashes"]),
+            str(r["timeouts"]),
         ]
-        ratings.add_row(*cells, *([str(r[k]) for k in incidents] if shown else []))
+        ratings.add_row(*cells, *([str(r[k]) for k in more] if shown else []))
     names = [r["name"] for r in figures["ratings"]]
     h2h = Table(
         title="Face-à-face" if fr else "Head to head",
@@ -278,7 +316,9 @@ def render_tables(figures: dict[str, Any], lang: str = "en") -> list[Table]:
     return [ratings, h2h]
 
 
-def plot(config: Config, outcomes: Sequence[Outcome], path: str, lang: str = "en") -> None:
+def plot(
+    config: Config, outcomes: Sequence[Outcome], path: str, lang: str = "en", start: Sequence[Rating | None] = ()
+) -> None:
     """Each bot's rating after every game, with its 95% band, in one PNG or SVG file (by `path`'s extension);
     matplotlib draws off-screen and is imported only here."""
     import matplotlib
@@ -289,7 +329,7 @@ def plot(config: Config, outcomes: Sequence[Outcome], path: str, lang: str = "en
     from loveletter.play.report import plot_format
 
     fr = lang == "fr"
-    history = rate(outcomes, len(config.bots)).history
+    history = rate(outcomes, len(config.bots), start=start).history
     xs = list(range(1, len(history) + 1))
     chart, ax = pyplot.subplots(figsize=(10, 6))
     for i, name in enumerate(short_names(config.bots)):
@@ -312,3 +352,35 @@ def plot(config: Config, outcomes: Sequence[Outcome], path: str, lang: str = "en
         chart.savefig(path, format=plot_format(path))
     finally:
         pyplot.close(chart)
+
+
+# -- ratings kept across tournaments: --ratings FILE ------------------------------------------------------------------
+
+RATINGS_FORMAT = "loveletter-ratings/1"
+
+
+def read_ratings(data: bytes) -> dict[str, Rating]:
+    """The ratings of a `--ratings` file, by bot as `--bots` names it (a `ValueError` saying what is wrong)."""
+    doc = json.loads(data)
+    if not isinstance(doc, dict) or doc.get("format") != RATINGS_FORMAT or not isinstance(doc.get("ratings"), dict):
+        raise ValueError(f'not a ratings file (a JSON object with "format": "{RATINGS_FORMAT}" and "ratings")')
+    out = {}
+    for bot, r in doc["ratings"].items():
+        mu, sigma = (r.get(k) if isinstance(r, dict) else None for k in ("mu", "sigma"))
+        if not isinstance(mu, int | float) or not isinstance(sigma, int | float) or not sigma > 0:
+            raise ValueError(f"the rating of {bot} needs a number mu and a positive number sigma")
+        out[bot] = Rating(float(mu), float(sigma))
+    return out
+
+
+def write_ratings(known: dict[str, Rating], config: Config, ratings: Sequence[Rating]) -> bytes:
+    """The `--ratings` file after the tournament: the bots it knew, with this tournament's bots' new ratings."""
+    merged = dict(known)
+    merged.update(zip(config.bots, ratings, strict=True))
+    doc = {
+        "format": RATINGS_FORMAT,
+        "model": "openskill.PlackettLuce",
+        "tau": 0.0,
+        "ratings": {bot: {"mu": r.mu, "sigma": r.sigma} for bot, r in sorted(merged.items())},
+    }
+    return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode()

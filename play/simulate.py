@@ -45,6 +45,9 @@ class Config:
     seed: int = 1
     bots: tuple[str, ...] = ("random", "random", "random", "random")
     options: tuple[tuple[str, str], ...] = ()
+    own_bots: bool = False
+    """Whether a seat may name a bot of the user's own (`MODULE:NAME`, `path/to/bot.py:NAME`): the command line
+    allows it; the HTTP API never does, since loading a bot runs its code."""
 
     def check(self) -> None:
         """Raise `SimulationError` for a configuration that cannot be simulated."""
@@ -73,9 +76,9 @@ class Config:
                     f"{plural_fr(given, 'robot donné', 'robots donnés')} pour {n} joueurs (un robot par siège)",
                 )
             )
-        unknown = [b for b in self.bots if b not in BOTS]
+        unknown = [b for b in self.bots if b not in BOTS and not (self.own_bots and ":" in b)]
         if unknown:
-            known = ", ".join(BOTS)
+            known = ", ".join(BOTS) + (", MODULE:NAME, path/to/bot.py:NAME" if self.own_bots else "")
             raise SimulationError(
                 Text(
                     f"unknown bot {unknown[0]!r} (known: {known})",
@@ -238,7 +241,8 @@ def simulate(
     """Play `config.games` games; write each to `log` (JSONL) if given; call `on_game(done)` after each, and
     `on_stats(totals)` with the running totals (the web statistics page reads each game's rounds from them)."""
     config.check()
-    bots = [get_bot(name) for name in config.bots]
+    own = any(name not in BOTS for name in config.bots)
+    bots = _seats(config)
     key = root_key(config.seed)
     options = dict(config.options)
     stats = Stats(config, wins_by_seat=[0] * config.players)
@@ -248,6 +252,8 @@ def simulate(
         if record is not None:
             record.clear()
         before = _counts(stats)
+        if own and game:  # a bot of the user's own is made afresh for each game, as a tournament makes it
+            bots = _seats(config)
         play_game(config.ruleset, bots, key, game, options, record, stats)
         squares = stats.squares
         for name, now in _counts(stats).items():
@@ -260,6 +266,25 @@ def simulate(
             on_stats(stats)
     stats.seconds = time.perf_counter() - start
     return stats
+
+
+def _seats(config: Config) -> list[Bot]:
+    """Each seat's policy: a built-in by its name, or a bot of the user's own loaded by `play.harness`."""
+    from loveletter.play.asking import as_policy
+    from loveletter.play.harness import load
+
+    out = []
+    for name in config.bots:
+        if name in BOTS:
+            out.append(get_bot(name))
+            continue
+        try:
+            out.append(as_policy(load(name), name))
+        except (ImportError, AttributeError, ValueError, SyntaxError) as exc:
+            raise SimulationError(
+                Text(f"cannot load the bot {name}: {exc}", f"impossible de charger le robot {name} : {exc}")
+            ) from None
+    return out
 
 
 def _counts(stats: Stats) -> dict[str, int]:

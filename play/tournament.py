@@ -8,14 +8,19 @@ games. Lineups cycle through the bots (in a new seeded order every cycle), so ev
 
 The built-in bots (`heuristic`, `random`) are played through `play.bots` directly; any other bot is given the
 seat's `Game` built by `loveletter.play.harness.seat_game` — the very shape it gets over HTTP — and its answer is
-judged like a move sent to the referee. In process there is no clock: a bot that raises or answers a move that is
-not legal has that decision played by the heuristic (as the referee's clock does with `on_timeout` bot), and it is
-counted. A bot that may hang belongs over HTTP (`play/tournament_http.py`), where the turn clock handles it.
+judged like a move sent to the referee. It is asked on a thread of its own (`play.asking.Worker`) and waited for
+`turn_seconds` at most. A decision the bot does not make costs what it costs over HTTP, where the
+turn clock then runs out (RULINGS §12): with `on_timeout` resign (the default) the seat resigns, with `on_timeout`
+bot the heuristic plays that decision for it; either way it is a timeout. A bot that raises is done for the game, as
+its process is over HTTP (its later decisions all time out), and its first traceback is kept; an illegal answer
+counts as refused and times out that one decision. The in-process game's log has no clock: a timeout that resigns is
+recorded as the seat's resignation.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO
@@ -23,7 +28,7 @@ from typing import IO
 from loveletter.client.models import Game
 from loveletter.core.catalogue import ClockRanOut, Event, GameEnded
 from loveletter.core.chance import chance_move, commitment
-from loveletter.core.commands import Command, PlayerCommand, StartGame
+from loveletter.core.commands import Command, PlayerCommand, Resign, StartGame
 from loveletter.core.decide import decide as judge
 from loveletter.core.evolve import apply_all
 from loveletter.core.lang import BilingualError, Text
@@ -32,9 +37,10 @@ from loveletter.core.rules import RuleViolation
 from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_OVER, PHASE_PLAY, GameState
 from loveletter.core.views import view
 from loveletter.events.log import Header, write_game
+from loveletter.play.asking import Crashed, TimedOut, Worker
 from loveletter.play.bots import BOTS, get_bot
 from loveletter.play.bots import Bot as Policy
-from loveletter.play.harness import Bot, decide, load, seat_game
+from loveletter.play.harness import Bot, LogTold, load, seat_game, short_name
 from loveletter.play.simulate import Config as SimulationConfig
 from loveletter.play.simulate import SeedKey, SimulationError
 
@@ -53,6 +59,11 @@ class Config:
     options: tuple[tuple[str, str], ...] = ()
     duplicate: bool = True
     """Every game of a deal set dealt from the same server seed (over HTTP, with the admin token only: docs/bots.md)."""
+    on_timeout: str = "resign"
+    """What a decision the bot does not make costs, in process as over HTTP: `resign` or `bot` (RULINGS §12)."""
+    turn_seconds: float = 5.0
+    """In process, how long a bot may take over one decision before it counts as a timeout (over HTTP the referee's
+    clock counts whole seconds: `HttpConfig.turn_seconds`)."""
 
     def check(self) -> None:
         """Raise `TournamentError` for a tournament that cannot be played: the ruleset, the seats, the number of
@@ -62,6 +73,20 @@ class Config:
             SimulationConfig(self.ruleset, self.players, self.games, self.seed, seats, self.options).check()
         except SimulationError as exc:
             raise TournamentError(exc.text) from None
+        if self.on_timeout not in ("resign", "bot"):
+            raise TournamentError(
+                Text(
+                    f"on_timeout is resign or bot, not {self.on_timeout!r}",
+                    f"on_timeout vaut resign ou bot, pas « {self.on_timeout} »",
+                )
+            )
+        if not 0 < self.turn_seconds <= 7 * 24 * 3600:
+            raise TournamentError(
+                Text(
+                    f"a decision's time limit is more than 0 seconds and at most 7 days, not {self.turn_seconds}",
+                    f"le temps d'une décision est de plus de 0 seconde et d'au plus 7 jours, pas {self.turn_seconds}",
+                )
+            )
         if len(self.bots) < 2:
             raise TournamentError(
                 Text(
@@ -77,8 +102,8 @@ class Config:
 
 
 def load_bots(specs: Sequence[str]) -> list[Bot | Policy]:
-    """Each entrant: a built-in policy by its name, or the bot `MODULE:NAME` loaded (a `TournamentError` naming
-    the first that cannot be)."""
+    """Each entrant: a built-in policy by its name, or the bot `MODULE:NAME` or `path/to/bot.py:NAME` loaded (a
+    `TournamentError` naming the first that cannot be)."""
     out: list[Bot | Policy] = []
     for spec in specs:
         if spec in BOTS:
@@ -86,21 +111,21 @@ def load_bots(specs: Sequence[str]) -> list[Bot | Policy]:
             continue
         try:
             out.append(load(spec))
-        except (ImportError, AttributeError, ValueError) as exc:
+        except (ImportError, AttributeError, ValueError, SyntaxError) as exc:
             raise TournamentError(
                 Text(
                     f"cannot load the bot {spec}: {exc}",
-                    f"impossible de charger le robot {spec} : module ou nom introuvable, ou écrit autrement que "
-                    "MODULE:NOM",
+                    f"impossible de charger le robot {spec} : module, fichier ou nom introuvable, ou écrit autrement "
+                    "que MODULE:NOM ou chemin/du/robot.py:NOM",
                 )
             ) from None
     return out
 
 
 def short_names(specs: Sequence[str]) -> list[str]:
-    """How each bot is named in tables and logs: a built-in by its name, `pkg.mod:Name` as `mod:Name` (the whole
-    spec when two would read alike)."""
-    short = [s if ":" not in s else s.rsplit(":", 1)[0].rsplit(".", 1)[-1] + ":" + s.rsplit(":", 1)[1] for s in specs]
+    """How each bot is named in tables and logs: a built-in by its name, `pkg.mod:Name` as `mod:Name`,
+    `path/to/mine.py:Name` as `mine:Name` (the whole spec when two would read alike)."""
+    short = [short_name(s) for s in specs]
     return [s if short.count(s) == 1 else spec for s, spec in zip(short, specs, strict=True)]
 
 
@@ -174,6 +199,8 @@ class Outcome:
     refused: list[int] = field(default_factory=list)
     crashes: list[int] = field(default_factory=list)
     hangs: list[int] = field(default_factory=list)
+    tracebacks: list[str] = field(default_factory=list)
+    """Per seat, the traceback of the bot's crash in this game ("" if it did not crash)."""
 
     @property
     def ranks(self) -> tuple[int, ...]:
@@ -202,6 +229,7 @@ class Outcome:
             [0] * n,
             [0] * n,
             [0] * n,
+            [""] * n,
         )
 
 
@@ -217,8 +245,30 @@ def play_in_process(
     rngs = [random.Random(bot_seed(key, seating.game, s)) for s in range(config.players)]
     # A bot of the author's is loaded afresh for each seat of each game: a class is made once per game and seat, as
     # over HTTP (one process each), so what it remembers never leaks into another game or another seat.
-    bots = [entrants[i] if isinstance(entrants[i], Policy) else load(config.bots[i]) for i in seating.seats]
-    refused, crashes = [0] * config.players, [0] * config.players
+    bots: list[Worker | Policy] = []
+    for i in seating.seats:
+        entrant = entrants[i]
+        bots.append(entrant if isinstance(entrant, Policy) else Worker(load(config.bots[i])))
+    try:
+        return _play(config, seating, bots, seed, rngs, names, record)
+    finally:
+        for bot in bots:
+            if isinstance(bot, Worker):
+                bot.close()
+
+
+def _play(
+    config: Config,
+    seating: Seating,
+    bots: Sequence[Worker | Policy],
+    seed: bytes,
+    rngs: Sequence[random.Random],
+    names: tuple[str, ...],
+    record: list[Event],
+) -> Outcome:
+    n = config.players
+    refused, crashes, timeouts, tracebacks = [0] * n, [0] * n, [0] * n, [""] * n
+    told = [LogTold(record, seat) for seat in range(n)]  # what each seat was told, read when its bot asks
     fallback = get_bot("heuristic")
     game_id = _game_id(config, seating)
     state = INITIAL.thaw()
@@ -234,15 +284,18 @@ def play_in_process(
             if isinstance(bot, Policy):
                 command = bot.choose(view(state, seat), legal_moves(state, seat), rngs[seat])
                 continue
-            move = _answer(bot, seat_game(state, seat, game_id), seat)
-            if isinstance(move, BaseException):
-                crashes[seat] += 1
-            elif move is None:
-                refused[seat] += 1
-            else:
-                command = move
-                continue
-            command = fallback.choose(view(state, seat), legal_moves(state, seat), rngs[seat])
+            if not crashes[seat]:  # a bot that crashed is gone for the game, as its process is over HTTP
+                game = seat_game(state, seat, game_id, told=told[seat])
+                move = _answer(bot, game, seat, config.turn_seconds)
+                if isinstance(move, Crashed):
+                    crashes[seat], tracebacks[seat] = 1, move.traceback
+                elif move is None:
+                    refused[seat] += 1
+                elif not isinstance(move, TimedOut):
+                    command = move
+                    continue
+            timeouts[seat] += 1
+            command = _timed_out(config, state, seat, fallback, rngs[seat])
         else:
             chance = chance_move(state, seed)  # the next deal, or the seed revealed at the end
             if chance is None:
@@ -251,16 +304,23 @@ def play_in_process(
                 break  # over, and the seed revealed
             command = chance
     outcome = Outcome.of(seating, state.freeze(), record)
-    outcome.refused, outcome.crashes = refused, crashes
+    outcome.refused, outcome.crashes, outcome.timeouts, outcome.tracebacks = refused, crashes, timeouts, tracebacks
     return outcome
 
 
-def _answer(bot: Bot, game: Game, seat: int) -> PlayerCommand | BaseException | None:
-    """The bot's move as a command; the exception it raised; or None for an answer that is not a legal move."""
-    try:
-        answer = decide(bot, game)
-    except Exception as exc:
-        return exc
+def _timed_out(config: Config, state: GameState, seat: int, fallback: Policy, rng: random.Random) -> Command:
+    """What the referee's clock does to a seat whose decision did not come (RULINGS §12): it resigns, at the time
+    this process saw it, or the heuristic decides for it."""
+    if config.on_timeout == "resign":
+        return Resign(seat, max(state.clock, int(time.time() * 1000)))
+    return fallback.choose(view(state, seat), legal_moves(state, seat), rng)
+
+
+def _answer(bot: Worker, game: Game, seat: int, seconds: float) -> PlayerCommand | Crashed | TimedOut | None:
+    """The bot's move as a command; its crash; its overrun; or None for an answer that is not a legal move."""
+    answer = bot.ask(game, seconds)
+    if isinstance(answer, Crashed | TimedOut):
+        return answer
     code = answer if isinstance(answer, int) else getattr(answer, "action_code", None)
     legal = {m.action_code for m in game.legal_moves}
     if not isinstance(code, int) or code not in legal:

@@ -44,7 +44,6 @@ CLI = (sys.executable, "-c", "from loveletter.cli.main import main; main()")
 class HttpConfig:
     url: str
     turn_seconds: int = 10
-    on_timeout: str = "resign"
     parallel: int = 2
     join_seconds: float = 60.0
     """Longest wait for every bot to take its seat before the game is aborted (and not rated)."""
@@ -104,7 +103,7 @@ def play_over_http(config: Config, http: HttpConfig, seating: Seating, seeds: Se
                 ruleset=config.ruleset,
                 options=dict(config.options) or None,
                 turn_seconds=http.turn_seconds,
-                on_timeout=http.on_timeout,  # type: ignore[arg-type]
+                on_timeout=config.on_timeout,  # type: ignore[arg-type]
                 **chosen,
             )
             organiser = referee.seat(created.organiser_token or "")
@@ -123,6 +122,7 @@ def play_over_http(config: Config, http: HttpConfig, seating: Seating, seeds: Se
                         _kill(proc)
                 reports = [_report(out) for _, out in procs]
                 crashes = [int(p.returncode not in (0, None) and not h) for (p, _), h in zip(procs, hangs, strict=True)]
+                tracebacks = [_traceback(out) if c else "" for (_, out), c in zip(procs, crashes, strict=True)]
             data = referee.http.get(f"/games/{created.game_id}/log").content
     except httpx.TransportError as exc:
         raise HttpTournamentError(
@@ -136,6 +136,7 @@ def play_over_http(config: Config, http: HttpConfig, seating: Seating, seeds: Se
     outcome.refused = [sum(1 for item in r if "refused" in item) for r in reports]
     outcome.crashes = crashes
     outcome.hangs = [int(h) for h in hangs]
+    outcome.tracebacks = tracebacks
     return outcome, data
 
 
@@ -203,6 +204,17 @@ def _report(out: Path) -> list[dict[str, object]]:
             if isinstance(item, dict):
                 items.append(item)
     return items
+
+
+def _traceback(out: Path) -> str:
+    """The traceback a crashed bot's process printed (`bot run` prints it before its JSON line)."""
+    text = out.read_text(errors="replace")
+    start = text.find("Traceback (most recent call last):")
+    if start < 0:
+        return ""
+    lines = text[start:].splitlines(keepends=True)
+    end = next((i for i, line in enumerate(lines[1:], 1) if not line.startswith(" ")), len(lines) - 1)
+    return "".join(lines[: end + 1])  # down to the exception's own line
 
 
 def _events(data: bytes) -> list[Event]:

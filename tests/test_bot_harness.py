@@ -20,7 +20,7 @@ from loveletter.core.decide import decide as decide_rules
 from loveletter.core.evolve import fold
 from loveletter.core.legal import from_action_code
 from loveletter.events.sqlite_store import SqliteStore
-from loveletter.play.harness import Bot, BuiltinBot, core_view, decide, play, seat_game
+from loveletter.play.harness import Bot, BuiltinBot, LogTold, core_view, decide, play, seat_game
 from tests.cli import loveletter
 from tests.servers import ADMIN, admin_log, log_events, serve
 
@@ -74,6 +74,19 @@ def test_a_class_bot_joins_by_invite_while_a_person_plays_the_other_seat(base: s
     assert careful and all(e.card.value != "princess" for e in careful)  # the careful bot never plays the Princess
 
 
+def test_bot_run_takes_a_bot_file_by_its_path(base: str, tmp_path: Path) -> None:
+    (tmp_path / "last.py").write_text("def choose(game):\n    return game.legal_moves[-1]\n")
+    with Client(base) as c:
+        created = c.create_game([{"name": "House", "bot": "heuristic"}, {"open": True}])
+    (invite,) = created.invites
+    spec = f"{tmp_path / 'last.py'}:choose"
+    ran = loveletter("bot", "run", spec, "--server", base, "--game", created.game_id, "--invite", invite)
+    assert ran.returncode == 0, ran.stderr
+    assert f"game {created.game_id} over" in ran.stdout
+    events = log_events(admin_log(base, created.game_id))
+    assert any(e.TYPE == "card_played" and e.player == 1 for e in events)
+
+
 def test_bot_run_refuses_a_bot_it_cannot_load_in_both_languages(tmp_path: Path) -> None:
     en = loveletter("bot", "run", "no.such.module:bot", "--join-open", "--lang", "en")
     fr = loveletter("bot", "run", "no.such.module:bot", "--join-open", "--lang", "fr")
@@ -104,7 +117,7 @@ def test_the_same_bots_play_the_same_game_in_process_as_over_http(base: str) -> 
     """Two bots — a built-in (its own seeded generator) and a bot file — play a game over HTTP. Then the game is
     played again in process from the same seats and the server seed the referee revealed at the end, with fresh
     copies of the same bots: every `Game` each bot is given in process equals the one it was given over HTTP, field
-    for field and in its raw JSON, and the events are the same, one for one."""
+    for field and in its raw JSON, the events it was told included, and the events are the same, one for one."""
     with Client(base) as c:
         created = c.create_game([{"open": True}, {"open": True}])
     game_id = created.game_id
@@ -128,6 +141,7 @@ def test_the_same_bots_play_the_same_game_in_process_as_over_http(base: str) -> 
     state = fold(events[:dealt])
     in_process = [Recorder(BuiltinBot("heuristic", 11)), Recorder(Careful())]
     replayed = list(events[:dealt])
+    told = [LogTold(replayed, seat) for seat in range(2)]
     while True:
         if state.over:
             if state.server_seed is not None:
@@ -137,7 +151,7 @@ def test_the_same_bots_play_the_same_game_in_process_as_over_http(base: str) -> 
             command = committed_deal(state, server_seed)
         else:
             seat = state.active
-            answer = in_process[seat].choose(seat_game(state, seat, game_id))
+            answer = in_process[seat].choose(seat_game(state, seat, game_id, told=told[seat]))
             command = from_action_code(answer if isinstance(answer, int) else answer.action_code, seat)
         new = decide_rules(state, command)
         replayed += new
@@ -148,6 +162,9 @@ def test_the_same_bots_play_the_same_game_in_process_as_over_http(base: str) -> 
         for remote, local in zip(http_bot.seen, local_bot.seen, strict=True):
             assert remote == local
             assert remote.raw == local.raw
+            # ... and so are the events the seat was told so far, one for one and in their raw JSON.
+            assert len(remote.events) == remote.version and remote.events[-1].seq == remote.version
+            assert [e.raw for e in remote.events] == [e.raw for e in local.events]
 
 
 def test_a_built_in_bot_reads_back_exactly_the_view_the_rules_core_gives_it() -> None:

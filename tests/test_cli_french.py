@@ -116,6 +116,8 @@ def error_cases(tmp: Path, two_games: Path) -> list[tuple[str, ...]]:
         ("tournament", "--bots", "heuristic,random", "--games", "1", "--plot", str(tmp / "missing" / "r.svg")),
         ("tournament", "--bots", "heuristic,random", "--games", "1", "--server", "http://127.0.0.1:9"),
         ("tournament", "--bots", "heuristic,random", "--on-timeout", "never"),
+        ("tournament", "--bots", "heuristic,random", "--server", "http://127.0.0.1:9", "--turn-seconds", "0.5"),
+        ("tournament", "--bots", "heuristic,random", "--games", "1", "--ratings", str(two_games)),
         ("frobnicate",),
     ]
 

@@ -123,8 +123,10 @@ def test_json_and_csv_say_the_same_and_add_up(tmp_path: Path) -> None:
     for r in figures["ratings"]:
         assert float(ratings[r["name"]]["estimate"]) == pytest.approx(r["mu"], rel=1e-5)
     assert {r["section"] for r in rows} == {
-        "rating", "win_rate", "head_to_head", "crashes", "timeouts", "refused_moves", "hangs",
+        "sorted_by", "rating", "win_rate", "average_placing", "head_to_head", "crashes", "timeouts", "refused_moves",
+        "hangs",
     }  # fmt: skip
+    assert rows[0]["section"] == "sorted_by" and rows[0]["estimate"] == figures["sorted_by"]
 
 
 def test_the_chart_of_ratings_is_drawn_as_png_and_svg(tmp_path: Path) -> None:
@@ -137,15 +139,18 @@ def test_the_chart_of_ratings_is_drawn_as_png_and_svg(tmp_path: Path) -> None:
     assert svg.startswith("<?xml") and "heuristic" in svg
 
 
-def test_in_process_a_bot_that_raises_or_answers_an_illegal_move_is_counted_and_the_game_goes_on() -> None:
+def test_in_process_a_bot_that_raises_or_answers_an_illegal_move_is_counted_times_out_and_the_game_goes_on() -> None:
     config = Config(("heuristic", "examples.bots.faulty:Crash", "examples.bots.faulty:illegal"), players=3, games=6)
     outcomes = run_in_process(config)
     assert all(not o.aborted and o.winners for o in outcomes)
     crashes = Counter(b for o in outcomes for seat, b in enumerate(o.seats) for _ in range(o.crashes[seat]))
     refused = Counter(b for o in outcomes for seat, b in enumerate(o.seats) for _ in range(o.refused[seat]))
+    timeouts = Counter(b for o in outcomes for seat, b in enumerate(o.seats) for _ in range(o.timeouts[seat]))
     assert set(crashes) == {1} and set(refused) == {2}
-    # The crashing bot raises from its third move on, in each of its six games (one seat per game).
-    assert crashes[1] >= 6
+    # The crashing bot raises on its third move, in each of its six games (one seat per game): as over HTTP, where
+    # its process ends, that is one crash per game, and its clock runs out (the seat resigns, by default).
+    assert crashes[1] == 6 == timeouts[1]
+    assert timeouts[2] == refused[2] and timeouts[0] == 0  # an illegal answer is left to the clock
 
 
 def test_seatings_are_games_in_order() -> None:

@@ -74,6 +74,19 @@ def test_an_illegal_move_is_refused_reported_and_left_to_the_clock(base: str) ->
     assert bots["heuristic"]["wins"] == 1
 
 
+def test_over_http_a_bot_is_told_its_seats_events_so_far(base: str) -> None:
+    """The bot of tests/test_tournament_truth.py that checks `game.events` at every decision (and raises if they are
+    not its seat's view of the log so far) plays a game through without a crash or a timeout."""
+    listener = "tests.test_tournament_truth:Listener"
+    ran = loveletter(
+        "tournament", "--bots", f"heuristic,{listener}", "--players", "2", "--games", "1", "--server", base,
+        "--turn-seconds", "5", "--json",
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    bots = {r["bot"]: r for r in json.loads(ran.stdout)["ratings"]}
+    assert bots[listener]["crashes"] == bots[listener]["timeouts"] == bots[listener]["refused_moves"] == 0, ran.stderr
+
+
 def test_serve_starts_a_referee_of_its_own(tmp_path: Path) -> None:
     ran = loveletter(
         "tournament", "--bots", "heuristic,examples.bots.careful:Bot", "--players", "2", "--games", "2", "--serve",

@@ -3,8 +3,8 @@ pyproject's `[project.scripts]`) that turns every error into one line on stderr 
 else `LOVELETTER_LANG`, else the locale).
 
 Each family of commands lives in a module of its own: `logs` (replay, audit, show), `disputes` (explain,
-situation), `play` (simulate, demo), `tournament`, `bots` (bot run) and `serve`; what they share is in `options`
-(the language, click's classes, the shared options), `failures`, `game_file` and `progress`.
+situation), `analyse`, `play` (simulate, demo), `tournament`, `bots` (bot run) and `serve`; what they share is in
+`options` (the language, click's classes, the shared options), `failures`, `game_file` and `progress`.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import sys
 
 import click
 
+from loveletter.cli.analyse import analyse
 from loveletter.cli.bots import bot
 from loveletter.cli.disputes import explain, situation
 from loveletter.cli.failures import Failure
@@ -31,9 +32,10 @@ EXIT_USAGE = 2
     cls=Group,
     context_settings={"help_option_names": ["-h", "--help"]},
     help=_(
-        "Love Letter referee: serve, replay, audit, show, explain, situation, simulate, demo, tournament, bot.",
-        "Arbitre de Love Letter : servir, rejouer, auditer, raconter, expliquer, juger une situation, simuler, "
-        "démontrer, organiser un tournoi, faire jouer un robot.",
+        "Love Letter referee: serve, replay, audit, show, explain, situation, analyse, simulate, demo, tournament, "
+        "bot.",
+        "Arbitre de Love Letter : servir, rejouer, auditer, raconter, expliquer, juger une situation, analyser, "
+        "simuler, démontrer, organiser un tournoi, faire jouer un robot.",
     ),
 )
 @click.version_option(
@@ -55,7 +57,7 @@ def app() -> None:
     pass
 
 
-for each in (serve, replay, audit, show, explain, situation, simulate, demo, tournament, bot):
+for each in (serve, replay, audit, show, explain, situation, analyse, simulate, demo, tournament, bot):
     app.add_command(each)
 
 

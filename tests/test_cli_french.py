@@ -17,7 +17,19 @@ from tests.french import not_french
 
 READER = str(ROOT / "examples" / "reader-question.json")
 NAMES = ["Claire", "Thibault", "Ann", "Bob", "Cleo", "Dan", "Eve", "Finn"]
-COMMANDS = ["simulate", "demo", "replay", "explain", "show", "audit", "serve", "situation", "bot", "tournament"]
+COMMANDS = [
+    "simulate",
+    "demo",
+    "replay",
+    "explain",
+    "show",
+    "audit",
+    "serve",
+    "situation",
+    "analyse",
+    "bot",
+    "tournament",
+]
 IDS = [
     "princess",
     "classic",
@@ -86,6 +98,9 @@ def error_cases(tmp: Path, two_games: Path) -> list[tuple[str, ...]]:
         ("show", READER, "--pov", "Zoé"),
         ("show", str(two_games)),
         ("show", str(two_games), "--game", "3"),
+        ("analyse", READER, "--seat", "Zoé"),
+        ("analyse", str(two_games)),
+        ("analyse", str(two_games), "--game", "1", "--budget", "0"),
         ("audit", str(two_games), "--key", str(tmp / "no-such-key")),
         ("audit", str(two_games), "--key", str(bad_key)),
         ("audit", str(two_games), "--jobs", "0"),
@@ -192,6 +207,7 @@ def test_reports_and_stories_are_french(two_games: Path, tmp_path: Path) -> None
         ),
         loveletter("show", READER, "--lang", "fr"),
         loveletter("show", str(one), "--lang", "fr"),
+        loveletter("analyse", str(one), "--budget", "2", "--lang", "fr"),
         loveletter("demo", "--lang", "fr"),
         loveletter("simulate", "--games", "20", "--lang", "fr"),
         loveletter("tournament", "--bots", "heuristic,random", "--games", "8", "--lang", "fr"),

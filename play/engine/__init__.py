@@ -3,5 +3,6 @@
 `determinize` deals the cards a seat has not seen again, consistently with what it knows; `value` scores the end of
 a round by the chance of winning the game; `search` tries every legal move in sampled worlds with heuristic
 rollouts and spends its budget by sequential halving; `policy` is the bot itself (registered in `play.bots` as
-`expert`). See docs/engine.md.
+`expert`); `review` judges every legal move of a logged game's decisions for `loveletter analyse`. See
+docs/engine.md.
 """

@@ -62,12 +62,18 @@ class Estimate:
 
 def rollout(world: GameState, move: PlayerCommand, seat: int, rng: random.Random) -> float:
     """Play `move` in `world`, then every seat by the heuristic until the round ends: what the end is worth."""
+    return end_value(play_out(world, move, rng), seat)
+
+
+def play_out(world: GameState, move: PlayerCommand, rng: random.Random) -> GameState:
+    """`move` played in `world`, then every seat by the heuristic from its own view: the state at the round's end
+    (the review, `review.py`, reads both the round's winners and the game's value from it)."""
     s = world.thaw()
     apply_all(s, decide(s, move))
     for _ in range(MAX_ROLLOUT_DECISIONS):
         phase = s.phase
         if phase != PHASE_PLAY and phase != PHASE_CHANCELLOR:
-            return end_value(s, seat)
+            return s
         actor = s.active
         choice = choose_heuristic(view(s, actor), legal_move_tuple(s, actor), rng)
         apply_all(s, decide(s, choice))

@@ -1,0 +1,152 @@
+"""`loveletter analyse` and the engine's review (play/engine/review.py): hand-built positions whose best move is known
+by hand, figures that never depend on a card the seat cannot see, and the command run end to end with its errors."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import orjson
+import pytest
+
+from loveletter.core.commands import PlayCard
+from loveletter.core.legal import legal_moves
+from loveletter.core.views import view
+from loveletter.events.log import read_path
+from loveletter.play.engine.review import BLUNDER, decisions, review, verdict
+from tests.cli import loveletter
+from tests.helpers import CO, PR, PS, B, C, G, H, K, P, S, position
+from tests.test_engine import _full_deck, _rearranged
+
+
+def _by_move(state, rollouts: int = 12, seed: int = 1) -> dict:
+    seat = state.active
+    values = review(view(state, seat), legal_moves(state, seat), random.Random(seed), rollouts)
+    assert all(v.rollouts == rollouts for v in values)
+    return {v.move: v for v in values}
+
+
+def test_a_guard_with_one_possible_card_is_a_certain_hit_and_a_wrong_name_a_blunder() -> None:
+    # Deck empty; the only cards Ann has not seen are the two Priests (Bob's hand and the set-aside card). Ann has 4
+    # favors and Bob 5 of the 6 needed: naming the Priest wins the round, and with her Spy the game; any other name
+    # goes to a showdown her Spy loses to Bob's Priest, which gives Bob the game.
+    front = ((G, B, H, P, C, G, S), (G, G, B, H, P, C, G))
+    state = position(((G, S), (PR,)), (), set_aside=PR, face_up=(PS, K, CO), front=front, favors=(4, 5))
+    values = _by_move(state)
+    hit = values[PlayCard(0, G, 1, PR)]
+    assert (hit.game, hit.round) == (1.0, 1.0)
+    assert max(values.values(), key=lambda v: v.game) is hit
+    for move, value in values.items():
+        if move != hit.move:
+            assert value.game == 0.0
+            assert verdict(hit.game - value.game) == "blunder"
+
+
+def test_the_verdicts_follow_the_stated_thresholds() -> None:
+    assert verdict(0.0) is None
+    assert verdict(0.049) is None
+    assert verdict(0.05) == "inaccuracy"
+    assert verdict(0.10) == "mistake"
+    assert verdict(0.199) == "mistake"
+    assert verdict(BLUNDER) == "blunder"
+    assert verdict(1.0) == "blunder"
+
+
+@pytest.mark.parametrize("other", [G, P])
+def test_the_princess_is_the_worst_move_never_the_best(other) -> None:
+    hands = ((PS, other), (PR,))
+    state = position(hands, _full_deck(hands, (), H), set_aside=H)
+    values = _by_move(state, rollouts=30)
+    discards = {m for m in values if m.card is PS or (m.card is P and m.target == 0)}
+    assert PlayCard(0, PS) in discards
+    worst = min(v.game for v in values.values())
+    assert {m for m, v in values.items() if v.game == worst} <= discards
+    assert max(v.game for m, v in values.items() if m not in discards) > max(values[m].game for m in discards)
+    assert all(values[m].round == 0.0 for m in discards)  # out of the round at once
+
+
+@pytest.fixture(scope="module")
+def one_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("analyse") / "one.jsonl"
+    result = loveletter("simulate", "--games", "1", "--players", "2", "--seed", "3", "--log", str(path))
+    assert result.returncode == 0, result.stderr
+    return path
+
+
+def test_the_review_never_depends_on_a_card_the_seat_cannot_see(one_game: Path) -> None:
+    (log,) = read_path(str(one_game))
+    events = log.events
+    rng = random.Random(5)
+    checked = changed = 0
+    for d in decisions(events):
+        moves = legal_moves(d.state, d.seat)
+        if len(moves) < 2:
+            continue
+        other = _rearranged(d.state, d.seat, rng)
+        changed += other != d.state
+        assert view(other, d.seat) == view(d.state, d.seat)
+        assert legal_moves(other, d.seat) == moves
+        first = review(view(d.state, d.seat), moves, random.Random(checked), 4)
+        again = review(view(other, d.seat), legal_moves(other, d.seat), random.Random(checked), 4)
+        assert first == again
+        checked += 1
+    assert checked > 5
+    assert changed > checked // 2
+
+
+def _decisions_in_log(path: Path, seat: int) -> int:
+    """Counted straight from the log's lines: the cards the seat played and its Chancellor's returns."""
+    count = 0
+    for line in path.read_text().splitlines():
+        record = orjson.loads(line)
+        if record.get("type") in ("card_played", "chancellor_returned") and record.get("player") == seat:
+            count += 1
+    return count
+
+
+def test_a_whole_game_analysed_through_the_command_line(one_game: Path) -> None:
+    header = orjson.loads(one_game.read_text().splitlines()[0])
+    bob = header["players"][1]
+    result = loveletter("analyse", str(one_game), "--seat", bob, "--budget", "3", "--json")
+    assert result.returncode == 0, result.stderr
+    review_ = orjson.loads(result.stdout)
+    assert review_["seat"] == bob and review_["rollouts"] == 3 and review_["others"] == "heuristic"
+    assert review_["thresholds"] == {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.20}
+    entries = review_["decisions"]
+    assert len(entries) == _decisions_in_log(one_game, 1) > 0
+    assert [e["at"] for e in entries] == sorted(e["at"] for e in entries)
+    assert any(not e["forced"] for e in entries)
+    for e in entries:
+        assert e["player"] == bob
+        if e["forced"]:
+            assert "moves" not in e
+            continue
+        games = [m["game"] for m in e["moves"]]
+        assert games == sorted(games, reverse=True) and all(0.0 <= g <= 1.0 for g in games)
+        assert all(m["rollouts"] == 3 and 0.0 <= m["round"] <= 1.0 for m in e["moves"])
+        assert e["best"]["action_code"] == e["moves"][0]["action_code"]
+        played = next(m for m in e["moves"] if m["action_code"] == e["played"]["action_code"])
+        assert e["drop"] == pytest.approx(e["moves"][0]["game"] - played["game"])
+        assert e["verdict"] == verdict(e["drop"])
+    again = loveletter("analyse", str(one_game), "--seat", bob, "--budget", "3", "--json")
+    assert again.stdout == result.stdout  # the same seed gives the same figures
+    text = loveletter("analyse", str(one_game), "--seat", "1", "--budget", "2", "--lang", "fr")
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.startswith(f"Revue de {one_game}") and "Modèle : " in text.stdout
+    assert text.stdout.count("après l'événement") == len(entries)
+
+
+@pytest.mark.parametrize(
+    ("lang", "unknown", "several"),
+    [
+        ("en", "error: --seat 'Zoé' is not a player", "holds 2 games; pick one with --game"),
+        ("fr", "erreur : --seat « Zoé » n'est pas un joueur", "contient 2 parties ; choisissez-en une avec --game"),
+    ],
+)
+def test_errors_are_one_line_in_either_language(tmp_path: Path, lang: str, unknown: str, several: str) -> None:
+    two = tmp_path / "two.jsonl"
+    assert loveletter("simulate", "--games", "2", "--players", "2", "--log", str(two)).returncode == 0
+    result = loveletter("analyse", str(two), "--game", "1", "--seat", "Zoé", "--lang", lang)
+    assert result.returncode == 2 and result.stderr.startswith(unknown), result.stderr
+    result = loveletter("analyse", str(two), "--lang", lang)
+    assert result.returncode == 2 and several in result.stderr and len(result.stderr.splitlines()) == 1

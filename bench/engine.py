@@ -35,7 +35,7 @@ from loveletter.core.views import View
 from loveletter.play.bots import Bot, Policy, get_bot
 from loveletter.play.engine.policy import analyse
 from loveletter.play.engine.search import Budget
-from loveletter.play.simulate import wilson
+from loveletter.play.report import wilson
 from loveletter.play.tournament import Config, Seating, play_in_process, tournament_key
 
 

@@ -214,6 +214,17 @@ class SimulationIn(_Body):
     games: StrictInt = Field(100, ge=1, le=MAX_GAMES)
     seed: StrictInt = Field(1, ge=-(2**SEED_BITS), lt=2**SEED_BITS, description="the same seed plays the same games")
 
+    @field_validator("games", mode="before")
+    @classmethod
+    def _games_in_range(cls, games: Any) -> Any:
+        """Said as people count games (the bounds stay in the schema for clients)."""
+        if isinstance(games, int) and not isinstance(games, bool) and not 1 <= games <= MAX_GAMES:
+            shown = games if abs(games) < 10**12 else f"{str(games)[:6]}…"
+            raise refused(
+                Text(f"from 1 to {MAX_GAMES} games, not {shown}", f"de 1 à {MAX_GAMES} parties, et non {shown}")
+            )
+        return games
+
     @field_validator("bots")
     @classmethod
     def _one_per_player(cls, bots: list[str] | None, info: ValidationInfo) -> list[str] | None:

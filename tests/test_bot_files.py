@@ -76,7 +76,7 @@ def test_a_simulation_names_no_bot_of_its_own_unless_the_command_line_allows_it(
     refused = Config("2019", 2, 1, 1, ("examples.bots.first:choose", "random"))
     with pytest.raises(SimulationError) as refusal:
         refused.check()
-    assert refusal.value.text.en == "unknown bot 'examples.bots.first:choose' (known: random, heuristic)"
+    assert refusal.value.text.en == "unknown bot 'examples.bots.first:choose' (known: random, heuristic, expert)"
     Config("2019", 2, 1, 1, ("examples.bots.first:choose", "random"), own_bots=True).check()
 
 

@@ -67,7 +67,8 @@ class Running:
 
     def finish(self, timeout: float = 120.0) -> tuple[int, str, str]:
         out, _ = self.process.communicate(timeout=timeout)
-        self.reader.join(5)
+        self.reader.join(timeout)  # every line up to the end of stderr, however busy the machine
+        assert not self.reader.is_alive()
         return self.process.returncode, out, "".join(self.err)
 
 

@@ -22,6 +22,7 @@ _HEADING = re.compile(r"^(#{1,6}) (.*?)(\s*\{[^}]*\})?$")
 _LEAD = re.compile(r"^(§\d+ |`[^`]+`: )")
 _OUTSIDE_LINK = re.compile(r"\[([^\]]+)\]\((?!#)[^)]+\)")
 _RULES_LINE = "Rules · Règles :"
+TABLE = {"en": "Table", "fr": "Tableau"}
 
 
 def _half(text: str, lang: str) -> str:
@@ -82,4 +83,8 @@ def render(text: str, lang: str) -> str:
     import markdown  # a development tool (mkdocs brings it): only `docs/generate.py` calls this
 
     html = markdown.markdown(one_language(text, lang), extensions=["attr_list", "toc", "tables"], output_format="html")
+    # A wide table scrolls on its own on a phone; a keyboard reaches it (a focusable region named in the page's
+    # language), so it can scroll it too.
+    region = f'<div class="table" tabindex="0" role="region" aria-label="{TABLE[lang]}">'
+    html = html.replace("<table>", region + "<table>").replace("</table>", "</table></div>")
     return html.strip() + "\n"

@@ -22,9 +22,10 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 DOCS = Path(__file__).resolve().parent
 ROOT = DOCS.parent
-for _path in (ROOT, DOCS):
-    if str(_path) not in sys.path:
-        sys.path.insert(0, str(_path))
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+if str(DOCS) not in sys.path:
+    sys.path.append(str(DOCS))  # rulings_html, beside this file; last, so that it shadows nothing
 
 import rulings_html  # noqa: E402
 

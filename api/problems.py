@@ -4,7 +4,8 @@ A `Problem` keeps its detail in both languages (`Text(en, fr)`, written side by 
 its title from `TITLES`, one table keyed by the stable `code`; the answer is rendered in the request's language
 (`Accept-Language`) only when the response is built. The referee's refusals (`referee.refusals.Refusal`, which
 know no HTTP) become problems here, their status from one table, `STATUSES`; rules refusals carry the rules' own
-bilingual message and text. Pydantic's validation errors are translated by their error `type` (api/validation.py).
+bilingual message and text, and the rule's sources named and linked to the rulings page the referee serves.
+Pydantic's validation errors are translated by their error `type` (api/validation.py).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from starlette.types import Send
 from loveletter.api.validation import field_fr, fields_detail, fr_int, french_error, plural, quoted_fr
 from loveletter.core.lang import BilingualError, Text
 from loveletter.core.rules import RULES
+from loveletter.core.sources import cite_on_referee
 from loveletter.events.store import StoreError
 from loveletter.referee.refusals import OUT_OF_TURN, RULE_TITLES, Refusal
 
@@ -40,6 +42,7 @@ __all__ = [
     "invalid_request",
     "of_refusal",
     "plural",
+    "rule_sources",
 ]
 
 PROBLEM_JSON = "application/problem+json"
@@ -155,9 +158,16 @@ def _render(value: Any, lang: str) -> Any:
     return value
 
 
+def rule_sources(sources: Sequence[str]) -> list[dict[str, Any]]:
+    """A rule's sources as a person reads them, in the answer's language, each with its link on the referee
+    (`{"text": "Rulings §5", "href": "/rulings#s5"}`; a href of None: nothing the referee serves)."""
+    en, fr = cite_on_referee(sources, "en"), cite_on_referee(sources, "fr")
+    return [{"text": Text(str(e["text"]), str(f["text"])), "href": e["href"]} for e, f in zip(en, fr, strict=True)]
+
+
 def of_refusal(refusal: Refusal) -> Problem:
-    """The referee's refusal as a problem: its status from `STATUSES`, a rules refusal's rule id and text first
-    among its members."""
+    """The referee's refusal as a problem: its status from `STATUSES`, a rules refusal's rule id, text and sources
+    (`rule_sources`, named and linked) first among its members."""
     if refusal.rule_id is None:
         status = STATUSES[refusal.code]
     else:
@@ -165,7 +175,11 @@ def of_refusal(refusal: Refusal) -> Problem:
     extra: dict[str, Any] = {}
     if refusal.rule_id is not None:
         rule = RULES[refusal.rule_id]
-        extra = {"rule_id": refusal.rule_id, "rule": Text(rule.text("en"), rule.text("fr"))}
+        extra = {
+            "rule_id": refusal.rule_id,
+            "rule": Text(rule.text("en"), rule.text("fr")),
+            "rule_sources": rule_sources(rule.sources),
+        }
     return Problem(status, refusal.code, refusal.detail, title=refusal.title, **extra, **refusal.extra)
 
 

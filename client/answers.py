@@ -133,6 +133,14 @@ class AuditReport(Answer):
     games: tuple[GameAudit, ...]
 
 
+class SourceLink(Answer):
+    """One source of a rule as a person reads it, in the answer's language: "Rulings §5" or "Love Letter (2019),
+    English rules", and where to read it on the referee (`/rulings#s5`, `/rulings#sources`; None: nowhere)."""
+
+    text: str
+    href: str | None = Field(None, description="a path on the referee's rulings page, `GET /rulings`")
+
+
 class Ruling(Answer):
     """`POST /rulings`: was the disputed move legal after seq `at`, under which rule, and what it would have
     caused (its events, then the next decision's legal moves)."""
@@ -142,7 +150,10 @@ class Ruling(Answer):
     legal: bool
     rule_id: str
     rule: str = Field(description="the rule's text, in the ruling's language")
-    sources: tuple[str, ...]
+    sources: tuple[str, ...] = Field(description="the rule's sources by their ids (`RULINGS §5`, a source's file)")
+    rule_sources: tuple[SourceLink, ...] = Field(
+        (), description="the same sources named for a person, in the ruling's language, each with its link"
+    )
     message: str
     events: tuple[Event, ...]
     legal_moves: tuple[LegalMove, ...]
@@ -172,9 +183,9 @@ class FieldError(Answer):
 
 class Problem(Answer):
     """Every refusal (RFC 9457): a stable `code`, a `detail` in the language asked (`Accept-Language`, or a route's
-    `lang`: English or French), and the members that say more: the rule broken (`rule_id`, its text `rule`) and the
-    seat's legal moves for a move the rules refuse, each malformed field (`errors`), the game's `version` for a
-    stale If-Match, the unreadable `line` of a log."""
+    `lang`: English or French), and the members that say more: the rule broken (`rule_id`, its text `rule`, its
+    sources `rule_sources`) and the seat's legal moves for a move the rules refuse, each malformed field
+    (`errors`), the game's `version` for a stale If-Match, the unreadable `line` of a log."""
 
     type: str = Field(description="https://loveletter-referee.example/problems/<code>")
     title: str
@@ -184,6 +195,9 @@ class Problem(Answer):
     instance: str | None = Field(None, description="the path of the refused request")
     rule_id: str | None = Field(None, description="the rule a refused move or game breaks (docs/rules.md)")
     rule: str | None = Field(None, description="that rule's text")
+    rule_sources: tuple[SourceLink, ...] | None = Field(
+        None, description="where that rule comes from, named for a person, each with its link on the referee"
+    )
     legal_moves: tuple[LegalMove, ...] | None = Field(None, description="the seat's legal moves, for a refused move")
     errors: tuple[FieldError, ...] | None = None
     version: int | None = Field(None, description="the game's current version, for a stale If-Match")

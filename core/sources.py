@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping, NamedTuple
+from typing import Mapping, NamedTuple, Sequence
 
 from loveletter.core.lang import Lang
 
@@ -99,3 +99,22 @@ def cite(source: str, lang: Lang = "en") -> Citation:
     if source == "our ruling":
         return Citation("notre décision" if lang == "fr" else "our ruling", None)
     return Citation(source, None)
+
+
+REFEREE_RULINGS = "/rulings"
+"""Where the referee serves the rulings page (`GET /rulings`, web/rulings.py): the same anchors as `rulings.md`."""
+
+
+def cite_on_referee(sources: Sequence[str], lang: Lang = "en") -> list[dict[str, str | None]]:
+    """A rule's sources as an answer of the referee gives them (`rule_sources`): each `{"text", "href"}`, the href
+    a path on the referee (`/rulings#s5`, `/rulings#sources`), or None where the referee serves nothing to follow
+    (a docs page, a file of the project, our ruling)."""
+    out: list[dict[str, str | None]] = []
+    for source in sources:
+        text, href = cite(source, lang)
+        if href is not None and href.startswith(RULINGS_URL + "#"):
+            href = REFEREE_RULINGS + href[len(RULINGS_URL) :]
+        else:
+            href = None
+        out.append({"text": text, "href": href})
+    return out

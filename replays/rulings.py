@@ -1,8 +1,9 @@
 """Rulings: settle a dispute from a log prefix. Was this move legal here, under which rule, and what follows?
 
 The prefix is replayed (and so verified) first; the move is then judged by the same `decide` that
-referees live play. The answer cites the rule in English or French with its source, lists the events
-the move would cause as the mover would see them, and the legal moves there were.
+referees live play. The answer cites the rule in English or French with its sources (their ids, and their names
+with links to the rulings page the referee serves, `core.sources`), lists the events the move would cause as the
+mover would see them, and the legal moves there were.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from loveletter.core.legal import from_action_code, legal_moves_as_dicts
 from loveletter.core.move_checks import valid_targets
 from loveletter.core.rules import RULES, RuleViolation
 from loveletter.core.rulesets import RULESETS
+from loveletter.core.sources import cite, cite_on_referee
 from loveletter.core.state import GameState
 from loveletter.core.views import redact, view
 from loveletter.events.codec import encode, quoted_fr
@@ -60,6 +62,7 @@ class Ruling:
             "rule_id": self.rule_id,
             "rule": self.rule,
             "sources": list(self.sources),
+            "rule_sources": cite_on_referee(self.sources, "fr" if self.lang == "fr" else "en"),
             "message": self.message,
             "events": self.events,
             "legal_moves": self.legal_moves,
@@ -225,7 +228,8 @@ def render_ruling(ruling: Ruling, lang: str = "en") -> str:
         after += f" ({ruling.position})"
     lines = [f"{verdict} — {ruling.mover}, {after}{' :' if fr else ':'} {ruling.message}"]
     lines.append(f"  [{ruling.rule_id}] {ruling.rule}")
-    lines.append(f"  source{' :' if fr else ':'} {', '.join(ruling.sources)}")
+    named = [cite(source, "fr" if fr else "en").text for source in ruling.sources]
+    lines.append(f"  {'sources :' if fr else 'sources:'} {(' ; ' if fr else '; ').join(named)}")
     if ruling.story:
         lines.append("  " + ("ce qui suit :" if fr else "what follows:"))
         lines += [f"    {line}" for line in ruling.story]

@@ -25,6 +25,7 @@ from loveletter.events.store import EventStore
 from loveletter.referee.clocks import Timing
 from loveletter.referee.referee import Referee
 from loveletter.web import pages as web
+from loveletter.web import rulings as rulings_page
 from loveletter.web import viewer as viewer_pages
 
 log = structlog.get_logger()
@@ -88,6 +89,7 @@ def create_app(
     docs_pages.install(app)  # /docs and /redoc with their assets served here: they work offline
     web.install(app, referee)  # the web pages: lobby, seat (docs/web.md)
     viewer_pages.install(app, referee)  # the replay viewer and the statistics page
+    app.include_router(rulings_page.router)  # GET /rulings: the rulings an answer links to (`/rulings#s5`)
     app.state.referee = referee
     problems.install(app)
 

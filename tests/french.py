@@ -58,6 +58,7 @@ GLOSSARY = {
     "rejouée",
     "audit",
     "auditer",
+    "web",
     "audité",
     "auditée",
     "signé",

@@ -25,6 +25,7 @@ from loveletter.api.problems import RULE_TITLES, TITLES, TYPE_BASE, french_error
 from loveletter.api.settings import Settings
 from loveletter.core.lang import BilingualError, Text
 from loveletter.core.rules import RULES
+from loveletter.core.sources import cite_on_referee
 from loveletter.events.log import read_games
 from loveletter.events.sqlite_store import SqliteStore
 from loveletter.events.store import Append, ConflictError, StoreError
@@ -617,7 +618,7 @@ def check_pair(en: httpx.Response, fr: httpx.Response, case: Case, allowed: set[
         assert e["code"] == case.code, (case.name, e)
     assert (e["title"], f["title"]) == title, (case.name, e["title"], f["title"])
     assert e.keys() == f.keys(), (case.name, e.keys(), f.keys())
-    for name in e.keys() - {"title", "detail", "rule", "errors"}:
+    for name in e.keys() - {"title", "detail", "rule", "rule_sources", "errors"}:
         assert e[name] == f[name], (case.name, name)
     en_errors, fr_errors = e.get("errors", []), f.get("errors", [])
     assert [(x["field"], x.get("type")) for x in en_errors] == [(x["field"], x.get("type")) for x in fr_errors]
@@ -625,6 +626,10 @@ def check_pair(en: httpx.Response, fr: httpx.Response, case: Case, allowed: set[
     assert f["title"] != e["title"] and f["detail"] != e["detail"], (case.name, e, f)
     if "rule_id" in e:
         assert e["rule"] == RULES[e["rule_id"]].text("en") and f["rule"] == RULES[e["rule_id"]].text("fr")
+        sources = RULES[e["rule_id"]].sources
+        assert e["rule_sources"] == cite_on_referee(sources, "en")
+        assert f["rule_sources"] == cite_on_referee(sources, "fr")
+        assert [s["href"] for s in e["rule_sources"]] == [s["href"] for s in f["rule_sources"]]
     french = texts(f)
     if foreign:
         assert foreign in french, (case.name, foreign, french)

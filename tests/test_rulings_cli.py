@@ -27,7 +27,10 @@ def test_explain_illegal_prince_on_the_protected_player_in_french_exits_1() -> N
         "qui ne peut pas être la cible d'un autre joueur"
     )
     assert lines[1].startswith("  [target.protected] Un joueur protégé par la Servante")
-    assert "001_d78694f395ea141b.txt" in lines[2]
+    assert lines[2] == (
+        "  sources : Décisions §5 ; Love Letter (2019), règles françaises ; Love Letter (2019), règles anglaises ; "
+        "une page web de règles pour l'édition 2019, avec la question d'un lecteur"
+    )
     assert lines[-1] == "  coups légaux : Princesse ; Prince sur Claire"
     assert result.stderr == ""
 
@@ -52,7 +55,31 @@ def test_explain_json_has_the_ruling_and_the_exit_code(move: str, code: int) -> 
     ruling = json.loads(result.stdout)
     assert ruling["legal"] is (code == 0) and ruling["mover"] == "Claire" and ruling["at"] == 5
     assert ruling["rule_id"] == ("princess.eliminated" if code == 0 else "target.protected")
-    assert set(ruling) >= {"rule", "sources", "message", "events", "legal_moves", "prefix_problem"}
+    assert set(ruling) >= {"rule", "sources", "rule_sources", "message", "events", "legal_moves", "prefix_problem"}
+
+
+def test_explain_names_the_sources_in_english_and_its_json_keeps_the_ids_beside_the_names() -> None:
+    """target.protected: RULINGS §5, the 2019 French and English rulebooks, the web page's reader question (by hand
+    from core/rules.py); a file name is never shown as text, the JSON keeps them as ids."""
+    text = explain("--move", '{"card": "prince", "target": "Thibault"}').stdout.splitlines()
+    assert text[2] == (
+        "  sources: Rulings §5; Love Letter (2019), French rulebook; Love Letter (2019), English rules; "
+        "a French rules web page for the 2019 edition, with a reader's question"
+    )
+    assert ".txt" not in "\n".join(text)
+    ruling = json.loads(explain("--move", '{"card": "prince", "target": "Thibault"}', "--json").stdout)
+    assert ruling["sources"] == [
+        "RULINGS §5",
+        "000_91a7d2231e64ad36.txt",
+        "003_0fc648c025107d8d.txt",
+        "001_d78694f395ea141b.txt",
+    ]
+    assert ruling["rule_sources"] == [
+        {"text": "Rulings §5", "href": "/rulings#s5"},
+        {"text": "Love Letter (2019), French rulebook", "href": "/rulings#sources"},
+        {"text": "Love Letter (2019), English rules", "href": "/rulings#sources"},
+        {"text": "a French rules web page for the 2019 edition, with a reader's question", "href": "/rulings#sources"},
+    ]
 
 
 @pytest.mark.parametrize(

@@ -1,1 +1,1 @@
-"""The web pages: lobby, seat, replay viewer and statistics, with their templates, assets and words."""
+"""The web pages: lobby, seat, replay viewer, statistics and rulings, with their templates, assets and words."""

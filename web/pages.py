@@ -1,4 +1,5 @@
-"""The referee's web pages: the lobby (`/`) and the seat page (`/play/{game}`), served with their own assets.
+"""The referee's web pages: the lobby (`/`) and the seat page (`/play/{game}`), served with their own assets (the
+replay viewer and statistics are in `web.viewer`, the rulings in `web.rulings`).
 
 Pages are rendered on the server from Jinja2 templates (web/templates/) in the visitor's language; a small plain
 JavaScript module per page (web/static/) then talks to the same HTTP API as any other client — the lobby's and the
@@ -11,6 +12,7 @@ A new page is a route that calls `page(request, "name.html", title_key, script="
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlsplit
@@ -42,7 +44,12 @@ POLICY = (
 """Only this origin, no inline script or style: the browser itself refuses anything else (the pages' data travels
 in a `<script type="application/json">` block, which is never executed)."""
 
-NAV: list[tuple[str, str]] = [("nav.lobby", "/"), ("nav.replay", "/replay"), ("nav.stats", "/stats")]
+NAV: list[tuple[str, str]] = [
+    ("nav.lobby", "/"),
+    ("nav.replay", "/replay"),
+    ("nav.stats", "/stats"),
+    ("nav.rulings", "/rulings"),
+]
 """The header's links: (catalogue key, path)."""
 
 _env = jinja2.Environment(
@@ -50,8 +57,17 @@ _env = jinja2.Environment(
 )
 
 
-def page(request: Request, template: str, title_key: str, *, script: str | None = None, **data: Any) -> HTMLResponse:
-    """A page of the site in the visitor's language; `data` reaches both the template and the page's script."""
+def page(
+    request: Request,
+    template: str,
+    title_key: str,
+    *,
+    script: str | None = None,
+    html: Mapping[str, str] | None = None,
+    **data: Any,
+) -> HTMLResponse:
+    """A page of the site in the visitor's language; `data` reaches both the template and the page's script, `html`
+    (markup the server trusts, such as the rulings' text) the template only."""
     lang = choose(request)
     here = request.url.path
     context = {
@@ -63,9 +79,10 @@ def page(request: Request, template: str, title_key: str, *, script: str | None 
         "script": script,
         "data": {"lang": lang, "words": words(lang), **data},
         **data,
+        **(html or {}),
     }
-    html = _env.get_template(template).render(context)
-    return HTMLResponse(html, headers={"Content-Security-Policy": POLICY, "Vary": "Cookie, Accept-Language"})
+    text = _env.get_template(template).render(context)
+    return HTMLResponse(text, headers={"Content-Security-Policy": POLICY, "Vary": "Cookie, Accept-Language"})
 
 
 def _local(target: str | None) -> str:

@@ -32,6 +32,7 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "nav.lobby": Text("Lobby", "Salon"),
         "nav.replay": Text("Replay", "Relecture"),
         "nav.stats": Text("Statistics", "Statistiques"),
+        "nav.rulings": Text("Rulings", "Décisions"),
         "nav.api": Text("API", "API"),
         "lang.switch": Text("Language", "Langue"),
         "skip": Text("Skip to the content", "Aller au contenu"),
@@ -196,6 +197,8 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "replay.illegal": Text("Refused", "Refusé"),
         "replay.sources": Text("Sources", "Sources"),
         "replay.event": Text("event", "événement"),
+        # the rulings page
+        "rulings.title": Text("Rulings", "Décisions d'arbitrage"),
         # the statistics page
         "stats.title": Text("Statistics", "Statistiques"),
         "stats.run": Text("Run a simulation", "Lancer une simulation"),

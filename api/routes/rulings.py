@@ -1,6 +1,7 @@
 """Rulings over HTTP: judge a disputed move from a log prefix, and show what a seat knew at any point of a game.
 
-`POST /rulings` takes a log (JSONL text, or a transcript object) and answers what `loveletter explain` prints;
+`POST /rulings` takes a log (JSONL text, or a transcript object) and answers what `loveletter explain` prints (the
+rule's sources by id, `sources`, and named with their links on the referee's own rulings page, `rule_sources`);
 `GET /games/{id}/state?at=SEQ` answers what `loveletter show --at SEQ --seat NAME` prints, for the caller's seat.
 """
 
@@ -36,6 +37,15 @@ RULING_EXAMPLE: dict[str, Any] = {
     "rule": "Un joueur protégé par la Servante ne peut pas être ciblé par les effets des autres joueurs ; un coup qui "
     "le cible est refusé, et non joué sans effet.",
     "sources": ["RULINGS §5", "000_91a7d2231e64ad36.txt", "003_0fc648c025107d8d.txt", "001_d78694f395ea141b.txt"],
+    "rule_sources": [
+        {"text": "Décisions §5", "href": "/rulings#s5"},
+        {"text": "Love Letter (2019), règles françaises", "href": "/rulings#sources"},
+        {"text": "Love Letter (2019), règles anglaises", "href": "/rulings#sources"},
+        {
+            "text": "une page web de règles pour l'édition 2019, avec la question d'un lecteur",
+            "href": "/rulings#sources",
+        },
+    ],
     "message": "la Servante protège Thibault, qui ne peut pas être la cible d'un autre joueur",
     "events": [],
     "legal_moves": [

@@ -221,7 +221,9 @@ def test_a_transcripts_dispute_settled_from_the_viewer(site: Site, new_page: Cal
     page.click("#ask")
     wait_until(page, "() => !document.getElementById('ruling').hidden")
     assert page.locator("#ruling .rule-id").inner_text() == "target.protected"
-    assert "Refused" in page.locator("#ruling").inner_text() and "RULINGS §5" in page.locator("#ruling").inner_text()
+    assert "Refused" in page.locator("#ruling").inner_text() and "Rulings §5" in page.locator("#ruling").inner_text()
+    ruling = page.locator("#ruling .sources a").first
+    assert (ruling.inner_text(), ruling.get_attribute("href")) == ("Rulings §5", "/rulings#s5")
 
 
 def test_a_chancellors_return_asked_from_the_viewer(site: Site, new_page: Callable[..., Any]) -> None:

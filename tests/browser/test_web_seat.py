@@ -65,6 +65,15 @@ def test_a_refused_move_shows_its_rule_id_and_text(site: Site, new_page: Callabl
     assert alert.locator(".rule-id").inner_text() == "guard.guess"
     text = alert.inner_text()
     assert "Garde" in text and "Règle" in text  # the rule's own French text, from core
+    sources = alert.locator(".sources a").evaluate_all("(as) => as.map((a) => [a.textContent, a.getAttribute('href')])")
+    assert sources == [
+        ["Décisions §5", "/rulings#s5"],
+        ["Love Letter (2019), règles françaises", "/rulings#sources"],
+        ["Love Letter (2019), règles anglaises", "/rulings#sources"],
+    ]  # guard.guess's sources, by hand from core/rules.py, each a link the referee itself serves
+    assert alert.locator(".sources").inner_text() == (
+        "Sources : Décisions §5 ; Love Letter (2019), règles françaises ; Love Letter (2019), règles anglaises"
+    )
     assert version(page) == before
     assert httpx.get(f"{site.url}/games/{game}").json()["version"] == before  # nothing was recorded
 

@@ -55,8 +55,20 @@ export function showProblem(box, problem) {
     id.textContent = problem.rule_id;
     rule.append(`${t("seat.rule")} `, id, ` — ${problem.rule || ""}`);
     box.append(rule);
+    if (problem.rule_sources) box.append(sourcesLine(problem.rule_sources));
   }
   box.hidden = false;
+}
+
+/** A rule's sources as a person reads them ("Rulings §5", "Love Letter (2019), English rules"), each a link to
+ * the referee's rulings page where it has one: a new tab, so a seat or a replay stays where it was. */
+export function sourcesLine(sources) {
+  const line = el("p", { class: "hint sources" }, `${t("replay.sources")}${data.lang === "fr" ? " : " : ": "}`);
+  sources.forEach((source, i) => {
+    if (i > 0) line.append(data.lang === "fr" ? " ; " : "; ");
+    line.append(source.href ? el("a", { href: source.href, target: "_blank", rel: "noopener", text: source.text }) : source.text);
+  });
+  return line;
 }
 
 export function hideProblem(box) {

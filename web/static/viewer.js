@@ -1,7 +1,7 @@
 // The replay and dispute viewer: a game's log (a finished game of this referee, or a file dropped or picked) stepped
 // position by position from one point of view. The page holds no rule: every position's view and story come from
 // POST /replays/views, the verdict from POST /audits, and a "what if" from POST /rulings.
-import { announce, api, cardName, cardValue, data, el, hideProblem, showProblem, t } from "./common.js";
+import { announce, api, cardName, cardValue, data, el, hideProblem, showProblem, sourcesLine, t } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const query = new URLSearchParams(location.search);
@@ -283,7 +283,7 @@ async function askRuling(event) {
   box.append(
     el("p", { class: "verdict-line" }, el("strong", { text: ruling.legal ? t("replay.legal") : t("replay.illegal") }), ` — ${ruling.message}`),
     el("p", { class: "rule" }, `${t("seat.rule")} `, el("code", { class: "rule-id", text: ruling.rule_id }), ` — ${ruling.rule}`),
-    el("p", { class: "hint", text: `${t("replay.sources")}: ${ruling.sources.join(", ")}` }),
+    sourcesLine(ruling.rule_sources),
   );
   announce(`${ruling.legal ? t("replay.legal") : t("replay.illegal")}: ${ruling.rule_id}`);
 }

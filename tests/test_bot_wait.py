@@ -66,8 +66,12 @@ class Running:
         raise AssertionError(f"never said {start!r}: {self.err}")
 
     def finish(self, timeout: float = 120.0) -> tuple[int, str, str]:
-        out, _ = self.process.communicate(timeout=timeout)
-        self.reader.join(timeout)  # every line up to the end of stderr, however busy the machine
+        # stdout is read here and stderr only by the reader thread: `communicate` would read stderr too, and
+        # whatever it took would be missing from `self.err` (an early Ctrl-C's last line went that way).
+        assert self.process.stdout is not None
+        out = self.process.stdout.read()
+        self.process.wait(timeout=timeout)
+        self.reader.join(timeout)
         assert not self.reader.is_alive()
         return self.process.returncode, out, "".join(self.err)
 
@@ -129,4 +133,4 @@ def test_ctrl_c_stops_a_waiting_bot_cleanly(base: str, lang: str, waiting: str, 
     bot.process.send_signal(signal.SIGINT)
     code, out, err = bot.finish(30)
     assert code == 130 and out == ""
-    assert err.splitlines()[-1] == stopped and "Traceback" not in err
+    assert err.splitlines()[-1] == stopped and "Traceback" not in err, err

@@ -95,6 +95,7 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "seat.keep": Text("Keep", "Garder"),
         "seat.bottom": Text("Under the deck, top first", "Sous la pioche, du haut vers le bas"),
         "seat.play": Text("Play", "Jouer"),
+        "seat.choose": Text("Choose first:", "Choisissez d'abord\u202f:"),
         "seat.table": Text("The table", "La table"),
         "seat.player": Text("Player", "Joueur"),
         "seat.favors": Text("Favors", "Faveurs"),

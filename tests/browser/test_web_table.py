@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 import httpx
 
-from tests.browser.conftest import Site, wait_until
+from tests.browser.conftest import ARMED, Site, wait_until
 from tests.browser.test_web_seat import GUARD_DEAL, open_seat, two_seats, version
 
 
@@ -25,3 +25,39 @@ def test_a_spectators_copy_is_never_served_to_a_seat_in_the_same_browser(site: S
         assert mine.locator("#status").inner_text().startswith("You play Bob.")
     finally:
         context.close()
+
+
+BLIND_CLICKS = """() => {
+  window.blind = [];
+  const form = document.getElementById('moves');
+  new MutationObserver(() => {  // the instant new controls are drawn: a click lands on their first card
+    const first = form.querySelector('input[name="card"]');
+    if (!first) return;
+    window.blind.push({ before: form.querySelectorAll('input:checked').length });
+    first.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, detail: 1 }));
+    window.blind.push({ after: form.querySelectorAll('input:checked').length });
+  }).observe(form, { childList: true });
+}"""
+
+
+def test_a_second_click_never_plays_the_next_turn_blind(site: Site, new_page: Callable[..., Any]) -> None:
+    game, alice, _ = two_seats(site, GUARD_DEAL, bob_bot=True)
+    page = new_page()
+    open_seat(page, site, game, alice)
+    assert page.locator("#moves input:checked").count() == 0  # nothing chosen for her
+    page.evaluate(BLIND_CLICKS)
+    page.check('#moves input[name="card"][value="priest"]')
+    assert page.locator('#moves input[name="target"]:checked').count() == 1  # Bob, the only target
+    before = version(page)
+    page.click("#play")
+    # the bot answers at once: her next move's controls are drawn under the pointer, and it clicks again
+    wait_until(page, "(v) => Number(document.body.dataset.version) > v + 1 && document.querySelector('#play')", before)
+    page.click("#play")
+    assert page.evaluate("window.blind") == [{"before": 0}, {"after": 0}]  # the click on a fresh card: ignored
+    events = httpx.get(f"{site.url}/games/{game}/events", headers={"Authorization": f"Bearer {alice}"}).json()
+    played = [e for e in events["events"] if e["type"] == "card_played" and e["player"] == 0]
+    assert len(played) == 1, played  # one move, the one she chose
+    assert page.locator("#hand .card").count() == 2 and version(page) == events["version"]
+    wait_until(page, ARMED)  # a moment later the controls take her choice
+    page.locator('#moves input[name="card"]').first.check()
+    assert page.locator('#moves input[name="card"]:checked').count() == 1

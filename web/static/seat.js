@@ -124,16 +124,40 @@ function renderTools(view) {
 
 let movesVersion = -1;
 
-function radios(name, legend, choices, onChange) {
+// Nothing is chosen for the player: a new move's controls start empty, so no click meant for the last move can
+// play this one. Only a choice that follows from the player's own (the one target, the one order) is made for them.
+function radios(name, legend, choices, onChange, { single = false } = {}) {
   const set = el("fieldset", { id: `choose-${name}` }, el("legend", { text: legend }));
   choices.forEach(([value, label], i) => {
     const id = `${name}-${i}`;
-    const input = el("input", { type: "radio", name, id, value: String(value), checked: i === 0 });
+    const input = el("input", { type: "radio", name, id, value: String(value), checked: single && choices.length === 1 });
     if (onChange) input.addEventListener("change", onChange);
     set.append(el("span", { class: "choice" }, input, el("label", { for: id }, label)));
   });
   return set;
 }
+
+// Controls drawn a moment ago ignore the pointer for a moment (docs/web.md, Nothing played blind): a second click
+// of a double-click, or a click aimed at the controls just replaced, lands on nothing. The keyboard is not held
+// back (its clicks have `detail` 0): it moves only where the focus shows.
+export const SETTLE_MS = 400;
+let drawnAt = -Infinity;
+let armTimer = null;
+
+function drawn() {
+  const form = $("moves");
+  drawnAt = performance.now();
+  form.dataset.armed = "no";
+  window.clearTimeout(armTimer);
+  armTimer = window.setTimeout(() => { form.dataset.armed = "yes"; }, SETTLE_MS);
+}
+
+$("moves").addEventListener("click", (event) => {
+  if (event.detail > 0 && performance.now() - drawnAt < SETTLE_MS) {
+    event.preventDefault();
+    event.stopPropagation();
+  }
+}, true);
 
 function chosen(form, name) {
   return form.querySelector(`input[name="${name}"]:checked`)?.value;
@@ -153,17 +177,21 @@ function renderMoves(legal) {
   const hadFocus = form.contains(document.activeElement) || document.activeElement === $("status");
   form.replaceChildren();
   if (legal.length === 0) {
+    form.dataset.armed = "yes";
     if (hadFocus) $("status").focus();
     return;
   }
+  drawn();
   if (legal[0].type === "return") {
     const keeps = unique(legal.map((m) => m.keep));
     const bottomPart = el("div", { id: "bottom-part" });
     const showBottoms = () => {
       const keep = chosen(form, "keep");
       const orders = legal.filter((m) => m.keep === keep).map((m) => m.bottom);
-      bottomPart.replaceChildren(radios("bottom", t("seat.bottom"),
-        orders.map((o) => [o.join(","), o.map((c) => cardName(ruleset, c)).join(" → ")])));
+      bottomPart.replaceChildren();
+      if (!keep) return;
+      bottomPart.append(radios("bottom", t("seat.bottom"),
+        orders.map((o) => [o.join(","), o.map((c) => cardName(ruleset, c)).join(" → ")]), null, { single: true }));
     };
     form.append(radios("keep", t("seat.keep"), keeps.map((c) => [c, card(c, "span")]), showBottoms), bottomPart);
     showBottoms();
@@ -177,7 +205,7 @@ function renderMoves(legal) {
       const guesses = unique(legal.filter((m) => m.card === c && String(m.target) === target && m.guess).map((m) => m.guess));
       guessPart.replaceChildren();
       if (!guesses.length) return;
-      const select = el("select", { id: "guess", name: "guess" },
+      const select = el("select", { id: "guess", name: "guess" }, el("option", { value: "", text: "—" }),
         ...guesses.map((g) => el("option", { value: g, text: `${cardName(ruleset, g)} (${cardValue(ruleset, g)})` })));
       guessPart.append(el("label", { for: "guess", text: t("seat.guess") }), select);
     };
@@ -185,14 +213,16 @@ function renderMoves(legal) {
       const c = chosen(form, "card");
       const targets = unique(legal.filter((m) => m.card === c && m.target !== undefined).map((m) => m.target));
       targetPart.replaceChildren();
-      if (targets.length) targetPart.append(radios("target", t("seat.target"), targets.map((s) => [s, nameOf(s)]), showGuesses));
+      if (targets.length) {
+        targetPart.append(radios("target", t("seat.target"), targets.map((s) => [s, nameOf(s)]), showGuesses, { single: true }));
+      }
       showGuesses();
     };
     form.append(radios("card", t("seat.card"), cards.map((c) => [c, card(c, "span")]), showTargets), targetPart, guessPart);
     showTargets();
   }
   form.append(el("p", {}, el("button", { type: "submit", id: "play", text: t("seat.play") })));
-  if (hadFocus) form.querySelector("input:checked, select, button").focus();
+  if (hadFocus) form.querySelector("input, select, button").focus();
 }
 
 $("moves").addEventListener("submit", async (event) => {
@@ -207,6 +237,16 @@ $("moves").addEventListener("submit", async (event) => {
     if (target !== undefined) body.target = Number(target);
     const guess = form.querySelector("#guess")?.value;
     if (guess) body.guess = guess;
+  }
+  const missing = !body.card && !body.keep ? "card"
+    : form.querySelector('input[name="target"]') && body.target === undefined ? "target"
+      : form.querySelector("#guess") && !body.guess ? "guess"
+        : form.querySelector('input[name="bottom"]') && !chosen(form, "bottom") ? "bottom" : null;
+  if (missing) { // nothing is sent until every part of the move is the player's own choice
+    const what = missing === "card" && body.type === "return" ? "keep" : missing;
+    announce(`${t("seat.choose")} ${t(`seat.${what}`)}`);
+    form.querySelector(what === "guess" ? "#guess" : `input[name="${what}"]`)?.focus();
+    return;
   }
   if (form.dataset.busy) return; // one move at a time (not `disabled`: that would take the keyboard's focus away)
   form.dataset.busy = "yes";

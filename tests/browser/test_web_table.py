@@ -61,3 +61,23 @@ def test_a_second_click_never_plays_the_next_turn_blind(site: Site, new_page: Ca
     wait_until(page, ARMED)  # a moment later the controls take her choice
     page.locator('#moves input[name="card"]').first.check()
     assert page.locator('#moves input[name="card"]:checked').count() == 1
+
+
+def test_a_player_who_joined_is_named_in_the_viewer_and_the_lobby(site: Site, new_page: Callable[..., Any]) -> None:
+    created = site.create({"players": [{"name": "Alice"}, {"open": True}], "public": True, "first_player": "Alice"})
+    game, alice = created["game_id"], created["seats"][0]["token"]
+    joined = httpx.post(f"{site.url}/games/{game}/join", json={"name": "Bob"})
+    assert joined.status_code in (200, 201), joined.text
+    left = httpx.post(f"{site.url}/games/{game}/resign", headers={"Authorization": f"Bearer {alice}"})
+    assert left.status_code == 200, left.text  # Alice leaves: Bob, who joined, wins
+    lobby = new_page()
+    lobby.goto(f"{site.url}/")
+    finished = lobby.locator(f'#finished li[data-game="{game}"]')
+    finished.wait_for()
+    assert "won by Bob" in finished.inner_text()
+    viewer = new_page(locale="fr-FR")
+    viewer.goto(f"{site.url}/replay/{game}")
+    wait_until(viewer, "() => !document.getElementById('viewer').hidden")
+    assert viewer.locator("#heading").inner_text() == "Alice · Bob"
+    povs = viewer.locator("#pov option").evaluate_all("(os) => os.map((o) => o.textContent)")
+    assert "Alice" in povs and "Bob" in povs, povs

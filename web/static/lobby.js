@@ -97,7 +97,7 @@ function describe(game) {
   if (game.clock) text += ` — ${t("seat.clock")} ${game.clock.turn_seconds} s`;
   if (game.status === "open") text += ` — ${count(game.open_seats, "lobby.open_seat", "lobby.open_seats")}`;
   if (game.status === "finished") {
-    const won = game.winners.map((w) => game.seats[w]?.name).filter(Boolean).join(", ");
+    const won = game.winners.join(", "); // the winners by name, joined players' included (the listing's own)
     text += game.aborted ? ` — ${t("lobby.aborted")}` : ` — ${t("lobby.winners")} ${won}`;
   }
   return text;

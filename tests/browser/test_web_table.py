@@ -3,9 +3,11 @@ viewer's copy served to another, the names of players who joined, the invite sho
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Callable
 
 import httpx
+import pytest
 
 from tests.browser.conftest import ARMED, Site, wait_until
 from tests.browser.test_web_seat import GUARD_DEAL, open_seat, two_seats, version
@@ -81,3 +83,36 @@ def test_a_player_who_joined_is_named_in_the_viewer_and_the_lobby(site: Site, ne
     assert viewer.locator("#heading").inner_text() == "Alice · Bob"
     povs = viewer.locator("#pov option").evaluate_all("(os) => os.map((o) => o.textContent)")
     assert "Alice" in povs and "Bob" in povs, povs
+
+
+AXE = "async () => { const r = await axe.run(document); return r.violations.map((v) => [v.id, v.impact]); }"
+
+
+def test_a_long_story_is_reached_by_keyboard_and_french_is_typeset(site: Site, new_page: Callable[..., Any]) -> None:
+    axe = Path(pytest.importorskip("axe_playwright_python").__file__).parent / "axe.min.js"
+    bots = [{"name": "Alice", "bot": "heuristic"}, {"name": "Bob", "bot": "heuristic"}]
+    game = site.create({"ruleset": "2019", "players": bots})["game_id"]  # bots alone play it to its end at once
+    wait_until_over = "() => document.body.dataset.over === 'true'"
+    page = new_page(locale="fr-FR")
+    page.goto(f"{site.url}/play/{game}")
+    wait_until(page, wait_until_over)
+    story = page.locator("#story")
+    assert story.evaluate("(s) => s.scrollHeight > s.clientHeight")  # long enough to scroll
+    page.evaluate(axe.read_text())
+    serious = [v for v in page.evaluate(AXE) if v[1] in ("serious", "critical")]
+    assert serious == [], serious
+    assert story.get_attribute("tabindex") == "0" and story.get_attribute("aria-labelledby") == "story-h"
+    story.focus()
+    assert page.evaluate("document.activeElement.id") == "story"
+    status = page.locator("#status").inner_text()
+    assert "Gagnants\u202f: " in status, status  # French typography: a narrow no-break space before the colon
+    assert "Gagnants:" not in status
+    assert "manche 0" not in story.inner_text().lower()
+
+
+def test_the_statistics_page_counts_bots_from_one(site: Site, new_page: Callable[..., Any]) -> None:
+    page = new_page()
+    page.goto(f"{site.url}/stats")
+    labels = page.locator("#bots label")
+    labels.first.wait_for()
+    assert labels.all_inner_texts()[:2] == ["Bot of seat 1", "Bot of seat 2"]

@@ -15,6 +15,12 @@ export function count(n, one, many) {
   return `${n} ${t(singular ? one : many)}`;
 }
 
+/** "Winners: " / « Gagnants : »: a word of the catalogue as a label before a colon, French typography included
+ * (a narrow no-break space before the colon). */
+export function labelled(key) {
+  return `${t(key)}${lang === "fr" ? "\u202f:" : ":"} `;
+}
+
 /** A card's name in the game's ruleset and the page's language. */
 export function cardName(ruleset, card) {
   const info = data.rulesets?.[ruleset]?.cards?.[card];
@@ -45,7 +51,7 @@ export async function api(method, path, { body, token } = {}) {
 export function showProblem(box, problem) {
   box.replaceChildren();
   const head = document.createElement("p");
-  head.textContent = `${t("seat.refused")}: ${problem.detail || problem.title || ""}`;
+  head.textContent = `${labelled("seat.refused")}${problem.detail || problem.title || ""}`;
   box.append(head);
   if (problem.rule_id) {
     const rule = document.createElement("p");

@@ -1,6 +1,8 @@
 // The seat page: one seat's view of a game (or a spectator's), its legal moves as controls, the table, the story,
 // all kept live by the game's event stream, which resumes where it stopped after a dropped connection.
-import { api, announce, cardName, cardValue, count, data, el, hideProblem, seatLink, seats, showProblem, t } from "./common.js";
+import {
+  api, announce, cardName, cardValue, count, data, el, hideProblem, labelled, seatLink, seats, showProblem, t,
+} from "./common.js";
 
 const game = data.game_id;
 const ruleset = data.ruleset;
@@ -37,7 +39,7 @@ function renderStatus(view) {
   let status;
   if (current.over) {
     status = view.aborted ? t("seat.aborted")
-      : `${t("seat.over")} ${t("seat.winners")}: ${view.winners.map(nameOf).join(", ")}`;
+      : `${t("seat.over")} ${labelled("seat.winners")}${view.winners.map(nameOf).join(", ")}`;
   } else if (current.your_turn) status = t("seat.turn");
   else if (view.active !== null && view.active !== undefined) status = `${t("seat.waiting")} ${nameOf(view.active)}…`;
   else status = "";
@@ -65,10 +67,10 @@ function renderPlayers(view) {
     const front = el("ol", { class: "cards inline front", "aria-label": t("seat.played") }, ...s.front.map((c) => card(c)));
     const li = el("li", { "data-seat": String(s.seat) },
       el("span", { class: "name", text: s.name || t("seat.open") }), tags,
-      el("div", {}, `${t("seat.favors")}: `, el("strong", { class: "favors", text: String(s.favors) })),
-      el("div", {}, `${t("seat.played")}: `, s.front.length ? front : el("span", { text: t("seat.none") })));
+      el("div", {}, labelled("seat.favors"), el("strong", { class: "favors", text: String(s.favors) })),
+      el("div", {}, labelled("seat.played"), s.front.length ? front : el("span", { text: t("seat.none") })));
     if (s.known_hand) {
-      li.append(el("div", { class: "known" }, `${t("seat.known")}: `, card(s.known_hand, "span")));
+      li.append(el("div", { class: "known" }, labelled("seat.known"), card(s.known_hand, "span")));
     }
     return li;
   });
@@ -93,7 +95,7 @@ function renderClock(view) {
   if (!deadline || current.over) { box.hidden = true; return; }
   const tick = () => {
     const left = Math.max(0, Math.round((deadline.at - Date.now()) / 1000));
-    box.textContent = `${t("seat.clock")}: ${nameOf(deadline.seat)} — ${count(left, "seat.second", "seat.seconds")}`;
+    box.textContent = `${labelled("seat.clock")}${nameOf(deadline.seat)} — ${count(left, "seat.second", "seat.seconds")}`;
   };
   tick();
   box.hidden = false;

@@ -1,7 +1,7 @@
 // The replay and dispute viewer: a game's log (a finished game of this referee, or a file dropped or picked) stepped
 // position by position from one point of view. The page holds no rule: every position's view and story come from
 // POST /replays/views, the verdict from POST /audits, and a "what if" from POST /rulings.
-import { announce, api, cardName, cardValue, data, el, hideProblem, showProblem, t } from "./common.js";
+import { announce, api, cardName, cardValue, data, el, hideProblem, labelled, showProblem, t } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const query = new URLSearchParams(location.search);
@@ -156,7 +156,7 @@ function renderTable(position) {
   $("deck-all").replaceChildren(...(all ? all.deck.map((c) => card(c)) : []));
   $("set-aside").replaceChildren(...(all?.set_aside ? [card(all.set_aside, "span")] : []));
   const winners = view.winners.map(nameOf).join(", ");
-  $("status").textContent = winners ? `${t("seat.over")} ${t("seat.winners")}: ${winners}`
+  $("status").textContent = winners ? `${t("seat.over")} ${labelled("seat.winners")}${winners}`
     : view.active !== null && view.active !== undefined ? `${t("seat.waiting")} ${nameOf(view.active)}…` : "";
   $("players").replaceChildren(...view.seats.map((s) => {
     const tags = el("span", { class: "tags" });
@@ -168,13 +168,13 @@ function renderTable(position) {
     else if (!s.in_round && view.round) tag("out", t("seat.out"));
     const li = el("li", { "data-seat": String(s.seat) },
       el("span", { class: "name", text: s.name }), tags,
-      el("div", {}, `${t("seat.favors")}: `, el("strong", { class: "favors", text: String(s.favors) })),
-      el("div", {}, `${t("seat.played")}: `, s.front.length
+      el("div", {}, labelled("seat.favors"), el("strong", { class: "favors", text: String(s.favors) })),
+      el("div", {}, labelled("seat.played"), s.front.length
         ? el("ol", { class: "cards inline front", "aria-label": t("seat.played") }, ...s.front.map((c) => card(c)))
         : el("span", { text: t("seat.none") })));
-    if (s.known_hand) li.append(el("div", { class: "known" }, `${t("seat.known")}: `, card(s.known_hand, "span")));
+    if (s.known_hand) li.append(el("div", { class: "known" }, labelled("seat.known"), card(s.known_hand, "span")));
     if (all) {
-      li.append(el("div", { class: "hand-of" }, `${t("replay.hand")}: `,
+      li.append(el("div", { class: "hand-of" }, labelled("replay.hand"),
         el("ul", { class: "cards inline" }, ...all.hands[s.seat].map((c) => card(c)))));
     }
     return li;
@@ -283,7 +283,7 @@ async function askRuling(event) {
   box.append(
     el("p", { class: "verdict-line" }, el("strong", { text: ruling.legal ? t("replay.legal") : t("replay.illegal") }), ` — ${ruling.message}`),
     el("p", { class: "rule" }, `${t("seat.rule")} `, el("code", { class: "rule-id", text: ruling.rule_id }), ` — ${ruling.rule}`),
-    el("p", { class: "hint", text: `${t("replay.sources")}: ${ruling.sources.join(", ")}` }),
+    el("p", { class: "hint", text: `${labelled("replay.sources")}${ruling.sources.join(", ")}` }),
   );
   announce(`${ruling.legal ? t("replay.legal") : t("replay.illegal")}: ${ruling.rule_id}`);
 }

@@ -89,6 +89,15 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "seat.hand": Text("Your hand", "Votre main"),
         "seat.moves": Text("Your move", "Votre coup"),
         "seat.waiting": Text("Waiting for", "On attend"),
+        "seat.waiting_players": Text(
+            "Waiting for players: the game starts when every seat is taken.",
+            "En attente de joueurs : la partie commence quand tous les sièges sont pris.",
+        ),
+        "seat.invites.hint": Text(
+            "Send each friend one link: whoever opens it takes that seat.",
+            "Envoyez un lien à chaque ami : qui l'ouvre prend ce siège.",
+        ),
+        "colon": Text(":", "\u202f:"),
         "seat.card": Text("Card", "Carte"),
         "seat.target": Text("Target", "Cible"),
         "seat.guess": Text("Guess", "Carte nommée"),

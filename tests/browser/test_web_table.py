@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from tests.browser.conftest import ARMED, Site, wait_until
+from tests.browser.test_web_play import create_from_lobby
 from tests.browser.test_web_seat import GUARD_DEAL, open_seat, two_seats, version
 
 
@@ -116,3 +117,39 @@ def test_the_statistics_page_counts_bots_from_one(site: Site, new_page: Callable
     labels = page.locator("#bots label")
     labels.first.wait_for()
     assert labels.all_inner_texts()[:2] == ["Bot of seat 1", "Bot of seat 2"]
+
+
+SEATED = "() => document.body.dataset.waiting === 'false' && document.querySelectorAll('#hand .card').length"
+
+
+def test_the_organiser_sees_the_waiting_table_and_the_invite_until_the_seats_are_full(
+    site: Site, new_page: Callable[..., Any]
+) -> None:
+    host = new_page()
+    game = create_from_lobby(host, site, "Ann", ["me", "open", "none", "none"])  # then Play, as people do
+    wait_until(host, "() => document.body.dataset.waiting === 'true'")
+    status = host.locator("#status").inner_text()
+    assert "Waiting for players" in status and "1 open seat" in status, status
+    assert host.locator("#hand-panel").is_hidden() and host.locator("#deck-line").is_hidden()  # no "deck 0"
+    invite = host.locator("#invites input").first
+    link = invite.input_value()
+    assert link.startswith(f"{site.url}/#join={game}&invite=")
+    host.goto(f"{site.url}/")
+    assert host.locator(f'#mine li[data-game="{game}"] .invites input').first.input_value() == link  # My games too
+    friend = new_page(locale="fr-FR")
+    friend.goto(f"{site.url}/play/{game}")  # before joining, a stranger's look: no invite
+    wait_until(friend, "() => document.body.dataset.version")
+    assert friend.locator("#invites-panel").is_hidden() and friend.locator("#invites li").count() == 0
+    friend.goto(link)
+    friend.fill("#invite-name", "Jules")
+    friend.click('#join-invite button[type="submit"]')
+    friend.wait_for_url(f"**/play/{game}#t=*")
+    wait_until(friend, SEATED)
+    assert friend.locator("#invites-panel").is_hidden()
+    host.goto(f"{site.url}/play/{game}")
+    wait_until(host, SEATED)
+    assert host.locator("#invites-panel").is_hidden() and host.locator("#deck-line").is_visible()
+    assert "Jules" in host.locator("#heading").inner_text()
+    host.goto(f"{site.url}/")
+    host.locator(f'#mine li[data-game="{game}"]').wait_for()
+    assert host.locator(f'#mine li[data-game="{game}"] .invites').count() == 0  # the seats are full: forgotten

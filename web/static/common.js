@@ -84,12 +84,22 @@ export const seats = {
   organiser(game) { return localStorage.getItem(`ll.org.${game}`); },
   setOrganiser(game, token) { localStorage.setItem(`ll.org.${game}`, token); remember(game); },
   games() { return JSON.parse(localStorage.getItem("ll.games") || "[]"); },
+  // The invite links of a game's open seats, kept by the organiser's browser alone until the seats are full.
+  invites(game) { return JSON.parse(localStorage.getItem(`ll.inv.${game}`) || "[]"); },
+  setInvites(game, links) { localStorage.setItem(`ll.inv.${game}`, JSON.stringify(links)); },
+  forgetInvites(game) { localStorage.removeItem(`ll.inv.${game}`); },
 };
 
 function remember(game) {
   const games = seats.games().filter((g) => g !== game);
   games.unshift(game);
   localStorage.setItem("ll.games", JSON.stringify(games.slice(0, 50)));
+}
+
+/** The lobby's link that takes open seat `invite` of `game` (the invite in the fragment, never sent to a server
+ * but by the join itself). */
+export function inviteLink(game, invite) {
+  return `${location.origin}/#join=${encodeURIComponent(game)}&invite=${encodeURIComponent(invite)}`;
 }
 
 /** The seat page of `game` with its token in the fragment: the fragment never reaches a server. */

@@ -32,14 +32,23 @@ function nameOf(seat) {
 
 // -- the table --------------------------------------------------------------------------------------------------
 
+/** Seats still open: the game waits for players (no deal yet) until each is taken. */
+function openSeats(view) {
+  return current.over ? [] : view.seats.filter((s) => s.open);
+}
+
 function renderStatus(view) {
   const me = view.seat;
+  const waiting = openSeats(view).length > 0;
+  document.body.dataset.waiting = String(waiting);
   $("heading").textContent = current.players.map((n) => n || t("seat.open")).join(" · ");
   $("round").textContent = view.round ? `${t("seat.round")} ${view.round}` : "";
   let status;
   if (current.over) {
     status = view.aborted ? t("seat.aborted")
       : `${t("seat.over")} ${labelled("seat.winners")}${view.winners.map(nameOf).join(", ")}`;
+  } else if (waiting) {
+    status = `${t("seat.waiting_players")} (${count(openSeats(view).length, "lobby.open_seat", "lobby.open_seats")})`;
   } else if (current.your_turn) status = t("seat.turn");
   else if (view.active !== null && view.active !== undefined) status = `${t("seat.waiting")} ${nameOf(view.active)}…`;
   else status = "";
@@ -49,7 +58,7 @@ function renderStatus(view) {
 }
 
 function renderHand(view) {
-  $("hand-panel").hidden = view.seat === null;
+  $("hand-panel").hidden = view.seat === null || openSeats(view).length > 0; // no hand before the deal
   $("hand").replaceChildren(...view.hand.map((c) => card(c)));
 }
 
@@ -78,6 +87,8 @@ function renderPlayers(view) {
 }
 
 function renderZones(view) {
+  $("deck-line").hidden = openSeats(view).length > 0; // no deck before the deal
+  $("unseen-box").hidden = openSeats(view).length > 0;
   $("deck-size").textContent = String(view.deck_size);
   $("face-up-box").hidden = view.face_up.length === 0;
   $("face-up").replaceChildren(...view.face_up.map((c) => card(c)));
@@ -120,6 +131,25 @@ function renderTools(view) {
   $("seat-link").value = seatLink(game, token);
   $("resign").hidden = current.over || !view.seats[view.seat].in_game;
   $("rematch").hidden = !current.over || view.aborted;
+}
+
+// The organiser's browser holds the open seats' invite links (from the lobby) and shows them here until every
+// seat is taken; then it forgets them. No other browser has them, so no other seat or spectator sees them.
+function renderInvites(view) {
+  const open = new Set(openSeats(view).map((s) => s.seat));
+  const links = seats.invites(game).filter((s) => open.has(s.seat));
+  if (!open.size && !current.over) seats.forgetInvites(game);
+  $("invites-panel").hidden = links.length === 0;
+  $("invites").replaceChildren(...links.map((s) => {
+    const id = `invite-${s.seat}`;
+    const copy = el("button", { type: "button", class: "secondary", text: t("lobby.copy") });
+    copy.addEventListener("click", async () => {
+      try { await navigator.clipboard.writeText(s.url); } catch { $(id).select(); }
+      announce(t("lobby.copied"));
+    });
+    return el("li", { "data-seat": String(s.seat) }, el("label", { for: id, text: `${t("lobby.seat")} ${s.seat + 1}` }),
+      " ", el("input", { id, value: s.url, readonly: true }), " ", copy);
+  }));
 }
 
 // -- the moves --------------------------------------------------------------------------------------------------
@@ -315,6 +345,7 @@ async function refresh() {
         renderZones(view);
         renderClock(view);
         renderTools(view);
+        renderInvites(view);
         document.body.dataset.version = String(current.version);
         document.body.dataset.over = String(current.over);
         if (current.over && source) { source.close(); source = null; connection(""); }

@@ -164,6 +164,15 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         ),
         "replay.problem_at": Text("First problem, at event", "Premier problème, à l'événement"),
         "replay.goto_problem": Text("Go to the problem", "Aller au problème"),
+        "replay.problem_at_end": Text(
+            "First problem, at the end of the log (its signature line)",
+            "Premier problème, à la fin du journal (sa ligne de signature)",
+        ),
+        "replay.more_problems": Text("Further problems", "Autres problèmes"),
+        "replay.at_event": Text("at event", "à l'événement"),
+        "replay.at_end": Text(
+            "at the end of the log (its signature line)", "à la fin du journal (sa ligne de signature)"
+        ),
         "replay.stopped": Text(
             "The log's events cannot be applied from event",
             "Les événements du journal ne s'appliquent plus à partir de l'événement",

@@ -3,6 +3,7 @@
 import {
   api, announce, cardName, cardValue, count, data, el, hideProblem, labelled, seatLink, seats, showProblem, t,
 } from "./common.js";
+import { renderInvites } from "./invites.js";
 
 const game = data.game_id;
 const ruleset = data.ruleset;
@@ -131,25 +132,6 @@ function renderTools(view) {
   $("seat-link").value = seatLink(game, token);
   $("resign").hidden = current.over || !view.seats[view.seat].in_game;
   $("rematch").hidden = !current.over || view.aborted;
-}
-
-// The organiser's browser holds the open seats' invite links (from the lobby) and shows them here until every
-// seat is taken; then it forgets them. No other browser has them, so no other seat or spectator sees them.
-function renderInvites(view) {
-  const open = new Set(openSeats(view).map((s) => s.seat));
-  const links = seats.invites(game).filter((s) => open.has(s.seat));
-  if (!open.size && !current.over) seats.forgetInvites(game);
-  $("invites-panel").hidden = links.length === 0;
-  $("invites").replaceChildren(...links.map((s) => {
-    const id = `invite-${s.seat}`;
-    const copy = el("button", { type: "button", class: "secondary", text: t("lobby.copy") });
-    copy.addEventListener("click", async () => {
-      try { await navigator.clipboard.writeText(s.url); } catch { $(id).select(); }
-      announce(t("lobby.copied"));
-    });
-    return el("li", { "data-seat": String(s.seat) }, el("label", { for: id, text: `${t("lobby.seat")} ${s.seat + 1}` }),
-      " ", el("input", { id, value: s.url, readonly: true }), " ", copy);
-  }));
 }
 
 // -- the moves --------------------------------------------------------------------------------------------------
@@ -345,7 +327,7 @@ async function refresh() {
         renderZones(view);
         renderClock(view);
         renderTools(view);
-        renderInvites(view);
+        renderInvites(game, openSeats(view).map((o) => o.seat), current.over);
         document.body.dataset.version = String(current.version);
         document.body.dataset.over = String(current.over);
         if (current.over && source) { source.close(); source = null; connection(""); }

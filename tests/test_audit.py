@@ -256,7 +256,7 @@ def resigned_under_the_old_signature(events: list[Event], changed: list[Event]) 
     return lines_of(changed, sign=False) + old_signature + b"\n"
 
 
-def test_a_forged_log_under_its_old_signature_is_judged_still_and_every_finding_placed() -> None:
+def test_a_forged_log_under_its_old_signature_is_judged_still_and_every_finding_placed(tmp_path: Path) -> None:
     events = list(simulated(1, seed=9)[0])
     i = next(i for i, e in enumerate(events) if isinstance(e, CardPlayed) and e.guess is not None)
     guard = events[i]
@@ -269,6 +269,11 @@ def test_a_forged_log_under_its_old_signature_is_judged_still_and_every_finding_
     assert found[0].seq == i + 1 and found[0].line == i + 2  # the move, at its own position (the header is line 1)
     assert found[1].line == len(events) + 2 and found[1].seq is None  # the signature: the log's last line
     assert game.checks["rules"] == "problem"  # type: ignore[attr-defined]
+    path = tmp_path / "forged.jsonl"
+    path.write_bytes(forged)
+    told = loveletter("audit", str(path))  # the command says both, the move first
+    assert told.returncode == 1 and "2 problems" in told.stdout
+    assert told.stdout.index("[guard.guess]") < told.stdout.index("[log.signature]")
     rs_at = next(k for k, e in enumerate(events) if isinstance(e, RoundStarted) and e.round == 2)
     rs = events[rs_at]
     assert isinstance(rs, RoundStarted)

@@ -28,6 +28,9 @@ def test_a_spectators_copy_is_never_served_to_a_seat_in_the_same_browser(site: S
         assert mine.locator("#status").inner_text().startswith("You play Bob.")
     finally:
         context.close()
+    for path in (f"/games/{game}", f"/games/{game}/events", f"/web/games/{game}/story"):  # what the pages read
+        answer = httpx.get(site.url + path, headers={"Authorization": f"Bearer {bob}"})
+        assert answer.headers["cache-control"] == "private, no-cache" and answer.headers["vary"] == "Authorization"
 
 
 BLIND_CLICKS = """() => {

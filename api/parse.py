@@ -13,7 +13,7 @@ else as a problem before any comparison, conversion or store lookup:
 | ruleset id (path) | a known ruleset | 404 `ruleset_not_found` |
 | `Authorization` | `Bearer <token>`, the token 1-1024 visible ASCII characters | 401 `token_required` |
 | `?token=` (the stream) | the token alone, as above | 401 `token_required` |
-| `If-Match`, `Last-Event-ID` | a version: `"12"`, `W/"12"` or `12` (1-18 ASCII digits) | 400 `invalid_header` |
+| `If-Match`, `Last-Event-ID` | a version: `"12"`, `W/"12"`, `12`, or a viewer's tag `"12-s1"` | 400 `invalid_header` |
 | `If-None-Match` | `*` or a comma-separated list of versions as above | 400 `invalid_header` |
 | `Idempotency-Key` | 1-200 printable ASCII characters | 400 `invalid_header` |
 | `Content-Type`, JSON body | none, `application/json`, `application/*+json` (charset UTF-8) | 415 |
@@ -60,7 +60,8 @@ GAME_ID = re.compile(r"g_[A-Za-z0-9_-]{16}")
 """What `Referee.create` issues: "g_" + `secrets.token_urlsafe(12)` (12 bytes are 16 base64url characters)."""
 TOKEN = re.compile(r"[!-~]{1,1024}")
 BEARER = re.compile(r"bearer[ ]+([!-~]{1,1024})", re.IGNORECASE | re.ASCII)
-VERSION = re.compile(r'(?:W/)?"([0-9]{1,18})"|([0-9]{1,18})')
+# a version, quoted or not; quoted, it may carry the viewer a `GET /games/{id}` ETag names (`"12-s1"`, `"12-w"`)
+VERSION = re.compile(r'(?:W/)?"([0-9]{1,18})(?:-(?:s[0-9]{1,3}|w))?"|([0-9]{1,18})')
 IDEMPOTENCY_KEY = re.compile(r"[ -~]{1,200}")
 REQUEST_ID = re.compile(rb"[!-~]{1,64}")
 CONTENT_LENGTH = re.compile(rb"[0-9]+")

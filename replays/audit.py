@@ -15,7 +15,9 @@ For each game of a JSONL log (format and schema are already enforced by the read
    player and the shuffle seed must be equal (`shuffle.derivation`); a scenario's deals are given, not derived;
 6. `rules` — every move and every consequence is judged again by `decide` (`replays.replay.check`).
 
-Strict (the default) stops a game's audit at the first check that finds a problem; lenient reports them all.
+Strict (the default) stops a game's audit at the first check that finds a problem — but a signature problem does
+not stop it: the events are judged still, so a log changed and re-chained under its old signature shows the change
+too — and lenient reports them all. A game's problems are listed in the order of their lines.
 Reading is the log's own reader (`events.log.read_games`). A log file of any size is audited in bounded memory
 (`stream_file`): it is scanned once for the lines that begin a game and cut there into pieces of a few
 megabytes, which worker processes read from the file themselves; a log held in memory (`audit_bytes`, an upload)

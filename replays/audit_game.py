@@ -1,6 +1,6 @@
 """The audit of one game, and of the games of a run of log lines: the six checks of `replays.audit` run in order
-(strict: up to the first that finds a problem), each game first offered to the fast path (`replays.regenerate`).
-`replays.audit` cuts whole files into such runs of lines and hands them to worker processes."""
+(strict: up to the first that finds a problem, a signature's excepted), each game first offered to the fast path
+(`replays.regenerate`). `replays.audit` cuts whole files into such runs of lines and hands them to worker processes."""
 
 from __future__ import annotations
 
@@ -17,7 +17,11 @@ from loveletter.replays.regenerate import regenerate
 from loveletter.replays.replay import Problem, check
 
 CHECKS = ("sequence", "chain", "signature", "commitment", "derivation", "rules")
-"""The checks of a game, in the order they run and their problems are listed."""
+"""The checks of a game, in the order they run (their problems are listed in the log's order)."""
+GOES_ON = frozenset({"signature"})
+"""Checks whose problem does not stop a strict audit: a signature that does not verify says nothing of the events
+themselves, which stay readable in their chain, so the shuffle and the rules are still judged (a log whose chain
+was recomputed after a change keeps the old signature: its changed move must be found too)."""
 HEADER_PREFIX = b'{"format":"' + FORMAT.encode() + b'"'
 """How a canonical header line begins: where a game starts, and where a log may be cut."""
 
@@ -57,15 +61,14 @@ def audit_game(game: GameLog, number: int, options: Options) -> GameAudit:
         ("rules", lambda: _rules(game, audit, lenient, problems)),
     ]
     for name, run in steps:
-        if problems and not lenient:
+        if not lenient and any(_check_of(p) not in GOES_ON for p in problems):
             audit.checks[name] = "skipped"
             continue
         notes_before = len(audit.notes)
         found = run()
         problems.extend(found)
         audit.checks[name] = "problem" if found else ("note" if len(audit.notes) > notes_before else "ok")
-    if lenient:
-        problems.sort(key=lambda p: (p.line or 0, CHECKS.index(_check_of(p))))
+    problems.sort(key=lambda p: (p.line or 0, CHECKS.index(_check_of(p))))  # each finding at its place in the log
     return audit
 
 

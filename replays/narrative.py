@@ -44,6 +44,11 @@ from loveletter.events.codec import quoted_fr
 from loveletter.replays.outcomes import round_outcomes
 
 
+def _cards_en(n: int) -> str:
+    """A count of cards as English says it: 1 card, 2 cards."""
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def clock_time(ms: int) -> str:
     """A recorded time as people read it: 2026-11-24 06:30:05 UTC."""
     try:
@@ -134,7 +139,7 @@ class Narrator:
             pc, tc = self.card(event.player_card), self.card(event.target_card)
             if fr:
                 return f"    ({p}, avec {pc}, contre {t}, avec {tc})"
-            return f"    ({p} {pc} against {t} {tc})"
+            return f"    ({p} with {pc} against {t} with {tc})"
         if isinstance(event, HandsTraded):
             p, t = self.who(event.player), self.who(event.target)
             if self.omniscient:
@@ -162,7 +167,7 @@ class Narrator:
             if self.omniscient:
                 drawn = [self.card(c) for c in event.cards]
                 return f"    {p} pioche {_and_fr(drawn)}." if fr else f"    {p} draws {', '.join(drawn)}."
-            return f"    {p} pioche {plural_fr(n, 'carte', 'cartes')}." if fr else f"    {p} draws {n} card(s)."
+            return f"    {p} pioche {plural_fr(n, 'carte', 'cartes')}." if fr else f"    {p} draws {_cards_en(n)}."
         if isinstance(event, ChancellorReturned):
             p, n = self.who(event.player), len(event.bottom)
             if self.omniscient:
@@ -172,7 +177,7 @@ class Narrator:
                 return f"    {p} keeps {kept} and puts under the deck: {under}."
             if fr:
                 return f"    {p} remet {plural_fr(n, 'carte', 'cartes')} sous la pioche."
-            return f"    {p} puts {n} card(s) under the deck."
+            return f"    {p} puts {_cards_en(n)} under the deck."
         if isinstance(event, PlayerEliminated):
             p = self.who(event.player)
             shown = ", ".join(self.card(c) for c in event.cards)
@@ -258,7 +263,7 @@ class Narrator:
         text = f"{p} joue {c}" if fr else f"{p} plays {c}"
         if e.target is not None:
             if e.target == e.player:
-                text += " en se désignant" if fr else " on themself"
+                text += " en se désignant" if fr else " on themselves"
             else:
                 text += f" sur {self.who(e.target)}" if fr else f" on {self.who(e.target)}"
         if e.guess is not None:

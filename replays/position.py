@@ -109,7 +109,9 @@ def position(state: GameState, events: Sequence[Event] | Sequence[Entry]) -> Pos
             state.phase,
             None,
             None,
-            Text(
+            Text("the first round is to be dealt", "la première manche reste à distribuer")
+            if state.round == 0  # no round played yet: people count rounds from 1
+            else Text(
                 f"round {state.round} is over; the next round is to be dealt",
                 f"la manche {state.round} est terminée ; la suivante reste à distribuer",
             ),

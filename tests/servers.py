@@ -293,7 +293,7 @@ def play_game(
                 lagged.append(version - mine["version"])
                 time.sleep(0.005)
             assert mine["version"] == version, (mine["version"], version)
-            assert r.headers["etag"] == f'"{mine["version"]}"'
+            assert r.headers["etag"] == f'"{mine["version"]}-s{active}"'  # the version and the viewer
             if observe:
                 observe(active, "game", mine)
             assert mine["your_turn"] and mine["legal_moves"] and not mine["over"], mine

@@ -11,7 +11,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from loveletter.core.catalogue import Event, GameEnded, RoundStarted, SeedRevealed
+from loveletter.core.cards import Card
+from loveletter.core.catalogue import CardPlayed, Event, GameEnded, RoundStarted, SeedRevealed
 from loveletter.core.chance import deal
 from loveletter.core.commands import DealRound, StartGame
 from loveletter.core.decide import decide
@@ -247,3 +248,39 @@ def test_a_header_hash_is_over_canonical_json() -> None:
 
 def run_audit(*args: str) -> subprocess.CompletedProcess[str]:
     return loveletter("audit", *args)
+
+
+def resigned_under_the_old_signature(events: list[Event], changed: list[Event]) -> bytes:
+    """`changed` with its chain recomputed and the signature line of `events` kept: a forger's log."""
+    old_signature = lines_of(events).splitlines()[-1]
+    return lines_of(changed, sign=False) + old_signature + b"\n"
+
+
+def test_a_forged_log_under_its_old_signature_is_judged_still_and_every_finding_placed(tmp_path: Path) -> None:
+    events = list(simulated(1, seed=9)[0])
+    i = next(i for i, e in enumerate(events) if isinstance(e, CardPlayed) and e.guess is not None)
+    guard = events[i]
+    assert isinstance(guard, CardPlayed)
+    forged = resigned_under_the_old_signature(events, [*events[:i], dataclasses.replace(guard, card=Card("guard"),
+                                                       guess=Card("guard")), *events[i + 1 :]])  # fmt: skip
+    game, problems = one(forged)  # strict: the signature does not stop the rules
+    assert problems == [("guard.guess", "invalid_guess"), ("log.signature", "signature_hash")]
+    found = game.problems  # type: ignore[attr-defined]
+    assert found[0].seq == i + 1 and found[0].line == i + 2  # the move, at its own position (the header is line 1)
+    assert found[1].line == len(events) + 2 and found[1].seq is None  # the signature: the log's last line
+    assert game.checks["rules"] == "problem"  # type: ignore[attr-defined]
+    path = tmp_path / "forged.jsonl"
+    path.write_bytes(forged)
+    told = loveletter("audit", str(path))  # the command says both, the move first
+    assert told.returncode == 1 and "2 problems" in told.stdout
+    assert told.stdout.index("[guard.guess]") < told.stdout.index("[log.signature]")
+    rs_at = next(k for k, e in enumerate(events) if isinstance(e, RoundStarted) and e.round == 2)
+    rs = events[rs_at]
+    assert isinstance(rs, RoundStarted)
+    deck = list(rs.deck)
+    j = next(k for k in range(len(deck) - 1, 0, -1) if deck[k] != deck[k - 1])
+    deck[j], deck[j - 1] = deck[j - 1], deck[j]
+    swapped = [*events[:rs_at], dataclasses.replace(rs, deck=tuple(deck)), *events[rs_at + 1 :]]
+    game, problems = one(resigned_under_the_old_signature(events, swapped))
+    assert problems == [("shuffle.derivation", "deal_mismatch"), ("log.signature", "signature_hash")]
+    assert game.problems[0].seq == rs_at + 1  # type: ignore[attr-defined]

@@ -164,20 +164,33 @@ def test_a_game_without_a_scenario_cannot_carry_deals(server: Server) -> None:
         assert r.status_code == 422 and any(e["field"].startswith("scenario.deals") for e in r.json()["errors"])
 
 
-def test_etag_is_the_version_and_if_none_match_gives_304(server: Server) -> None:
+def test_etag_is_the_version_and_the_viewer_and_if_none_match_gives_304(server: Server) -> None:
     created = create_game(server.url, [{"name": "Ann"}, {"name": "Bob"}], first_player=0)
     gid = created["game_id"]
     with client(server.url, created["seats"][0]["token"]) as c:
         r = c.get(f"/games/{gid}")
         version = r.json()["version"]
-        assert version == created["version"] and r.headers["etag"] == f'"{version}"'
-        r304 = c.get(f"/games/{gid}", headers={"If-None-Match": f'"{version}"'})
-        assert r304.status_code == 304 and r304.content == b"" and r304.headers["etag"] == f'"{version}"'
-        assert c.get(f"/games/{gid}", headers={"If-None-Match": f'"{version - 1}"'}).status_code == 200
+        assert version == created["version"] and r.headers["etag"] == f'"{version}-s0"'
+        assert r.headers["cache-control"] == "private, no-cache" and r.headers["vary"] == "Authorization"
+        r304 = c.get(f"/games/{gid}", headers={"If-None-Match": f'"{version}-s0"'})
+        assert r304.status_code == 304 and r304.content == b"" and r304.headers["etag"] == f'"{version}-s0"'
+        assert r304.headers["vary"] == "Authorization"
+        assert c.get(f"/games/{gid}", headers={"If-None-Match": f'W/"{version}-s0"'}).status_code == 304
+        assert c.get(f"/games/{gid}", headers={"If-None-Match": f'"{version - 1}-s0"'}).status_code == 200
+        assert c.get(f"/games/{gid}", headers={"If-None-Match": f'"{version}-w"'}).status_code == 200  # not hers
         move = r.json()["legal_moves"][0]
         moved = c.post(f"/games/{gid}/moves", json={"type": "code", "action_code": move["action_code"]})
         assert moved.status_code == 200 and moved.headers["etag"] == f'"{moved.json()["version"]}"'
-        again = c.get(f"/games/{gid}", headers={"If-None-Match": f'"{version}"'})
-        assert again.status_code == 200 and again.headers["etag"] == f'"{moved.json()["version"]}"'
-    with client(server.url) as spectator:  # the spectator's copy has the same version tag
-        assert spectator.get(f"/games/{gid}", headers={"If-None-Match": again.headers["etag"]}).status_code == 304
+        assert moved.headers["cache-control"] == "private, no-cache" and moved.headers["vary"] == "Authorization"
+        again = c.get(f"/games/{gid}", headers={"If-None-Match": f'"{version}-s0"'})
+        assert again.status_code == 200 and again.headers["etag"] == f'"{moved.json()["version"]}-s0"'
+        events = c.get(f"/games/{gid}/events")
+        assert events.headers["cache-control"] == "private, no-cache" and events.headers["vary"] == "Authorization"
+        state = c.get(f"/games/{gid}/state")
+        assert state.headers["cache-control"] == "private, no-cache" and state.headers["vary"] == "Authorization"
+    with client(server.url) as spectator:  # a seat's tag never revalidates the spectator's copy, nor the reverse
+        seen = spectator.get(f"/games/{gid}", headers={"If-None-Match": again.headers["etag"]})
+        assert seen.status_code == 200 and seen.headers["etag"] == f'"{moved.json()["version"]}-w"'
+        assert spectator.get(f"/games/{gid}", headers={"If-None-Match": seen.headers["etag"]}).status_code == 304
+    with client(server.url, created["seats"][1]["token"]) as bob:
+        assert bob.get(f"/games/{gid}", headers={"If-None-Match": again.headers["etag"]}).status_code == 200

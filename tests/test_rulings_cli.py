@@ -129,7 +129,7 @@ def test_show_tells_the_reader_question_in_french() -> None:
 def test_show_in_english_by_default() -> None:
     result = loveletter("show", READER)
     assert result.returncode == 0, result.stderr
-    assert "Round 1, turn 2 — Claire plays the Prince on themself." in result.stdout.splitlines()
+    assert "Round 1, turn 2 — Claire plays the Prince on themselves." in result.stdout.splitlines()
 
 
 def test_show_at_seq_for_a_seat_prints_only_what_that_seat_knew() -> None:

@@ -25,6 +25,7 @@ from fastapi.staticfiles import StaticFiles
 
 from loveletter.api import parse
 from loveletter.api.problems import Problem, of_refusal
+from loveletter.api.routes.games import PRIVATE
 from loveletter.core.catalogue import EVENT_TYPES
 from loveletter.core.lang import Lang
 from loveletter.referee.referee import Referee
@@ -147,7 +148,7 @@ def install(app: FastAPI, referee: Referee) -> None:
         lines = narrate(table.events, chosen) if seat is None else narrate_pov(table.events, seat, chosen)
         present = referee.presence.seats(table.game_id, len(table.state.players))
         body = {"version": table.version, "seat": seat, "lines": lines, "present": present}
-        return Response(orjson.dumps(body), media_type="application/json")
+        return Response(orjson.dumps(body), media_type="application/json", headers=PRIVATE)
 
     @app.get("/web/games/{game_id}/presence", include_in_schema=False)
     async def presence(game_id: str) -> Response:

@@ -90,12 +90,22 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "seat.hand": Text("Your hand", "Votre main"),
         "seat.moves": Text("Your move", "Votre coup"),
         "seat.waiting": Text("Waiting for", "On attend"),
+        "seat.waiting_players": Text(
+            "Waiting for players: the game starts when every seat is taken.",
+            "En attente de joueurs : la partie commence quand tous les sièges sont pris.",
+        ),
+        "seat.invites.hint": Text(
+            "Send each friend one link: whoever opens it takes that seat.",
+            "Envoyez un lien à chaque ami : qui l'ouvre prend ce siège.",
+        ),
+        "colon": Text(":", "\u202f:"),
         "seat.card": Text("Card", "Carte"),
         "seat.target": Text("Target", "Cible"),
         "seat.guess": Text("Guess", "Carte nommée"),
         "seat.keep": Text("Keep", "Garder"),
         "seat.bottom": Text("Under the deck, top first", "Sous la pioche, du haut vers le bas"),
         "seat.play": Text("Play", "Jouer"),
+        "seat.choose": Text("Choose first:", "Choisissez d'abord\u202f:"),
         "seat.table": Text("The table", "La table"),
         "seat.player": Text("Player", "Joueur"),
         "seat.favors": Text("Favors", "Faveurs"),
@@ -155,6 +165,15 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         ),
         "replay.problem_at": Text("First problem, at event", "Premier problème, à l'événement"),
         "replay.goto_problem": Text("Go to the problem", "Aller au problème"),
+        "replay.problem_at_end": Text(
+            "First problem, at the end of the log (its signature line)",
+            "Premier problème, à la fin du journal (sa ligne de signature)",
+        ),
+        "replay.more_problems": Text("Further problems", "Autres problèmes"),
+        "replay.at_event": Text("at event", "à l'événement"),
+        "replay.at_end": Text(
+            "at the end of the log (its signature line)", "à la fin du journal (sa ligne de signature)"
+        ),
         "replay.stopped": Text(
             "The log's events cannot be applied from event",
             "Les événements du journal ne s'appliquent plus à partir de l'événement",

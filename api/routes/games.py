@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Header, Query
 from fastapi.responses import Response
 
 from loveletter.api import parse
-from loveletter.api.openapi import ETAG, NDJSON, answers, seat_links
+from loveletter.api.openapi import NDJSON, answers, seat_links
 from loveletter.api.problems import Problem
 from loveletter.api.routes.deps import OPTIONAL, AdminScheme, AdminToken, GameId, RefereeDep, SeatToken
 from loveletter.api.schemas import CreateGameIn
@@ -26,6 +26,10 @@ LOG: dict[str, Any] = {
     "of each line (docs/schema/log.schema.json)",
     "x-line": {"$ref": "#/components/schemas/LogLine"},
 }
+ETAG = {
+    "ETag": 'the game\'s version and the viewer, quoted ("12-s1" for seat 1, "12-w" for a spectator): what '
+    "If-None-Match takes (If-Match takes it too, or the bare version)"
+}
 NOT_MODIFIED = {
     304: {
         "description": "Not modified: the game is still at the version If-None-Match names",
@@ -38,6 +42,26 @@ _LOG_EXAMPLE = (
     "…\n"
     '{"algorithm":"ed25519","format":"loveletter-signature","hash":"b63c…","public_key":"2128…","signature":"4813…"}\n'
 )
+
+
+# Every answer that depends on the credential says so: no shared cache may keep it, a browser's cache keys it by
+# the Authorization header, and its ETag names the viewer as well as the version, so that one viewer's copy is
+# never revalidated (304) with another's tag (issue 24, defect 2).
+PRIVATE = {"Cache-Control": "private, no-cache", "Vary": "Authorization"}
+
+
+def viewer_etag(version: int, seat: int | None) -> str:
+    """The ETag of a game as one viewer sees it: `"12-s1"` for seat 1, `"12-w"` for a spectator."""
+    return f'"{version}-{"w" if seat is None else f"s{seat}"}"'
+
+
+def _unchanged(if_none_match: str | None, etag: str) -> bool:
+    """Does If-None-Match name this viewer's tag (weak or strong) or `*`? Malformed: 400, as before."""
+    if parse.versions(if_none_match, "If-None-Match") is None:
+        return False
+    assert if_none_match is not None
+    tags = [part.strip(parse.OWS).removeprefix("W/") for part in if_none_match.split(",")]
+    return "*" in tags or etag in tags
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -98,11 +122,10 @@ async def get_game(
 ) -> Response:
     table = await referee.table(game)
     seat = referee.seat_for(table, token, required=False)
-    seen = parse.versions(if_none_match, "If-None-Match")
-    etag = f'"{table.version}"'
-    if seen is not None and (seen == "*" or table.version in seen):
-        return Response(status_code=304, headers={"ETag": etag})
-    return _json(referee.game_json(table, seat), headers={"ETag": etag})
+    etag = viewer_etag(table.version, seat)
+    if _unchanged(if_none_match, etag):
+        return Response(status_code=304, headers={"ETag": etag, **PRIVATE})
+    return _json(referee.game_json(table, seat), headers={"ETag": etag, **PRIVATE})
 
 
 @router.get(
@@ -113,7 +136,8 @@ async def list_events(
 ) -> Response:
     table = await referee.table(game)
     seat = referee.seat_for(table, token, required=False)
-    return _json({"version": table.version, "events": events_json(table.events[after:], after + 1, seat)})
+    body = {"version": table.version, "events": events_json(table.events[after:], after + 1, seat)}
+    return _json(body, headers=PRIVATE)
 
 
 LOG_ANSWERS = answers(LOG, 403, 404, media=NDJSON, example=_LOG_EXAMPLE, description="The signed JSONL log")

@@ -36,6 +36,7 @@ from loveletter.api.problems import (
     store_unavailable,
 )
 from loveletter.api.routes.deps import GameId, RefereeDep, SeatToken
+from loveletter.api.routes.games import PRIVATE
 from loveletter.api.schemas import MoveIn, SeedIn
 from loveletter.client.models import MoveResult
 from loveletter.events.codec import dumps
@@ -79,9 +80,9 @@ def answer(result: Moved | Replayed) -> tuple[int, bytes, dict[str, str]]:
     """A move's answer: (status, body, headers); a replayed one may be a refusal (4xx, problem+json)."""
     if isinstance(result, Replayed):
         status, body = result.kept
-        return status, body, {"Idempotent-Replayed": "true"}
+        return status, body, {"Idempotent-Replayed": "true", **PRIVATE}
     body = result.kept[1] if result.kept is not None else dumps(result.answer)
-    return 200, body, {"ETag": f'"{result.version}"'}
+    return 200, body, {"ETag": f'"{result.version}"', **PRIVATE}
 
 
 def media_of(status: int) -> str:

@@ -19,6 +19,7 @@ from loveletter.api.openapi import answers, problem
 from loveletter.api.problems import Problem, lang_of
 from loveletter.api.routes.bodies import RulingIn, events_of, invalid, json_router
 from loveletter.api.routes.deps import OPTIONAL, GameId, RefereeDep, SeatOrAdminToken
+from loveletter.api.routes.games import PRIVATE
 from loveletter.client.answers import Ruling, SeatAt
 from loveletter.core.catalogue import Event
 from loveletter.core.evolve import fold
@@ -226,7 +227,8 @@ async def get_state(
         return Response(
             orjson.dumps({"game_id": game_id, "at": point, "version": table.version, "state": state.as_dict()}),
             media_type=JSON,
+            headers=PRIVATE,
         )
     seen = await asyncio.to_thread(seat_view_at, events, point, seat)
     body = {"game_id": game_id, "at": point, "version": table.version, "seat": seat, "view": seen}
-    return Response(orjson.dumps(body), media_type=JSON)
+    return Response(orjson.dumps(body), media_type=JSON, headers=PRIVATE)

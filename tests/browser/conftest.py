@@ -162,6 +162,24 @@ def wait_until(page: Any, expression: str, arg: Any = None, timeout: float = 15.
         page.wait_for_timeout(25)
 
 
+ARMED = "() => document.getElementById('moves').dataset.armed === 'yes'"
+
+
+def play_first(page: Any) -> None:
+    """Choose the first legal choice of each control, as a player pointing would once the controls have settled
+    (nothing is pre-selected), play it, and wait for the answer."""
+    wait_until(page, ARMED)
+    for name in ("card", "keep", "target", "bottom"):
+        group = page.locator(f'#moves input[name="{name}"]')
+        if group.count() and not page.locator(f'#moves input[name="{name}"]:checked').count():
+            group.first.check()
+    if page.locator("#guess").count():
+        page.select_option("#guess", index=1)  # the first card named; the list starts with an empty choice
+    before = page.evaluate("Number(document.body.dataset.version)")
+    page.click("#play")
+    wait_until(page, "(v) => Number(document.body.dataset.version) > v", before)
+
+
 @pytest.fixture
 def shot(tmp_path: Path) -> Callable[[Any, str], Path]:
     """`shot(page, "lobby-en-wide")`: a full-page PNG screenshot."""

@@ -5,13 +5,16 @@ keyboard alone, and axe-core."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any, Callable
 
 import httpx
 import pytest
 
-from loveletter.core.catalogue import Event
+from loveletter.core.cards import Card
+from loveletter.core.catalogue import CardPlayed, Event
+from loveletter.events.log import game_lines
 from loveletter.replays.audit import Options, audit_lines
 from tests.browser.conftest import Site, wait_until
 from tests.browser.knowledge import check, published_events, snapshot
@@ -308,3 +311,35 @@ def test_an_unfinished_game_is_not_replayed(site: Site, new_page: Callable[..., 
     page.goto(f"{site.url}/replay/{created['game_id']}")
     page.locator("#problem").wait_for(state="visible")
     assert "published when the game is over" in page.locator("#problem").inner_text()
+
+
+def test_a_forged_log_under_its_old_signature_shows_every_finding_at_its_position(
+    site: Site, finished: Finished, new_page: Callable[..., Any]
+) -> None:
+    """A Guard's guess changed to the Guard itself, the chain recomputed, the old signature line kept: the rules
+    are judged still, and each finding is shown and marked at its own position — the signature at the last."""
+    events = list(finished.events)
+    i = next(i for i, e in enumerate(events) if isinstance(e, CardPlayed) and e.guess is not None)
+    guard = events[i]
+    assert isinstance(guard, CardPlayed)
+    events[i] = dataclasses.replace(guard, guess=Card("guard"))
+    old_signature = finished.log.rstrip(b"\n").splitlines()[-1]
+    forged = b"".join(line + b"\n" for line in game_lines(events)) + old_signature + b"\n"
+    (audited,) = audit_lines(forged.splitlines(), Options())  # what the audit itself says, independently
+    assert [(p.rule_id, p.seq) for p in audited.problems] == [("guard.guess", i + 1), ("log.signature", None)]
+    page = new_page()
+    page.goto(f"{site.url}/replay")
+    page.set_input_files("#file", files=[{"name": "f.jsonl", "mimeType": "application/x-ndjson", "buffer": forged}])
+    wait_until(page, "() => !document.getElementById('first-problem').hidden")
+    count = int(page.evaluate("Number(document.getElementById('at').max)"))
+    assert count == len(events)
+    assert page.locator("#problem-rule-id").inner_text() == "guard.guess"
+    assert page.locator("#problem-seq").inner_text() == str(i + 1)
+    more = page.locator("#more-problems li")
+    assert more.count() == 1 and "log.signature" in more.inner_text() and "end of the log" in more.inner_text()
+    assert more.get_attribute("data-position") == str(count)  # the log's end, not a line past the positions
+    assert page.locator("#more-marks .problem-mark").get_attribute("data-position") == str(count)
+    page.click("#goto-problem")
+    assert at(page) == i + 1
+    more.locator("button").click()
+    assert at(page) == count

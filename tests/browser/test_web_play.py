@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 import httpx
 
-from tests.browser.conftest import PHONE, Site, wait_until
+from tests.browser.conftest import PHONE, Site, play_first, wait_until
 from tests.browser.knowledge import check, published_events, snapshot
 
 
@@ -48,13 +48,6 @@ def over(page: Any) -> bool:
     return bool(page.evaluate("document.body.dataset.over === 'true'"))
 
 
-def play_default(page: Any) -> None:
-    """Play whatever the controls hold by default (the first legal choice of each), and wait for the answer."""
-    before = version(page)
-    page.click("#play")
-    wait_until(page, "(v) => Number(document.body.dataset.version) > v", before)
-
-
 def test_two_browsers_play_a_whole_game_against_a_bot_and_see_only_what_they_may(
     site: Site, new_page: Callable[..., Any]
 ) -> None:
@@ -90,7 +83,7 @@ def test_two_browsers_play_a_whole_game_against_a_bot_and_see_only_what_they_may
         assert time.monotonic() < deadline, f"the game did not end ({moves} moves)"
         for page, _, _ in pages:
             if not over(page) and page.locator("#moves-panel").is_visible():
-                play_default(page)
+                play_first(page)
                 moves += 1
                 settle()
     assert moves >= 6

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from tests.browser.conftest import PHONE, WIDE, Site, wait_until
+from tests.browser.conftest import PHONE, WIDE, Site, play_first, wait_until
 
 SIZES = {"wide": WIDE, "phone": PHONE}
 
@@ -39,9 +39,7 @@ def test_screenshots_of_every_page(site: Site, new_page: Callable[..., Any], sho
             wait_until(page, "() => document.body.dataset.version && document.getElementById('story').children.length")
             for _ in range(3 if (lang, size) == ("en", "wide") else 0):  # a few moves, so the table has cards
                 if page.locator("#moves-panel").is_visible():
-                    before = page.evaluate("Number(document.body.dataset.version)")
-                    page.click("#play")
-                    wait_until(page, "(v) => Number(document.body.dataset.version) > v", before)
+                    play_first(page)
             wait_until(page, "() => document.getElementById('connection').textContent !== ''")
             shot(page, f"seat-{lang}-{size}")
             overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")

@@ -10,7 +10,7 @@ from typing import Any, Callable
 import httpx
 import pytest
 
-from tests.browser.conftest import PHONE, Site, wait_until
+from tests.browser.conftest import ARMED, PHONE, Site, wait_until
 from tests.servers import COUNTESS_DEAL
 
 # Alice holds the Guard and draws the Priest; Bob holds the Baron.
@@ -43,6 +43,7 @@ def two_seats(site: Site, deal: dict[str, Any] | None = None, bob_bot: bool = Fa
 def open_seat(page: Any, site: Site, game: str, token: str | None) -> None:
     page.goto(f"{site.url}/play/{game}" + (f"#t={token}" if token else ""))
     wait_until(page, "() => document.body.dataset.version && document.getElementById('story').dataset.version")
+    wait_until(page, ARMED)  # the controls take the pointer a moment after they are drawn
 
 
 def version(page: Any) -> int:
@@ -124,10 +125,15 @@ def test_one_turn_with_the_keyboard_alone(site: Site, new_page: Callable[..., An
     assert "Alice plays the Priest on Bob" in said
     # the bot has answered: Alice's next move is drawn with the focus back on its first control
     wait_until(page, "() => document.activeElement.name === 'card'")
+    assert page.locator("#moves input:checked").count() == 0  # nothing chosen for her
+    page.keyboard.press("Space")  # her choice: the first card
     page.keyboard.press("Tab")
     if page.evaluate("document.activeElement.name") == "target":
+        if not page.evaluate("document.activeElement.checked"):  # several targets (a Prince): none chosen for her
+            page.keyboard.press("Space")
         page.keyboard.press("Tab")
     if page.evaluate("document.activeElement.id") == "guess":
+        page.keyboard.press("ArrowDown")  # from the empty choice to the first card named
         page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "play"
     before = version(page)
@@ -159,6 +165,7 @@ def test_the_chancellor_keeps_one_and_returns_two_in_the_chosen_order(site: Site
     page.click("#play")
     drawn = "(v) => Number(document.body.dataset.version) > v && document.querySelector('#choose-keep')"
     wait_until(page, drawn, before)
+    wait_until(page, ARMED)
     keeps = page.locator('#moves input[name="keep"]').evaluate_all("(is) => is.map((i) => i.value)")
     assert sorted(keeps) == ["guard", "priest", "prince"]
     page.check('#moves input[name="keep"][value="priest"]')

@@ -15,6 +15,12 @@ export function count(n, one, many) {
   return `${n} ${t(singular ? one : many)}`;
 }
 
+/** "Winners: " / « Gagnants : »: a word of the catalogue as a label before a colon, French typography included
+ * (a narrow no-break space before the colon). */
+export function labelled(key) {
+  return `${t(key)}${lang === "fr" ? "\u202f:" : ":"} `;
+}
+
 /** A card's name in the game's ruleset and the page's language. */
 export function cardName(ruleset, card) {
   const info = data.rulesets?.[ruleset]?.cards?.[card];
@@ -45,7 +51,7 @@ export async function api(method, path, { body, token } = {}) {
 export function showProblem(box, problem) {
   box.replaceChildren();
   const head = document.createElement("p");
-  head.textContent = `${t("seat.refused")}: ${problem.detail || problem.title || ""}`;
+  head.textContent = `${labelled("seat.refused")}${problem.detail || problem.title || ""}`;
   box.append(head);
   if (problem.rule_id) {
     const rule = document.createElement("p");
@@ -90,12 +96,22 @@ export const seats = {
   organiser(game) { return localStorage.getItem(`ll.org.${game}`); },
   setOrganiser(game, token) { localStorage.setItem(`ll.org.${game}`, token); remember(game); },
   games() { return JSON.parse(localStorage.getItem("ll.games") || "[]"); },
+  // The invite links of a game's open seats, kept by the organiser's browser alone until the seats are full.
+  invites(game) { return JSON.parse(localStorage.getItem(`ll.inv.${game}`) || "[]"); },
+  setInvites(game, links) { localStorage.setItem(`ll.inv.${game}`, JSON.stringify(links)); },
+  forgetInvites(game) { localStorage.removeItem(`ll.inv.${game}`); },
 };
 
 function remember(game) {
   const games = seats.games().filter((g) => g !== game);
   games.unshift(game);
   localStorage.setItem("ll.games", JSON.stringify(games.slice(0, 50)));
+}
+
+/** The lobby's link that takes open seat `invite` of `game` (the invite in the fragment, never sent to a server
+ * but by the join itself). */
+export function inviteLink(game, invite) {
+  return `${location.origin}/#join=${encodeURIComponent(game)}&invite=${encodeURIComponent(invite)}`;
 }
 
 /** The seat page of `game` with its token in the fragment: the fragment never reaches a server. */

@@ -1,5 +1,5 @@
 // The lobby: create a game, list the public ones live (the lobby's event stream), join, watch, rematch.
-import { announce, api, count, data, el, hideProblem, seatLink, seats, showProblem, t } from "./common.js";
+import { announce, api, count, data, el, hideProblem, inviteLink, seatLink, seats, showProblem, t } from "./common.js";
 
 const form = document.getElementById("create");
 const seatList = document.getElementById("seats");
@@ -64,8 +64,10 @@ form.addEventListener("submit", async (event) => {
   if (mine) seats.set(game, mine.token);
   const links = document.getElementById("invite-links");
   links.replaceChildren();
-  answer.body.seats.filter((s) => s.invite).forEach((s) => {
-    const url = `${location.origin}/#join=${encodeURIComponent(game)}&invite=${encodeURIComponent(s.invite)}`;
+  const invites = answer.body.seats.filter((s) => s.invite).map((s) => ({ seat: s.seat, url: inviteLink(game, s.invite) }));
+  if (invites.length) seats.setInvites(game, invites); // shown again on the seat page and in My games until taken
+  invites.forEach((s) => {
+    const url = s.url;
     const id = `invite-${s.seat}`;
     links.append(el("li", {},
       el("label", { for: id, text: `${t("lobby.seat")} ${s.seat + 1}` }),
@@ -97,7 +99,7 @@ function describe(game) {
   if (game.clock) text += ` — ${t("seat.clock")} ${game.clock.turn_seconds} s`;
   if (game.status === "open") text += ` — ${count(game.open_seats, "lobby.open_seat", "lobby.open_seats")}`;
   if (game.status === "finished") {
-    const won = game.winners.map((w) => game.seats[w]?.name).filter(Boolean).join(", ");
+    const won = game.winners.join(", "); // the winners by name, joined players' included (the listing's own)
     text += game.aborted ? ` — ${t("lobby.aborted")}` : ` — ${t("lobby.winners")} ${won}`;
   }
   return text;
@@ -169,8 +171,19 @@ async function refresh() {
   });
   const mine = seats.games().slice(0, 10);
   document.getElementById("mine").replaceChildren(...(mine.length
-    ? mine.map((g) => el("li", { "data-game": g }, el("a", { href: seatLink(g, seats.get(g)), text: g })))
+    ? mine.map((g) => el("li", { "data-game": g }, el("a", { href: seatLink(g, seats.get(g)), text: g }), invitesOf(g)))
     : [el("li", { class: "empty", text: t("lobby.none") })]));
+}
+
+/** The invite links the organiser still holds for `game` (the seat page forgets them once the seats are full). */
+function invitesOf(game) {
+  const links = seats.invites(game);
+  if (!links.length) return null;
+  return el("ul", { class: "invites", "aria-label": t("lobby.invites") }, ...links.map((s) => {
+    const id = `mine-${game}-${s.seat}`;
+    return el("li", {}, el("label", { for: id, text: `${t("lobby.seat")} ${s.seat + 1}` }),
+      el("input", { id, value: s.url, readonly: true }), copyButton(s.url));
+  }));
 }
 
 let pending = null;

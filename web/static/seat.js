@@ -1,6 +1,9 @@
 // The seat page: one seat's view of a game (or a spectator's), its legal moves as controls, the table, the story,
 // all kept live by the game's event stream, which resumes where it stopped after a dropped connection.
-import { api, announce, cardName, cardValue, count, data, el, hideProblem, seatLink, seats, showProblem, t } from "./common.js";
+import {
+  api, announce, cardName, cardValue, count, data, el, hideProblem, labelled, seatLink, seats, showProblem, t,
+} from "./common.js";
+import { renderInvites } from "./invites.js";
 
 const game = data.game_id;
 const ruleset = data.ruleset;
@@ -30,14 +33,23 @@ function nameOf(seat) {
 
 // -- the table --------------------------------------------------------------------------------------------------
 
+/** Seats still open: the game waits for players (no deal yet) until each is taken. */
+function openSeats(view) {
+  return current.over ? [] : view.seats.filter((s) => s.open);
+}
+
 function renderStatus(view) {
   const me = view.seat;
+  const waiting = openSeats(view).length > 0;
+  document.body.dataset.waiting = String(waiting);
   $("heading").textContent = current.players.map((n) => n || t("seat.open")).join(" · ");
   $("round").textContent = view.round ? `${t("seat.round")} ${view.round}` : "";
   let status;
   if (current.over) {
     status = view.aborted ? t("seat.aborted")
-      : `${t("seat.over")} ${t("seat.winners")}: ${view.winners.map(nameOf).join(", ")}`;
+      : `${t("seat.over")} ${labelled("seat.winners")}${view.winners.map(nameOf).join(", ")}`;
+  } else if (waiting) {
+    status = `${t("seat.waiting_players")} (${count(openSeats(view).length, "lobby.open_seat", "lobby.open_seats")})`;
   } else if (current.your_turn) status = t("seat.turn");
   else if (view.active !== null && view.active !== undefined) status = `${t("seat.waiting")} ${nameOf(view.active)}…`;
   else status = "";
@@ -47,7 +59,7 @@ function renderStatus(view) {
 }
 
 function renderHand(view) {
-  $("hand-panel").hidden = view.seat === null;
+  $("hand-panel").hidden = view.seat === null || openSeats(view).length > 0; // no hand before the deal
   $("hand").replaceChildren(...view.hand.map((c) => card(c)));
 }
 
@@ -65,10 +77,10 @@ function renderPlayers(view) {
     const front = el("ol", { class: "cards inline front", "aria-label": t("seat.played") }, ...s.front.map((c) => card(c)));
     const li = el("li", { "data-seat": String(s.seat) },
       el("span", { class: "name", text: s.name || t("seat.open") }), tags,
-      el("div", {}, `${t("seat.favors")}: `, el("strong", { class: "favors", text: String(s.favors) })),
-      el("div", {}, `${t("seat.played")}: `, s.front.length ? front : el("span", { text: t("seat.none") })));
+      el("div", {}, labelled("seat.favors"), el("strong", { class: "favors", text: String(s.favors) })),
+      el("div", {}, labelled("seat.played"), s.front.length ? front : el("span", { text: t("seat.none") })));
     if (s.known_hand) {
-      li.append(el("div", { class: "known" }, `${t("seat.known")}: `, card(s.known_hand, "span")));
+      li.append(el("div", { class: "known" }, labelled("seat.known"), card(s.known_hand, "span")));
     }
     return li;
   });
@@ -76,6 +88,8 @@ function renderPlayers(view) {
 }
 
 function renderZones(view) {
+  $("deck-line").hidden = openSeats(view).length > 0; // no deck before the deal
+  $("unseen-box").hidden = openSeats(view).length > 0;
   $("deck-size").textContent = String(view.deck_size);
   $("face-up-box").hidden = view.face_up.length === 0;
   $("face-up").replaceChildren(...view.face_up.map((c) => card(c)));
@@ -93,7 +107,7 @@ function renderClock(view) {
   if (!deadline || current.over) { box.hidden = true; return; }
   const tick = () => {
     const left = Math.max(0, Math.round((deadline.at - Date.now()) / 1000));
-    box.textContent = `${t("seat.clock")}: ${nameOf(deadline.seat)} — ${count(left, "seat.second", "seat.seconds")}`;
+    box.textContent = `${labelled("seat.clock")}${nameOf(deadline.seat)} — ${count(left, "seat.second", "seat.seconds")}`;
   };
   tick();
   box.hidden = false;
@@ -124,16 +138,40 @@ function renderTools(view) {
 
 let movesVersion = -1;
 
-function radios(name, legend, choices, onChange) {
+// Nothing is chosen for the player: a new move's controls start empty, so no click meant for the last move can
+// play this one. Only a choice that follows from the player's own (the one target, the one order) is made for them.
+function radios(name, legend, choices, onChange, { single = false } = {}) {
   const set = el("fieldset", { id: `choose-${name}` }, el("legend", { text: legend }));
   choices.forEach(([value, label], i) => {
     const id = `${name}-${i}`;
-    const input = el("input", { type: "radio", name, id, value: String(value), checked: i === 0 });
+    const input = el("input", { type: "radio", name, id, value: String(value), checked: single && choices.length === 1 });
     if (onChange) input.addEventListener("change", onChange);
     set.append(el("span", { class: "choice" }, input, el("label", { for: id }, label)));
   });
   return set;
 }
+
+// Controls drawn a moment ago ignore the pointer for a moment (docs/web.md, Nothing played blind): a second click
+// of a double-click, or a click aimed at the controls just replaced, lands on nothing. The keyboard is not held
+// back (its clicks have `detail` 0): it moves only where the focus shows.
+export const SETTLE_MS = 400;
+let drawnAt = -Infinity;
+let armTimer = null;
+
+function drawn() {
+  const form = $("moves");
+  drawnAt = performance.now();
+  form.dataset.armed = "no";
+  window.clearTimeout(armTimer);
+  armTimer = window.setTimeout(() => { form.dataset.armed = "yes"; }, SETTLE_MS);
+}
+
+$("moves").addEventListener("click", (event) => {
+  if (event.detail > 0 && performance.now() - drawnAt < SETTLE_MS) {
+    event.preventDefault();
+    event.stopPropagation();
+  }
+}, true);
 
 function chosen(form, name) {
   return form.querySelector(`input[name="${name}"]:checked`)?.value;
@@ -153,17 +191,21 @@ function renderMoves(legal) {
   const hadFocus = form.contains(document.activeElement) || document.activeElement === $("status");
   form.replaceChildren();
   if (legal.length === 0) {
+    form.dataset.armed = "yes";
     if (hadFocus) $("status").focus();
     return;
   }
+  drawn();
   if (legal[0].type === "return") {
     const keeps = unique(legal.map((m) => m.keep));
     const bottomPart = el("div", { id: "bottom-part" });
     const showBottoms = () => {
       const keep = chosen(form, "keep");
       const orders = legal.filter((m) => m.keep === keep).map((m) => m.bottom);
-      bottomPart.replaceChildren(radios("bottom", t("seat.bottom"),
-        orders.map((o) => [o.join(","), o.map((c) => cardName(ruleset, c)).join(" → ")])));
+      bottomPart.replaceChildren();
+      if (!keep) return;
+      bottomPart.append(radios("bottom", t("seat.bottom"),
+        orders.map((o) => [o.join(","), o.map((c) => cardName(ruleset, c)).join(" → ")]), null, { single: true }));
     };
     form.append(radios("keep", t("seat.keep"), keeps.map((c) => [c, card(c, "span")]), showBottoms), bottomPart);
     showBottoms();
@@ -177,7 +219,7 @@ function renderMoves(legal) {
       const guesses = unique(legal.filter((m) => m.card === c && String(m.target) === target && m.guess).map((m) => m.guess));
       guessPart.replaceChildren();
       if (!guesses.length) return;
-      const select = el("select", { id: "guess", name: "guess" },
+      const select = el("select", { id: "guess", name: "guess" }, el("option", { value: "", text: "—" }),
         ...guesses.map((g) => el("option", { value: g, text: `${cardName(ruleset, g)} (${cardValue(ruleset, g)})` })));
       guessPart.append(el("label", { for: "guess", text: t("seat.guess") }), select);
     };
@@ -185,14 +227,16 @@ function renderMoves(legal) {
       const c = chosen(form, "card");
       const targets = unique(legal.filter((m) => m.card === c && m.target !== undefined).map((m) => m.target));
       targetPart.replaceChildren();
-      if (targets.length) targetPart.append(radios("target", t("seat.target"), targets.map((s) => [s, nameOf(s)]), showGuesses));
+      if (targets.length) {
+        targetPart.append(radios("target", t("seat.target"), targets.map((s) => [s, nameOf(s)]), showGuesses, { single: true }));
+      }
       showGuesses();
     };
     form.append(radios("card", t("seat.card"), cards.map((c) => [c, card(c, "span")]), showTargets), targetPart, guessPart);
     showTargets();
   }
   form.append(el("p", {}, el("button", { type: "submit", id: "play", text: t("seat.play") })));
-  if (hadFocus) form.querySelector("input:checked, select, button").focus();
+  if (hadFocus) form.querySelector("input, select, button").focus();
 }
 
 $("moves").addEventListener("submit", async (event) => {
@@ -207,6 +251,16 @@ $("moves").addEventListener("submit", async (event) => {
     if (target !== undefined) body.target = Number(target);
     const guess = form.querySelector("#guess")?.value;
     if (guess) body.guess = guess;
+  }
+  const missing = !body.card && !body.keep ? "card"
+    : form.querySelector('input[name="target"]') && body.target === undefined ? "target"
+      : form.querySelector("#guess") && !body.guess ? "guess"
+        : form.querySelector('input[name="bottom"]') && !chosen(form, "bottom") ? "bottom" : null;
+  if (missing) { // nothing is sent until every part of the move is the player's own choice
+    const what = missing === "card" && body.type === "return" ? "keep" : missing;
+    announce(`${t("seat.choose")} ${t(`seat.${what}`)}`);
+    form.querySelector(what === "guess" ? "#guess" : `input[name="${what}"]`)?.focus();
+    return;
   }
   if (form.dataset.busy) return; // one move at a time (not `disabled`: that would take the keyboard's focus away)
   form.dataset.busy = "yes";
@@ -273,6 +327,7 @@ async function refresh() {
         renderZones(view);
         renderClock(view);
         renderTools(view);
+        renderInvites(game, openSeats(view).map((o) => o.seat), current.over);
         document.body.dataset.version = String(current.version);
         document.body.dataset.over = String(current.over);
         if (current.over && source) { source.close(); source = null; connection(""); }

@@ -8,7 +8,7 @@ const SVG = "http://www.w3.org/2000/svg";
 const percent = new Intl.NumberFormat(data.lang, { style: "percent", maximumFractionDigits: 1 });
 const decimal = new Intl.NumberFormat(data.lang, { maximumFractionDigits: 2 });
 const whole = new Intl.NumberFormat(data.lang);
-const colon = data.lang === "fr" ? " : " : ": "; // French puts a space before the colon
+const colon = data.lang === "fr" ? "\u202f: " : ": "; // French puts a narrow no-break space before the colon
 const ninetyFive = percent.format(0.95);
 
 function svg(tag, attrs = {}, ...children) {
@@ -35,7 +35,7 @@ function fillBots() {
     const id = `bot-${seat}`;
     const select = el("select", { id, name: id },
       ...data.bots.map((b) => el("option", { value: b, text: botName(b), selected: b === (before[seat] ?? (seat === 0 ? "heuristic" : "random")) })));
-    return el("li", {}, el("label", { for: id, text: `${t("stats.bot")} ${seat}` }), select);
+    return el("li", {}, el("label", { for: id, text: `${t("stats.bot")} ${seat + 1}` }), select);
   }));
 }
 
@@ -173,7 +173,7 @@ function draw(stats, rounds) {
     box.replaceChildren(caption, meanLine);
   }
   $("results").hidden = false;
-  announce(`${t("stats.results")}: ${$("summary").textContent}`);
+  announce(`${t("stats.results")}${colon}${$("summary").textContent}`);
 }
 
 $("ruleset").addEventListener("change", fillBots);

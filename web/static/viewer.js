@@ -1,7 +1,7 @@
 // The replay and dispute viewer: a game's log (a finished game of this referee, or a file dropped or picked) stepped
 // position by position from one point of view. The page holds no rule: every position's view and story come from
 // POST /replays/views, the verdict from POST /audits, and a "what if" from POST /rulings.
-import { announce, api, cardName, cardValue, data, el, hideProblem, showProblem, sourcesLine, t } from "./common.js";
+import { announce, api, cardName, cardValue, data, el, hideProblem, labelled, showProblem, sourcesLine, t } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const query = new URLSearchParams(location.search);
@@ -100,6 +100,14 @@ async function views(which) {
   return true;
 }
 
+let findings = []; // every problem the audit found, in the log's order
+
+/** The position a finding is shown at: its event's, or the last one for a line past the events (the signature). */
+function positionOf(problem) {
+  const count = answer.positions.length;
+  return problem.seq ? Math.min(problem.seq, count) : count;
+}
+
 async function audit() {
   let verdict = answer.replay.verdict;
   let first = answer.replay.first_problem;
@@ -114,18 +122,29 @@ async function audit() {
     }
     const game = report.games[0];
     verdict = game.verdict;
-    first = game.problems[0] ?? null;
-  }
+    findings = game.problems;
+    first = findings[0] ?? null;
+  } else findings = first ? [first] : [];
   $("verdict-text").textContent = verdict === "valid" ? t("replay.valid") : t("replay.invalid");
   $("verdict").className = `panel verdict ${verdict}`;
-  problemSeq = first?.seq ?? null;
+  problemSeq = first ? positionOf(first) : null;
   $("first-problem").hidden = !first;
   if (first) {
-    $("problem-seq").textContent = first.seq ?? first.line ?? "";
+    $("problem-at").textContent = first.seq ? t("replay.problem_at") : t("replay.problem_at_end");
+    $("problem-seq").textContent = first.seq ? String(first.seq) : "";
     $("problem-rule-id").textContent = first.rule_id;
     $("problem-rule").textContent = data.rules[first.rule_id] ?? "";
     $("problem-message").textContent = first.message;
   }
+  const more = findings.slice(1);
+  $("more-problems-box").hidden = more.length === 0;
+  $("more-problems").replaceChildren(...more.map((p) => {
+    const go = el("button", { type: "button", class: "secondary", text: t("replay.goto_problem") });
+    go.addEventListener("click", () => show(positionOf(p)));
+    return el("li", { "data-position": String(positionOf(p)) },
+      `${p.seq ? `${t("replay.at_event")} ${p.seq}` : t("replay.at_end")}${data.lang === "fr" ? "\u202f:" : ":"} `,
+      el("code", { class: "rule-id", text: p.rule_id }), ` — ${p.message} `, go);
+  }));
   $("stopped").hidden = answer.stopped === null;
   if (answer.stopped !== null) $("stopped").textContent = `${t("replay.stopped")} ${answer.stopped}.`;
 }
@@ -156,7 +175,7 @@ function renderTable(position) {
   $("deck-all").replaceChildren(...(all ? all.deck.map((c) => card(c)) : []));
   $("set-aside").replaceChildren(...(all?.set_aside ? [card(all.set_aside, "span")] : []));
   const winners = view.winners.map(nameOf).join(", ");
-  $("status").textContent = winners ? `${t("seat.over")} ${t("seat.winners")}: ${winners}`
+  $("status").textContent = winners ? `${t("seat.over")} ${labelled("seat.winners")}${winners}`
     : view.active !== null && view.active !== undefined ? `${t("seat.waiting")} ${nameOf(view.active)}…` : "";
   $("players").replaceChildren(...view.seats.map((s) => {
     const tags = el("span", { class: "tags" });
@@ -168,13 +187,13 @@ function renderTable(position) {
     else if (!s.in_round && view.round) tag("out", t("seat.out"));
     const li = el("li", { "data-seat": String(s.seat) },
       el("span", { class: "name", text: s.name }), tags,
-      el("div", {}, `${t("seat.favors")}: `, el("strong", { class: "favors", text: String(s.favors) })),
-      el("div", {}, `${t("seat.played")}: `, s.front.length
+      el("div", {}, labelled("seat.favors"), el("strong", { class: "favors", text: String(s.favors) })),
+      el("div", {}, labelled("seat.played"), s.front.length
         ? el("ol", { class: "cards inline front", "aria-label": t("seat.played") }, ...s.front.map((c) => card(c)))
         : el("span", { text: t("seat.none") })));
-    if (s.known_hand) li.append(el("div", { class: "known" }, `${t("seat.known")}: `, card(s.known_hand, "span")));
+    if (s.known_hand) li.append(el("div", { class: "known" }, labelled("seat.known"), card(s.known_hand, "span")));
     if (all) {
-      li.append(el("div", { class: "hand-of" }, `${t("replay.hand")}: `,
+      li.append(el("div", { class: "hand-of" }, labelled("replay.hand"),
         el("ul", { class: "cards inline" }, ...all.hands[s.seat].map((c) => card(c)))));
     }
     return li;
@@ -207,7 +226,13 @@ function show(position) {
   $("where").textContent = current.where;
   const mark = $("problem-mark");
   mark.hidden = problemSeq === null; // a problem past the positions shown (the log stopped) is marked at the end
-  if (!mark.hidden) mark.style.left = `${count > 1 ? ((Math.min(problemSeq, count) - 1) / (count - 1)) * 100 : 100}%`;
+  const left = (p) => `${count > 1 ? ((Math.min(p, count) - 1) / (count - 1)) * 100 : 100}%`;
+  if (!mark.hidden) mark.style.left = left(problemSeq);
+  $("more-marks").replaceChildren(...findings.slice(1).map((p) => {
+    const more = el("span", { class: "problem-mark", "data-position": String(positionOf(p)) });
+    more.style.left = left(positionOf(p));
+    return more;
+  }));
   $("heading").textContent = players.join(" · ");
   renderTable(current);
   renderStory(at - 1);

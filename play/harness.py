@@ -14,6 +14,7 @@ import importlib.util
 import os
 import random
 import sys
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, Union
 
@@ -110,8 +111,9 @@ def seat_game(
 # -- the events a seat was told ---------------------------------------------------------------------------------------
 
 
-class SeatLog:
-    """The events one seat was told so far, each read once and kept (a bot asks at every decision)."""
+class SeatLog(ABC):
+    """The events one seat was told so far, each read once and kept (a bot asks at every decision); where they
+    come from is each subclass's `more` (the log in process, the events route over HTTP)."""
 
     def __init__(self) -> None:
         self.read: list[Event] = []
@@ -130,8 +132,9 @@ class SeatLog:
         if event.seq == len(self.read) + 1:
             self.read.append(event)
 
+    @abstractmethod
     def more(self, after: int, version: int) -> Sequence[Event]:
-        raise NotImplementedError
+        """The seat's events after seq `after`, up to `version`."""
 
 
 class LogTold(SeatLog):

@@ -14,7 +14,8 @@ from loveletter.core.evolve import fold
 from loveletter.core.legal import action_code, from_action_code, legal_action_codes, legal_moves
 from loveletter.core.state import INITIAL, PHASE_DEAL, PHASE_OVER
 from loveletter.core.views import SeatPublic, View, view
-from loveletter.play.bots import BOTS, choose_heuristic, choose_random, choose_random_code, get_bot
+from loveletter.play.bots import BOTS, get_bot
+from loveletter.play.policies import choose_heuristic, choose_random, choose_random_code
 from loveletter.play.simulate import Config, SeedKey, bot_rng, simulate
 
 

@@ -1,7 +1,7 @@
-"""The bot policies' exact numbers, written against the surviving mutants of `play/bots.py`.
+"""The bot policies' exact numbers, written against the surviving mutants of `play/policies.py` (once `core/bots.py`).
 
 The heuristic's scores decide tournament results, so each score of each branch is pinned here: every expected
-value is worked out by hand in a comment from the policy as `play/bots.py` documents it (values of the 2019
+value is worked out by hand in a comment from the policy as `play/policies.py` documents it (values of the 2019
 ruleset unless a test says otherwise: Spy 0, Guard 1, Priest 2, Baron 3, Handmaid 4, Prince 5, Chancellor 6,
 King 7, Countess 8, Princess 9). Changing a weight must change a line here, on purpose.
 
@@ -21,14 +21,14 @@ from loveletter.core.commands import PlayCard, PlayerCommand, ReturnCards
 from loveletter.core.legal import legal_moves
 from loveletter.core.rulesets import RULESETS
 from loveletter.core.views import SeatPublic, View, view
-from loveletter.play.bots import (
+from loveletter.play.bots import get_bot
+from loveletter.play.policies import (
     _odds,
     _score_play,
     _score_return,
     choose_heuristic,
     choose_random,
     choose_random_blind,
-    get_bot,
 )
 from tests.helpers import PR, PS, B, C, G, H, K, P, S, start
 

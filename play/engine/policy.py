@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from loveletter.core.cards import Card
 from loveletter.core.commands import PlayCard, PlayerCommand
 from loveletter.core.views import View
-from loveletter.play.bots import Policy, choose_heuristic
 from loveletter.play.engine.determinize import Sampler
 from loveletter.play.engine.search import Budget, Estimate, search
+from loveletter.play.policies import Policy, choose_heuristic
 
 DEFAULT_BUDGET = Budget(iterations=200)
 """The built-in's thinking: 200 rollouts a decision (about 25 ms of CPU in a two-player game, docs/engine.md)."""

@@ -25,9 +25,9 @@ from loveletter.core.evolve import apply_all
 from loveletter.core.legal import legal_move_tuple
 from loveletter.core.state import PHASE_CHANCELLOR, PHASE_PLAY, GameState
 from loveletter.core.views import view
-from loveletter.play.bots import choose_heuristic
 from loveletter.play.engine.determinize import Sampler
 from loveletter.play.engine.value import end_value
+from loveletter.play.policies import choose_heuristic
 
 MAX_ROLLOUT_DECISIONS = 400
 """A round has at most a few dozen decisions; a rollout longer than this is a bug, not a game."""

@@ -38,6 +38,8 @@ SMALL = {
     "engine.py": (["--games", "2", "--iterations", "4", "--match", "two,four"], "Wilson interval"),
     # issue 11's replay viewer and statistics page in Chromium: their weight, the viewer's first position
     "viewer_page_weight.py": (["--loads", "1"], "first position drawn"),
+    # issue 22's before/after of the HTTP load: this tree against itself, one tiny round
+    "api_load_compare.py": ([".", "--rounds", "1", "--games", "2", "--concurrency", "2"], "medians over 1 rounds"),
 }
 
 

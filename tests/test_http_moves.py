@@ -118,6 +118,10 @@ def test_replays_and_refusals_are_answered_the_same_on_both_paths(app: RefereeAp
             (path, b'{"type": "code", "action_code": NaN}', {"Authorization": ann}, 422),
             (path, b'{"type": "code", "action_code": 123456789012345678901234567890}', {"Authorization": ann}, 422),
             (path, b'{"type": "\xff"}', {"Authorization": ann}, 400),
+            # a valid move read in one step by pydantic's JSON reader (the usual way) is judged as the long way does
+            (path, b'{"type": "play", "type": "code", "action_code": 9999}', {"Authorization": ann}, 422),
+            (path, b'{"type": "code", "action_code": 9999.0}', {"Authorization": ann}, 422),
+            (path, b'{"type": "code", "action_code": "9999"}', {"Authorization": ann}, 422),
             (path, b"\xef\xbb\xbf" + move, {"Authorization": bob}, 409),
             (path, b"{not json", {"Authorization": ann, "Content-Type": "text/plain"}, 415),
             (path, b"{not json", {"Authorization": "Basic abc"}, 400),

@@ -18,8 +18,9 @@ from typing import Any
 from fastapi import Request
 
 from loveletter.api.problems import language
+from loveletter.core.cards import Card
 from loveletter.core.lang import Lang, Text
-from loveletter.core.rulesets import RULESETS
+from loveletter.core.rulesets import RULESETS, Ruleset
 
 COOKIE = "lang"
 """The cookie that remembers the visitor's language (a year; no other cookie is ever set)."""
@@ -124,8 +125,6 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "seat.from_top": Text("from the top", "depuis le haut"),
         "seat.round": Text("Round", "Manche"),
         "seat.clock": Text("Clock", "Pendule"),
-        "seat.second": Text("second left", "seconde restante"),
-        "seat.seconds": Text("seconds left", "secondes restantes"),
         "seat.story": Text("What happened", "Ce qui s'est passé"),
         "seat.resign": Text("Resign", "Abandonner"),
         "seat.resign.sure": Text("Leave this game for good?", "Quitter cette partie pour de bon ?"),
@@ -142,6 +141,126 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "seat.abort": Text("Stop the game (organiser)", "Arrêter la partie (organisateur)"),
         "seat.abort.sure": Text(
             "Stop this game for everyone? Nobody wins.", "Arrêter cette partie pour tous ? Personne ne gagne."
+        ),
+        # the table (issue 24): cards as cards, play by pointing, the table, ends, clocks, the seat's link
+        "card.art": Text("Artwork", "Illustration"),
+        "card.effect.spy": Text(
+            "No effect. At the end of the round, if you alone still in it played or discarded a card of value 0, "
+            "you gain a favor.",
+            "Aucun effet. À la fin de la manche, si vous êtes le seul joueur encore en lice à avoir joué ou "
+            "défaussé une carte de valeur 0, vous gagnez une faveur.",
+        ),
+        "card.effect.guard": Text(
+            "Choose another player and name a card other than {guard}: if they hold it, they are out of the round.",
+            "Choisissez un autre joueur et nommez une carte autre que {guard} : s'il l'a en main, il quitte la manche.",
+        ),
+        "card.effect.priest": Text(
+            "Choose another player and look at their hand in secret.",
+            "Choisissez un autre joueur et regardez sa main en secret.",
+        ),
+        "card.effect.baron": Text(
+            "Choose another player and compare your hands in secret: the lower card is out of the round.",
+            "Choisissez un autre joueur et comparez vos mains en secret : la carte la plus faible quitte la manche.",
+        ),
+        "card.effect.handmaid": Text(
+            "Until your next turn, other players' cards cannot choose you.",
+            "Jusqu'à votre prochain tour, les cartes des autres joueurs ne peuvent pas vous cibler.",
+        ),
+        "card.effect.prince": Text(
+            "Choose any player, yourself included: they discard their hand and draw a new card.",
+            "Choisissez un joueur, vous compris : il défausse sa main et pioche une nouvelle carte.",
+        ),
+        "card.effect.chancellor": Text(
+            "Draw two cards, keep one of your hand and put the others under the deck in the order you choose.",
+            "Piochez deux cartes, gardez-en une de votre main et placez les autres sous la pioche dans l'ordre de "
+            "votre choix.",
+        ),
+        "card.effect.chancellor.pp": Text(
+            "If two players still in the round each played or discarded a card of value 6, each gains a favor.",
+            "Si deux joueurs encore en lice ont chacun joué ou défaussé une carte de valeur 6, chacun gagne une "
+            "faveur.",
+        ),
+        "card.effect.king": Text(
+            "Choose another player and trade hands with them.",
+            "Choisissez un autre joueur et échangez vos mains.",
+        ),
+        "card.effect.countess": Text(
+            "You must play this card if your other card is {king} or {prince}.",
+            "Vous devez jouer cette carte si votre autre carte est {king} ou {prince}.",
+        ),
+        "card.effect.princess": Text(
+            "Whoever plays or discards this card is out of the round.",
+            "Qui joue ou défausse cette carte quitte la manche.",
+        ),
+        "seat.unplayable": Text(
+            "Not playable now: you must play {card}.", "Injouable pour l'instant : vous devez jouer {card}."
+        ),
+        "seat.pick_card": Text(
+            "Point at a card of your hand, then at a player at the table.",
+            "Montrez une carte de votre main, puis un joueur à la table.",
+        ),
+        "seat.can_target": Text("can be chosen", "peut être ciblé"),
+        "seat.cannot_target": Text("cannot be chosen", "ne peut pas être ciblé"),
+        "seat.not_yourself": Text("not yourself with this card", "pas vous-même avec cette carte"),
+        "seat.guess_grid": Text("Name a card", "Nommez une carte"),
+        "seat.order": Text(
+            "Drag the cards, or move one with the arrow keys: the top one goes under the deck first.",
+            "Faites glisser les cartes, ou déplacez-en une avec les flèches : celle du haut passe sous la pioche "
+            "en premier.",
+        ),
+        "seat.order.use": Text("This order", "Cet ordre"),
+        "seat.moved_to": Text("Now at place", "Maintenant à la place"),
+        "seat.turn_title": Text("Your turn", "À vous"),
+        "seat.plays_now": Text("plays now", "joue maintenant"),
+        "seat.last_move": Text("Last move", "Dernier coup"),
+        "seat.alerts": Text("When it becomes my turn", "Quand vient mon tour"),
+        "seat.alert.sound": Text("play a sound", "jouer un son"),
+        "seat.alert.notify": Text("show a notification", "afficher une notification"),
+        "seat.alert.denied": Text(
+            "This browser refuses notifications for this site.", "Ce navigateur refuse les notifications de ce site."
+        ),
+        "seat.until": Text("until", "jusqu'à"),
+        "seat.round_over": Text("Round {n} is over", "La manche {n} est terminée"),
+        "seat.game_over": Text("The game is over", "La partie est terminée"),
+        "seat.why.last-standing": Text("the last player left in the round", "le dernier joueur encore en lice"),
+        "seat.why.deck-out": Text(
+            "the highest card when the deck ran out", "la carte la plus forte quand la pioche a été vide"
+        ),
+        "seat.won_round": Text("wins the round", "remporte la manche"),
+        "seat.won_round.many": Text("win the round", "remportent la manche"),
+        "seat.nobody_won": Text("Nobody wins the round.", "Personne ne remporte la manche."),
+        "seat.revealed": Text("Hands revealed", "Mains révélées"),
+        "seat.tie": Text("Tie-break", "Départage"),
+        "seat.tie.sum": Text(
+            "tied on the highest card: the higher total of cards played and discarded wins",
+            "égalité sur la carte la plus forte : le plus fort total des cartes jouées et défaussées l'emporte",
+        ),
+        "seat.tie.all": Text(
+            "tied on the highest card: every tied player wins",
+            "égalité sur la carte la plus forte : tous les joueurs à égalité l'emportent",
+        ),
+        "seat.total": Text("total", "total"),
+        "seat.set_aside": Text("Card set aside", "Carte mise de côté"),
+        "seat.favor_gained": Text("Favors gained", "Faveurs gagnées"),
+        "seat.favor.round": Text("round won", "manche gagnée"),
+        "seat.favor.spy": Text("the card of value 0", "la carte de valeur 0"),
+        "seat.favor.amira-sadie": Text("two cards of value 6", "deux cartes de valeur 6"),
+        "seat.favors_now": Text("Favors now", "Faveurs à présent"),
+        "seat.close": Text("Close", "Fermer"),
+        "seat.replay": Text("Replay this game", "Revoir cette partie"),
+        "seat.download": Text("Download the log", "Télécharger le journal"),
+        "seat.waiting_for": Text("Waiting for players", "En attente de joueurs"),
+        "seat.taken": Text("taken", "pris"),
+        "seat.link.reveal": Text("Show", "Afficher"),
+        "seat.link.hide": Text("Hide", "Masquer"),
+        "seat.link.secret": Text(
+            "Whoever has this link plays your seat: share it with nobody.",
+            "Qui a ce lien joue à votre place : ne le donnez à personne.",
+        ),
+        "seat.forget": Text("Forget this seat on this device", "Oublier ce siège sur cet appareil"),
+        "seat.forget.sure": Text(
+            "Forget this seat on this device? Without its link you will only watch.",
+            "Oublier ce siège sur cet appareil ? Sans son lien, vous ne ferez que regarder.",
         ),
         # the replay and dispute viewer
         "replay.title": Text("Replay and disputes", "Relecture et litiges"),
@@ -266,13 +385,33 @@ def words(lang: Lang) -> dict[str, str]:
     return {key: text(lang) for key, text in WORDS.items()}
 
 
+def effect(rs: Ruleset, card: Card, lang: Lang) -> str:
+    """What `card` does, said shortly in `lang` with the ruleset's own names of the cards it mentions (the Countess
+    names the King and the Prince of her edition); Princess Princess's value-6 card adds its favor."""
+    text = WORDS[f"card.effect.{card}"](lang)
+    if card is Card.CHANCELLOR and rs.amira_sadie_favor:
+        text = f"{text} {WORDS['card.effect.chancellor.pp'](lang)}"
+    names = {str(c): rs.the(c, lang) for c in (Card.GUARD, Card.KING, Card.PRINCE)}
+    return text.format(**names)
+
+
 def rulesets(lang: Lang) -> dict[str, Any]:
-    """Each ruleset's title and cards (id, value, name) in `lang`, for the pages' controls and tables."""
+    """Each ruleset's title, its art set (web/static/cards/<art>/<card>.svg) and cards (id, value, name, name with
+    its article, effect) in `lang`, for the pages' controls and tables."""
     return {
         rs.id: {
             "title": rs.title_in(lang),
             "players": [rs.min_players, rs.max_players],
-            "cards": {str(c): {"value": rs.values[c], "name": rs.name(c, lang)} for c in rs.cards},
+            "art": "pp" if rs.id == "princess-princess" else "court",
+            "cards": {
+                str(c): {
+                    "value": rs.values[c],
+                    "name": rs.name(c, lang),
+                    "the": rs.the(c, lang),
+                    "effect": effect(rs, c, lang),
+                }
+                for c in rs.cards
+            },
         }
         for rs in RULESETS.values()
     }

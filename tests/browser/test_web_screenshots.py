@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from tests.browser.conftest import PHONE, WIDE, Site, play_first, wait_until
+from tests.browser.conftest import ARMED, PHONE, WIDE, Site, play_first, wait_until
 
 SIZES = {"wide": WIDE, "phone": PHONE}
 
@@ -41,6 +41,9 @@ def test_screenshots_of_every_page(site: Site, new_page: Callable[..., Any], sho
                 if page.locator("#moves-panel").is_visible():
                     play_first(page)
             wait_until(page, "() => document.getElementById('connection').textContent !== ''")
+            if page.locator("#moves-panel").is_visible() and page.locator("#hand .card.playable").count():
+                wait_until(page, ARMED)  # a card pointed at: the table marks whom it may target
+                page.locator("#hand .card.playable").first.click()
             shot(page, f"seat-{lang}-{size}")
             overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert overflow <= 0, f"{lang} {size}: the seat page scrolls sideways by {overflow}px"

@@ -29,6 +29,8 @@ def a_game_in_play(site: Site) -> tuple[str, str]:
 def test_screenshots_of_every_page(site: Site, new_page: Callable[..., Any], shot: Callable[[Any, str], Any]) -> None:
     site.create({"ruleset": "2019", "players": [{"name": "Dora"}, {"open": True}, {"open": True}], "public": True})
     game, token = a_game_in_play(site)
+    bots = [{"name": "Alice", "bot": "heuristic"}, {"name": "Bruno", "bot": "heuristic"}]
+    ended = site.create({"ruleset": "2019", "players": bots})["game_id"]  # bots alone play it to its end at once
     for lang, locale in (("en", "en-GB"), ("fr", "fr-FR")):
         for size, viewport in SIZES.items():
             page = new_page(locale=locale, viewport=viewport)
@@ -47,3 +49,9 @@ def test_screenshots_of_every_page(site: Site, new_page: Callable[..., Any], sho
             shot(page, f"seat-{lang}-{size}")
             overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert overflow <= 0, f"{lang} {size}: the seat page scrolls sideways by {overflow}px"
+            page.goto(f"{site.url}/play/{ended}")  # a finished game, as a spectator: the end panels
+            page.locator("#round-end").wait_for(state="visible")
+            page.locator("#game-end").wait_for(state="visible")
+            shot(page, f"seat-end-{lang}-{size}")
+            overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 0, f"{lang} {size}: the end of a game scrolls sideways by {overflow}px"

@@ -105,9 +105,11 @@ export function renderHand(ctx) {
   }));
 }
 
-/** The story's last line, at the top of the page (on a phone too, without scrolling). */
+/** The story's last line said at the table, at the top of the page (on a phone too, without scrolling); the lines
+ * in brackets — this seat's own draws, the clock's reminders — are not moves. */
 export function renderLastMove(lines) {
-  const last = lines.length ? lines[lines.length - 1].trim() : "";
+  const told = lines.map((l) => l.trim()).filter((l) => l && !l.startsWith("("));
+  const last = told.length ? told[told.length - 1] : "";
   const box = $("last-move");
   box.hidden = !last;
   if (box.dataset.text !== last) {

@@ -3,7 +3,8 @@
 Every page reads its words here: the layout, the lobby and the seat page (`web.pages`), the replay viewer and the
 statistics page (`web.viewer`), and their scripts (each page's data carries the catalogue in its language). Card
 names, rule texts and the narrative come from the rules themselves (`core.rulesets`, `core.rules`,
-`replays.narrative`); this catalogue holds only the pages' own words. Each entry is a `Text` pair, so no string
+`replays.narrative`), and what each card does, said shortly on the card, from `web.card_texts`; this catalogue holds
+only the pages' own words. Each entry is a `Text` pair, so no string
 exists in one language only, and the catalogue is read-only: what a page shows never depends on which modules were
 imported. A page's language is the visitor's choice (the `lang` cookie, set by the switch in the header) or else
 the browser's (`Accept-Language`).
@@ -18,9 +19,9 @@ from typing import Any
 from fastapi import Request
 
 from loveletter.api.problems import language
-from loveletter.core.cards import Card
 from loveletter.core.lang import Lang, Text
-from loveletter.core.rulesets import RULESETS, Ruleset
+from loveletter.core.rulesets import RULESETS
+from loveletter.web.card_texts import effect
 
 COOKIE = "lang"
 """The cookie that remembers the visitor's language (a year; no other cookie is ever set)."""
@@ -143,55 +144,6 @@ WORDS: Mapping[str, Text] = MappingProxyType(
             "Stop this game for everyone? Nobody wins.", "Arrêter cette partie pour tous ? Personne ne gagne."
         ),
         # the table (issue 24): cards as cards, play by pointing, the table, ends, clocks, the seat's link
-        "card.art": Text("Artwork", "Illustration"),
-        "card.effect.spy": Text(
-            "No effect. At the end of the round, if you alone still in it played or discarded a card of value 0, "
-            "you gain a favor.",
-            "Aucun effet. À la fin de la manche, si vous êtes le seul joueur encore en lice à avoir joué ou "
-            "défaussé une carte de valeur 0, vous gagnez une faveur.",
-        ),
-        "card.effect.guard": Text(
-            "Choose another player and name a card other than {guard}: if they hold it, they are out of the round.",
-            "Choisissez un autre joueur et nommez une carte autre que {guard} : s'il l'a en main, il quitte la manche.",
-        ),
-        "card.effect.priest": Text(
-            "Choose another player and look at their hand in secret.",
-            "Choisissez un autre joueur et regardez sa main en secret.",
-        ),
-        "card.effect.baron": Text(
-            "Choose another player and compare your hands in secret: the lower card is out of the round.",
-            "Choisissez un autre joueur et comparez vos mains en secret : la carte la plus faible quitte la manche.",
-        ),
-        "card.effect.handmaid": Text(
-            "Until your next turn, other players' cards cannot choose you.",
-            "Jusqu'à votre prochain tour, les cartes des autres joueurs ne peuvent pas vous cibler.",
-        ),
-        "card.effect.prince": Text(
-            "Choose any player, yourself included: they discard their hand and draw a new card.",
-            "Choisissez un joueur, vous compris : il défausse sa main et pioche une nouvelle carte.",
-        ),
-        "card.effect.chancellor": Text(
-            "Draw two cards, keep one of your hand and put the others under the deck in the order you choose.",
-            "Piochez deux cartes, gardez-en une de votre main et placez les autres sous la pioche dans l'ordre de "
-            "votre choix.",
-        ),
-        "card.effect.chancellor.pp": Text(
-            "If two players still in the round each played or discarded a card of value 6, each gains a favor.",
-            "Si deux joueurs encore en lice ont chacun joué ou défaussé une carte de valeur 6, chacun gagne une "
-            "faveur.",
-        ),
-        "card.effect.king": Text(
-            "Choose another player and trade hands with them.",
-            "Choisissez un autre joueur et échangez vos mains.",
-        ),
-        "card.effect.countess": Text(
-            "You must play this card if your other card is {king} or {prince}.",
-            "Vous devez jouer cette carte si votre autre carte est {king} ou {prince}.",
-        ),
-        "card.effect.princess": Text(
-            "Whoever plays or discards this card is out of the round.",
-            "Qui joue ou défausse cette carte quitte la manche.",
-        ),
         "seat.unplayable": Text(
             "Not playable now: you must play {card}.", "Injouable pour l'instant : vous devez jouer {card}."
         ),
@@ -383,16 +335,6 @@ def choose(request: Request) -> Lang:
 def words(lang: Lang) -> dict[str, str]:
     """The catalogue in one language, as the pages' scripts read it."""
     return {key: text(lang) for key, text in WORDS.items()}
-
-
-def effect(rs: Ruleset, card: Card, lang: Lang) -> str:
-    """What `card` does, said shortly in `lang` with the ruleset's own names of the cards it mentions (the Countess
-    names the King and the Prince of her edition); Princess Princess's value-6 card adds its favor."""
-    text = WORDS[f"card.effect.{card}"](lang)
-    if card is Card.CHANCELLOR and rs.amira_sadie_favor:
-        text = f"{text} {WORDS['card.effect.chancellor.pp'](lang)}"
-    names = {str(c): rs.the(c, lang) for c in (Card.GUARD, Card.KING, Card.PRINCE)}
-    return text.format(**names)
 
 
 def rulesets(lang: Lang) -> dict[str, Any]:

@@ -106,6 +106,14 @@ def test_every_card_of_every_ruleset_has_its_art_served_by_the_referee(site: Sit
         assert len({(STATIC / "cards" / folder / f"{a}.svg").read_bytes() for a in arts}) == 10  # ten drawings
 
 
+def test_every_cards_effect_is_french_in_french() -> None:
+    from loveletter.web.card_texts import EFFECTS
+    from tests.french import not_french
+
+    assert set(EFFECTS) == set(ALL) | {"chancellor.pp"}
+    assert {card: not_french(text.fr, set()) for card, text in EFFECTS.items() if not_french(text.fr, set())} == {}
+
+
 # Four seats; Bob plays first (a Handmaid: protected), Cleo's Guard puts Dan out, then Alice holds a Guard and
 # draws a Priest.
 FOUR_DEAL: dict[str, Any] = {

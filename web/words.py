@@ -3,7 +3,8 @@
 Every page reads its words here: the layout, the lobby and the seat page (`web.pages`), the replay viewer and the
 statistics page (`web.viewer`), and their scripts (each page's data carries the catalogue in its language). Card
 names, rule texts and the narrative come from the rules themselves (`core.rulesets`, `core.rules`,
-`replays.narrative`); this catalogue holds only the pages' own words. Each entry is a `Text` pair, so no string
+`replays.narrative`), and what each card does, said shortly on the card, from `web.card_texts`; this catalogue holds
+only the pages' own words. Each entry is a `Text` pair, so no string
 exists in one language only, and the catalogue is read-only: what a page shows never depends on which modules were
 imported. A page's language is the visitor's choice (the `lang` cookie, set by the switch in the header) or else
 the browser's (`Accept-Language`).
@@ -20,6 +21,7 @@ from fastapi import Request
 from loveletter.api.problems import language
 from loveletter.core.lang import Lang, Text
 from loveletter.core.rulesets import RULESETS
+from loveletter.web.card_texts import effect
 
 COOKIE = "lang"
 """The cookie that remembers the visitor's language (a year; no other cookie is ever set)."""
@@ -124,8 +126,6 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "seat.from_top": Text("from the top", "depuis le haut"),
         "seat.round": Text("Round", "Manche"),
         "seat.clock": Text("Clock", "Pendule"),
-        "seat.second": Text("second left", "seconde restante"),
-        "seat.seconds": Text("seconds left", "secondes restantes"),
         "seat.story": Text("What happened", "Ce qui s'est passé"),
         "seat.resign": Text("Resign", "Abandonner"),
         "seat.resign.sure": Text("Leave this game for good?", "Quitter cette partie pour de bon ?"),
@@ -142,6 +142,77 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "seat.abort": Text("Stop the game (organiser)", "Arrêter la partie (organisateur)"),
         "seat.abort.sure": Text(
             "Stop this game for everyone? Nobody wins.", "Arrêter cette partie pour tous ? Personne ne gagne."
+        ),
+        # the table (issue 24): cards as cards, play by pointing, the table, ends, clocks, the seat's link
+        "seat.unplayable": Text(
+            "Not playable now: you must play {card}.", "Injouable pour l'instant : vous devez jouer {card}."
+        ),
+        "seat.pick_card": Text(
+            "Point at a card of your hand, then at a player at the table.",
+            "Montrez une carte de votre main, puis un joueur à la table.",
+        ),
+        "seat.can_target": Text("can be chosen", "peut être ciblé"),
+        "seat.cannot_target": Text("cannot be chosen", "ne peut pas être ciblé"),
+        "seat.not_yourself": Text("not yourself with this card", "pas vous-même avec cette carte"),
+        "seat.guess_grid": Text("Name a card", "Nommez une carte"),
+        "seat.order": Text(
+            "Drag the cards, or move one with the arrow keys: the top one goes under the deck first.",
+            "Faites glisser les cartes, ou déplacez-en une avec les flèches : celle du haut passe sous la pioche "
+            "en premier.",
+        ),
+        "seat.order.use": Text("This order", "Cet ordre"),
+        "seat.moved_to": Text("Now at place", "Maintenant à la place"),
+        "seat.turn_title": Text("Your turn", "À vous"),
+        "seat.plays_now": Text("plays now", "joue maintenant"),
+        "seat.last_move": Text("Last move", "Dernier coup"),
+        "seat.alerts": Text("When it becomes my turn", "Quand vient mon tour"),
+        "seat.alert.sound": Text("play a sound", "jouer un son"),
+        "seat.alert.notify": Text("show a notification", "afficher une notification"),
+        "seat.alert.denied": Text(
+            "This browser refuses notifications for this site.", "Ce navigateur refuse les notifications de ce site."
+        ),
+        "seat.until": Text("until", "jusqu'à"),
+        "seat.round_over": Text("Round {n} is over", "La manche {n} est terminée"),
+        "seat.game_over": Text("The game is over", "La partie est terminée"),
+        "seat.why.last-standing": Text("the last player left in the round", "le dernier joueur encore en lice"),
+        "seat.why.deck-out": Text(
+            "the highest card when the deck ran out", "la carte la plus forte quand la pioche a été vide"
+        ),
+        "seat.won_round": Text("wins the round", "remporte la manche"),
+        "seat.won_round.many": Text("win the round", "remportent la manche"),
+        "seat.nobody_won": Text("Nobody wins the round.", "Personne ne remporte la manche."),
+        "seat.revealed": Text("Hands revealed", "Mains révélées"),
+        "seat.tie": Text("Tie-break", "Départage"),
+        "seat.tie.sum": Text(
+            "tied on the highest card: the higher total of cards played and discarded wins",
+            "égalité sur la carte la plus forte : le plus fort total des cartes jouées et défaussées l'emporte",
+        ),
+        "seat.tie.all": Text(
+            "tied on the highest card: every tied player wins",
+            "égalité sur la carte la plus forte : tous les joueurs à égalité l'emportent",
+        ),
+        "seat.total": Text("total", "total"),
+        "seat.set_aside": Text("Card set aside", "Carte mise de côté"),
+        "seat.favor_gained": Text("Favors gained", "Faveurs gagnées"),
+        "seat.favor.round": Text("round won", "manche gagnée"),
+        "seat.favor.spy": Text("the card of value 0", "la carte de valeur 0"),
+        "seat.favor.amira-sadie": Text("two cards of value 6", "deux cartes de valeur 6"),
+        "seat.favors_now": Text("Favors now", "Faveurs à présent"),
+        "seat.close": Text("Close", "Fermer"),
+        "seat.replay": Text("Replay this game", "Revoir cette partie"),
+        "seat.download": Text("Download the log", "Télécharger le journal"),
+        "seat.waiting_for": Text("Waiting for players", "En attente de joueurs"),
+        "seat.taken": Text("taken", "pris"),
+        "seat.link.reveal": Text("Show", "Afficher"),
+        "seat.link.hide": Text("Hide", "Masquer"),
+        "seat.link.secret": Text(
+            "Whoever has this link plays your seat: share it with nobody.",
+            "Qui a ce lien joue à votre place : ne le donnez à personne.",
+        ),
+        "seat.forget": Text("Forget this seat on this device", "Oublier ce siège sur cet appareil"),
+        "seat.forget.sure": Text(
+            "Forget this seat on this device? Without its link you will only watch.",
+            "Oublier ce siège sur cet appareil ? Sans son lien, vous ne ferez que regarder.",
         ),
         # the replay and dispute viewer
         "replay.title": Text("Replay and disputes", "Relecture et litiges"),
@@ -267,12 +338,22 @@ def words(lang: Lang) -> dict[str, str]:
 
 
 def rulesets(lang: Lang) -> dict[str, Any]:
-    """Each ruleset's title and cards (id, value, name) in `lang`, for the pages' controls and tables."""
+    """Each ruleset's title, its art set (web/static/cards/<art>/<card>.svg) and cards (id, value, name, name with
+    its article, effect) in `lang`, for the pages' controls and tables."""
     return {
         rs.id: {
             "title": rs.title_in(lang),
             "players": [rs.min_players, rs.max_players],
-            "cards": {str(c): {"value": rs.values[c], "name": rs.name(c, lang)} for c in rs.cards},
+            "art": "pp" if rs.id == "princess-princess" else "court",
+            "cards": {
+                str(c): {
+                    "value": rs.values[c],
+                    "name": rs.name(c, lang),
+                    "the": rs.the(c, lang),
+                    "effect": effect(rs, c, lang),
+                }
+                for c in rs.cards
+            },
         }
         for rs in RULESETS.values()
     }

@@ -141,16 +141,24 @@ def test_one_turn_with_the_keyboard_alone(site: Site, new_page: Callable[..., An
     wait_until(page, "(v) => Number(document.body.dataset.version) > v", before)
 
 
+def hand_cards(page: Any) -> list[list[str]]:
+    """Each card of the hand as [value, name] (the card also shows its art and its effect)."""
+    cards = page.locator("#hand .card").evaluate_all(
+        "(cs) => cs.map((c) => [c.querySelector('.value').textContent, c.querySelector('.name').textContent])"
+    )
+    return list(cards)
+
+
 def test_french_cards_rules_and_story(site: Site, new_page: Callable[..., Any]) -> None:
     game, alice, _ = two_seats(site, GUARD_DEAL)
     page = new_page(locale="fr-FR")
     open_seat(page, site, game, alice)
-    assert page.locator("#hand").inner_text().split() == ["1", "Garde", "2", "Prêtre"]
+    assert hand_cards(page) == [["1", "Garde"], ["2", "Prêtre"]]
     assert "Manche 1" in page.locator("#story").inner_text()
     page.get_by_role("link", name="English").click()
     wait_until(page, "() => document.documentElement.lang === 'en' && document.body.dataset.version")
     assert page.url.endswith(f"#t={alice}")  # the seat is kept across the switch
-    assert page.locator("#hand").inner_text().split() == ["1", "Guard", "2", "Priest"]
+    assert hand_cards(page) == [["1", "Guard"], ["2", "Priest"]]
 
 
 def test_the_chancellor_keeps_one_and_returns_two_in_the_chosen_order(site: Site, new_page: Callable[..., Any]) -> None:

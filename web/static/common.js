@@ -93,6 +93,7 @@ export function announce(text) {
 export const seats = {
   get(game) { return localStorage.getItem(`ll.seat.${game}`); },
   set(game, token) { localStorage.setItem(`ll.seat.${game}`, token); remember(game); },
+  forget(game) { localStorage.removeItem(`ll.seat.${game}`); }, // the seat's link then takes it back
   organiser(game) { return localStorage.getItem(`ll.org.${game}`); },
   setOrganiser(game, token) { localStorage.setItem(`ll.org.${game}`, token); remember(game); },
   games() { return JSON.parse(localStorage.getItem("ll.games") || "[]"); },

@@ -1,0 +1,122 @@
+// The table of the seat page: the seats around it (favors, discards in order, protection, who is out, whose turn),
+// the deck and face-up cards in the middle, the hand drawn as cards, and the last move marked.
+import { el, labelled, t } from "./common.js";
+import { cardFace, theCard } from "./cards.js";
+
+const $ = (id) => document.getElementById(id);
+
+// Where each seat sits, counted clockwise from the viewer's own place at the bottom (grid areas of app.css).
+const PLACES = {
+  1: ["b"], 2: ["b", "t"], 3: ["b", "tl", "tr"], 4: ["b", "l", "t", "r"], 5: ["b", "l", "tl", "tr", "r"],
+  6: ["b", "l", "tl", "t", "tr", "r"],
+};
+
+let lastFronts = null; // each seat's played cards when last drawn, to find the move that just happened
+let lastActive = null; // whose turn it was then
+let lastSeat = null; // the seat whose card was played last (marked until the next move)
+
+/** The seat that just played: the one whose turn it was, if its played cards grew since the last drawing (else
+ * the first whose did); null when nothing was played (or a new round began). */
+function whoMoved(view) {
+  const fronts = view.seats.map((s) => s.front.length);
+  let moved = null;
+  if (lastFronts && lastFronts.length === fronts.length) {
+    const grew = fronts.map((n, i) => n > lastFronts[i]);
+    moved = grew[lastActive] ? lastActive : grew.indexOf(true);
+    if (moved === -1) moved = null;
+    if (moved === null && fronts.some((n, i) => n < lastFronts[i])) lastSeat = null; // a new round
+  }
+  lastFronts = fronts;
+  lastActive = view.active;
+  return moved;
+}
+
+export function renderPlayers(ctx) {
+  const { current, ruleset, present } = ctx;
+  const view = current.view;
+  const moved = whoMoved(view);
+  if (moved !== null) lastSeat = moved;
+  const n = view.seats.length;
+  const me = view.seat ?? 0;
+  const items = view.seats.map((s) => {
+    const tags = el("span", { class: "tags" });
+    const tag = (cls, text) => tags.append(el("span", { class: `tag ${cls}`, text }));
+    if (s.seat === view.seat) tag("you", t("seat.you"));
+    const turn = view.active === s.seat && !current.over && !ctx.waiting;
+    if (turn) tag("active", `▶ ${s.seat === view.seat ? t("seat.turn_title") : t("seat.plays_now")}`);
+    if (s.open) tag("open", t("seat.open"));
+    else if (!current.bots[s.seat]) tag(present[s.seat] ? "present" : "absent", present[s.seat] ? t("seat.present") : t("seat.absent"));
+    if (s.protected) tag("protected", t("seat.protected"));
+    if (!s.in_game) tag("gone", t("seat.gone"));
+    else if (!s.in_round && view.round) tag("out", t("seat.out"));
+    const front = el("ol", { class: "cards inline front", "aria-label": t("seat.played") },
+      ...s.front.map((c, i) => {
+        const face = cardFace(ruleset, c);
+        if (s.seat === lastSeat && i === s.front.length - 1) {
+          face.classList.add("last");
+          if (s.seat === moved) face.classList.add("fresh"); // animated once, when it happens
+          face.append(el("span", { class: "visually-hidden", text: ` (${t("seat.last_move")})` }));
+        }
+        return face;
+      }));
+    const hearts = el("span", { class: "hearts", "aria-hidden": "true", text: "♥".repeat(Math.min(s.favors, 9)) });
+    const li = el("li", { "data-seat": String(s.seat), "data-place": PLACES[n]?.[(s.seat - me + n) % n] ?? "" },
+      el("div", { class: "who" }, el("span", { class: "name", text: s.name || t("seat.open") }), tags),
+      el("div", {}, labelled("seat.favors"), el("strong", { class: "favors", text: String(s.favors) }), " ", hearts),
+      el("div", {}, labelled("seat.played"), s.front.length ? front : el("span", { text: t("seat.none") })));
+    if (turn) li.classList.add("turn");
+    if (s.seat === view.seat) li.classList.add("me");
+    if (!s.in_round && view.round) li.classList.add("is-out");
+    if (s.known_hand) li.append(el("div", { class: "known" }, labelled("seat.known"), cardFace(ruleset, s.known_hand, { tag: "span" })));
+    return li;
+  });
+  $("players").replaceChildren(...items);
+}
+
+export function renderZones(ctx) {
+  const { current, ruleset, waiting } = ctx;
+  const view = current.view;
+  $("deck-line").hidden = waiting; // no deck before the deal
+  $("unseen-box").hidden = waiting;
+  $("deck-size").textContent = String(view.deck_size);
+  $("face-up-box").hidden = view.face_up.length === 0;
+  $("face-up").replaceChildren(...view.face_up.map((c) => cardFace(ruleset, c)));
+  $("deck-known-box").hidden = view.deck_known.length === 0;
+  $("deck-known").replaceChildren(...view.deck_known.map((k) =>
+    el("li", {}, cardFace(ruleset, k.card, { tag: "span" }), ` (${k.from_top + 1} ${t("seat.from_top")})`)));
+  $("unseen").replaceChildren(...Object.entries(view.unseen).map(([c, n]) =>
+    el("li", { "data-unseen": c }, cardFace(ruleset, c, { tag: "span" }), ` × ${n}`)));
+}
+
+/** The hand as cards; on the seat's turn a card the rules forbid (the Countess rule) is greyed, with the reason. */
+export function renderHand(ctx) {
+  const { current, ruleset, waiting } = ctx;
+  const view = current.view;
+  $("hand-panel").hidden = view.seat === null || waiting; // no hand before the deal
+  const plays = current.legal_moves.filter((m) => m.type === "play").map((m) => m.card);
+  $("hand").replaceChildren(...view.hand.map((c) => {
+    const face = cardFace(ruleset, c, { size: "full" });
+    if (plays.length && !plays.includes(c)) {
+      face.classList.add("unplayable");
+      face.setAttribute("aria-disabled", "true");
+      face.append(el("span", { class: "reason", text: t("seat.unplayable").replace("{card}", theCard(ruleset, plays[0])) }));
+    } else if (plays.length) face.classList.add("playable");
+    return face;
+  }));
+}
+
+/** The story's last line said at the table, at the top of the page (on a phone too, without scrolling); the lines
+ * in brackets — this seat's own draws, the clock's reminders — are not moves. */
+export function renderLastMove(lines) {
+  const told = lines.map((l) => l.trim()).filter((l) => l && !l.startsWith("("));
+  const last = told.length ? told[told.length - 1] : "";
+  const box = $("last-move");
+  box.hidden = !last;
+  if (box.dataset.text !== last) {
+    box.dataset.text = last;
+    $("last-move-text").textContent = last;
+    box.classList.remove("fresh");
+    void box.offsetWidth; // restart the animation
+    box.classList.add("fresh");
+  }
+}

@@ -16,6 +16,7 @@ from psycopg import errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from loveletter.events.codec import dumps, loads
+from loveletter.events.migrations import refuse_unversioned, upgrade
 from loveletter.events.statements import Dialect, Statements, index_row
 from loveletter.events.store import (
     Append,
@@ -65,6 +66,37 @@ def _appended(payload: str) -> tuple[str, int]:
     return game_id, int(version)
 
 
+class _Script:
+    """A connection as `migrations.upgrade` drives it (PostgreSQL runs a whole script in the open transaction)."""
+
+    def __init__(self, db: psycopg.Connection[Any]) -> None:
+        self.db = db
+
+    def script(self, sql: str) -> None:
+        self.db.execute(sql)  # no parameters: sent as one simple query, every statement of it
+
+    def run(self, sql: str, params: tuple[object, ...]) -> None:
+        self.db.execute(sql, params)
+
+
+def _found_version(db: psycopg.Connection[Any]) -> int | None:
+    """The schema version of the database (None: no tables yet). Before `schema_versions`, a database with the hash
+    chain (the `events.hash` column) was version 3; one without it is too old to upgrade."""
+    row = db.execute("SELECT to_regclass('schema_versions') IS NOT NULL, to_regclass('events') IS NOT NULL").fetchone()
+    versioned, has_events = bool(row and row[0]), bool(row and row[1])
+    if versioned:
+        found = db.execute("SELECT MAX(version) FROM schema_versions").fetchone()
+        return None if found is None or found[0] is None else int(found[0])
+    if not has_events:
+        return None
+    chained = db.execute(
+        "SELECT 1 FROM information_schema.columns WHERE table_name = 'events' AND column_name = 'hash'"
+    ).fetchone()
+    if chained is None:
+        raise refuse_unversioned("no hash chain")
+    return 3
+
+
 class _Rows(BatchRows):
     """A batch's rows: one INSERT per table, each column sent as an array."""
 
@@ -91,17 +123,9 @@ class PostgresStore(EventStore):
     def __init__(self, url: str, *, listen: bool = True, pool_size: int = 8) -> None:
         super().__init__()
         self.url = url
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute("SELECT pg_advisory_lock(7140)")  # several workers may start at once
-            try:
-                conn.execute(SCHEMA)
-                chained = conn.execute(
-                    "SELECT 1 FROM information_schema.columns WHERE table_name = 'events' AND column_name = 'hash'"
-                ).fetchone()
-            finally:
-                conn.execute("SELECT pg_advisory_unlock(7140)")
-        if chained is None:
-            raise StoreError("this database was written by an older referee (no hash chain): use a new database")
+        with psycopg.connect(url, autocommit=True) as conn, conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(7140)")  # several workers may start at once: one upgrades
+            self.migrated = upgrade(_Script(conn), _found_version(conn), SCHEMA, SQL.dialect)
         self._writer = psycopg.connect(url)
         self._versions: dict[str, tuple[int, str]] = {}  # last (seq, hash) written per game, writer thread only
         # A read waits at most READ_TIMEOUT for a connection: with the database down, a 503 soon, not a hang.

@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Any
 
 from loveletter.events.codec import dumps, loads
+from loveletter.events.migrations import LATEST, refuse_unversioned, upgrade
 from loveletter.events.statements import Dialect, Statements, index_row
 from loveletter.events.store import (
     Append,
@@ -53,8 +54,6 @@ BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
 )
 
 SYNCHRONOUS = {"full": "FULL", "normal": "NORMAL"}
-SCHEMA_VERSION = 3
-UPGRADABLE = {2}  # schema 2 lacks only the game index, which the SCHEMA script adds
 
 
 class DatabaseInUse(StoreError):
@@ -122,19 +121,16 @@ class SqliteStore(EventStore):
             raise
 
     def _open(self) -> None:
-        path = self.path
         writer = self._connect()
-        (version,) = writer.execute("PRAGMA user_version").fetchone()
-        (tables,) = writer.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'events'").fetchone()
-        if tables and version != SCHEMA_VERSION and version not in UPGRADABLE:
-            raise StoreError(
-                f"{path} was written by an older referee (schema {version}, this one uses {SCHEMA_VERSION}): "
-                "start with a new database file"
-            )
-        writer.executescript(SCHEMA)
-        writer.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        self._writer = writer
         self._versions: dict[str, tuple[int, str]] = {}  # last (seq, hash) per game, for the writer thread only
+        try:
+            with self._transaction(writer):  # the whole upgrade, or nothing of it
+                self.migrated = upgrade(_Script(writer), _found_version(writer), SCHEMA, SQL.dialect)
+                writer.execute(f"PRAGMA user_version = {LATEST}")  # a referee from before versions refuses the file
+        except BaseException:
+            writer.close()
+            raise
+        self._writer = writer
         self._committer = GroupCommitter(self._write_batch, name="sqlite-writer", on_commit=self._notify)
 
     def _connect(self) -> sqlite3.Connection:
@@ -306,6 +302,42 @@ def _insert(db: sqlite3.Connection, table: str, columns: str, rows: Sequence[tup
     for start in range(0, len(rows), ROWS_PER_STATEMENT):
         chunk = rows[start : start + ROWS_PER_STATEMENT]
         db.execute(_insert_sql(table, columns, len(chunk)), [value for row in chunk for value in row])
+
+
+class _Script:
+    """A connection as `migrations.upgrade` drives it: scripts run statement by statement, since `executescript`
+    would commit the transaction the upgrade runs in first."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def script(self, sql: str) -> None:
+        pending = ""
+        for line in sql.splitlines(keepends=True):
+            pending += line
+            if sqlite3.complete_statement(pending):  # knows a trigger's body, semicolons and all
+                self.db.execute(pending)
+                pending = ""
+        if pending.strip():
+            raise ValueError(f"an incomplete statement ends the script: {pending!r}")
+
+    def run(self, sql: str, params: tuple[object, ...]) -> None:
+        self.db.execute(sql, params)
+
+
+def _found_version(db: sqlite3.Connection) -> int | None:
+    """The schema version of the database (None: it has no tables yet). Before `schema_versions`, SQLite's
+    `user_version` said it: 3, or 2 (3 without the game index)."""
+    tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "schema_versions" in tables:
+        (version,) = db.execute("SELECT MAX(version) FROM schema_versions").fetchone()
+        return None if version is None else int(version)
+    if "events" not in tables:
+        return None
+    (version,) = db.execute("PRAGMA user_version").fetchone()
+    if version not in (2, 3):
+        raise refuse_unversioned(f"SQLite schema {version}")
+    return int(version)
 
 
 def _conflict(db: sqlite3.Connection, request: Append) -> ConflictError:

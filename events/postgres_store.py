@@ -15,6 +15,7 @@ import psycopg
 from psycopg import errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from loveletter.events.accounts import AccountStatements, NameTaken
 from loveletter.events.codec import dumps, loads
 from loveletter.events.migrations import refuse_unversioned, upgrade
 from loveletter.events.statements import Dialect, Statements, index_row
@@ -293,6 +294,23 @@ class PostgresStore(EventStore):
     def lobby_feed_head(self) -> int:
         row = self._read(SQL.feed_head, (), one=True)
         return int(row[0])
+
+    _accounts = AccountStatements("%s")
+
+    def _query(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        return list(self._read(sql, params))
+
+    def _change(self, sql: str, params: tuple[Any, ...]) -> int:
+        """One statement on a pooled connection in autocommit: its own transaction."""
+        try:
+            with self._pool.connection() as conn:
+                return conn.execute(sql, params).rowcount
+        except errors.UniqueViolation as exc:
+            if exc.diag.constraint_name == "accounts_name_key_key":
+                raise NameTaken from None
+            raise
+        except (PoolTimeout, psycopg.OperationalError) as exc:
+            raise StoreError(f"the database is out of reach: {exc}") from exc
 
     # -- notifications across workers --------------------------------------------------------------
 

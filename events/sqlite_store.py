@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
+from loveletter.events.accounts import AccountStatements, NameTaken
 from loveletter.events.codec import dumps, loads
 from loveletter.events.migrations import LATEST, refuse_unversioned, upgrade
 from loveletter.events.statements import Dialect, Statements, index_row
@@ -266,6 +267,21 @@ class SqliteStore(EventStore):
     def lobby_feed_head(self) -> int:
         (head,) = self._reader().execute(SQL.feed_head).fetchone()
         return int(head)
+
+    _accounts = AccountStatements("?")
+
+    def _query(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        return list(self._reader().execute(sql, params))
+
+    def _change(self, sql: str, params: tuple[Any, ...]) -> int:
+        """One statement, committed on its own (a reader's connection in autocommit: SQLite's lock orders it with the
+        writer thread's batches)."""
+        try:
+            return self._reader().execute(sql, params).rowcount
+        except sqlite3.IntegrityError as exc:
+            if "name_key" in str(exc):
+                raise NameTaken from None
+            raise
 
     def close(self) -> None:
         self._committer.close()

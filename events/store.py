@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from loveletter.core.catalogue import Event, GameStarted
+from loveletter.events.accounts import AccountRecords
 from loveletter.events.codec import decode, loads
 from loveletter.events.log import Header, chain, digest, header_line
 
@@ -116,8 +117,9 @@ class BatchRows:
         return request.expected + len(request.events), last_hash
 
 
-class EventStore(ABC):
-    """What the referee needs from a database; `tests/test_store_contract.py` holds every store to it."""
+class EventStore(AccountRecords, ABC):
+    """What the referee needs from a database; `tests/test_store_contract.py` holds every store to it (and
+    `tests/test_accounts.py` to the accounts part, `events.accounts`)."""
 
     shared = False
     """True when other processes may append too (so a cached state may be behind the store)."""

@@ -12,6 +12,7 @@ import contextlib
 import socket
 import tempfile
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -199,6 +200,16 @@ def _then(setup: Callable[[Ctx], Any], request: Callable[[Ctx], Request]) -> Cal
         return request(ctx)
 
     return build
+
+
+def _account(build: Callable[[Ctx, dict[str, Any]], Request]) -> Callable[[Ctx], Request]:
+    """A request about an account made for the case (a name of its own on the shared server)."""
+
+    def request(ctx: Ctx) -> Request:
+        made = httpx.post(f"{ctx.url}/accounts", json={"name": f"Acc{uuid.uuid4().hex[:8]}"}).json()
+        return build(ctx, made)
+
+    return request
 
 
 CASES: list[Case] = [
@@ -577,6 +588,27 @@ CASES: list[Case] = [
         422,
         "rule:invalid_game",
         plain("POST", "/games", json={"players": [{"name": "Ève"}, {"name": "Ève"}]}),
+    ),
+    # accounts (docs/accounts.md)
+    Case(
+        "account: an invisible character",
+        422,
+        "account_name_refused",
+        plain("POST", "/accounts", json={"name": "Iv\u200by"}),
+    ),
+    Case(
+        "account: a name taken",
+        409,
+        "account_name_taken",
+        _account(lambda ctx, made: ("POST", "/accounts", {"json": {"name": made["name"].upper()}})),
+        allowed=("Unicode",),
+    ),
+    Case("account: unknown", 404, "account_not_found", plain("GET", "/accounts/a_AAAAAAAAAAAAAAAA")),
+    Case(
+        "account: another account's key",
+        403,
+        "account_key_rejected",
+        _account(lambda ctx, made: ("POST", f"/accounts/{made['account_id']}/key", {"json": {"key": "ak_nope"}})),
     ),
 ]
 

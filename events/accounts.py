@@ -1,0 +1,84 @@
+"""Accounts as the stores keep them (schema version 4): a public id, a name and its comparison key, a kind, the digest
+of the account's key (never the key), and the games each account sat at.
+
+Both stores share these statements and this code; each gives only its two primitives, `_query` and `_change`. An
+account's rows change one statement at a time (each its own transaction); the seats an account takes are written
+with the game's events instead (`Append.accounts`), so a game and who sat at it are never apart.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+
+class NameTaken(Exception):
+    """Another account has this name (compared by its key: case and Unicode forms aside)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AccountRow:
+    account_id: str
+    name: str
+    kind: str
+    created: int
+    key_digest: str | None
+    """None once the key is revoked."""
+
+
+class AccountStatements:
+    """The account statements in one parameter mark."""
+
+    def __init__(self, m: str) -> None:
+        columns = "account_id, name, kind, created, key_digest"
+        self.insert = (
+            f"INSERT INTO accounts (account_id, name, name_key, kind, key_digest, created) VALUES ({m}, {m}, {m}, {m}, "
+            f"{m}, {m})"
+        )
+        self.by_id = f"SELECT {columns} FROM accounts WHERE account_id = {m}"
+        self.by_key = f"SELECT {columns} FROM accounts WHERE key_digest = {m}"
+        self.set_key = f"UPDATE accounts SET key_digest = {m} WHERE account_id = {m} AND key_digest = {m}"
+        self.games = f"SELECT DISTINCT game_id FROM account_games WHERE account_id = {m} ORDER BY game_id"
+        self.seats = f"SELECT account_id, seat FROM account_games WHERE game_id = {m} ORDER BY seat"
+        self.insert_seat = f"INSERT INTO account_games (account_id, game_id, seat) VALUES ({m}, {m}, {m})"
+
+
+class AccountRecords:
+    """The account methods of a store, over its `_query` (rows of a read) and `_change` (rows a write changed)."""
+
+    _accounts: AccountStatements
+
+    @abstractmethod
+    def _query(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]: ...
+
+    @abstractmethod
+    def _change(self, sql: str, params: tuple[Any, ...]) -> int:
+        """Run one write in a transaction of its own: how many rows it changed; `NameTaken` for a unique name."""
+
+    def create_account(self, row: AccountRow, name_key: str) -> None:
+        """Record a new account; `NameTaken` if another one has the same `name_key`."""
+        r = row
+        self._change(self._accounts.insert, (r.account_id, r.name, name_key, r.kind, r.key_digest, r.created))
+
+    def account(self, account_id: str) -> AccountRow | None:
+        rows = self._query(self._accounts.by_id, (account_id,))
+        return AccountRow(*rows[0]) if rows else None
+
+    def account_by_key(self, key_digest: str) -> AccountRow | None:
+        """The account whose key has this digest (a revoked key has none)."""
+        rows = self._query(self._accounts.by_key, (key_digest,))
+        return AccountRow(*rows[0]) if rows else None
+
+    def replace_account_key(self, account_id: str, old_digest: str, new_digest: str | None) -> bool:
+        """Swap the key's digest (None: revoke it) if it is still `old_digest`: False when another call changed it
+        first."""
+        return self._change(self._accounts.set_key, (new_digest, account_id, old_digest)) == 1
+
+    def account_games(self, account_id: str) -> list[str]:
+        """The games the account sat at, by id."""
+        return [g for (g,) in self._query(self._accounts.games, (account_id,))]
+
+    def game_accounts(self, game_id: str) -> list[tuple[str, int]]:
+        """(account_id, seat) of every seat of the game an account took."""
+        return [(a, s) for a, s in self._query(self._accounts.seats, (game_id,))]

@@ -86,6 +86,7 @@ TITLES: Mapping[str, Text] = {
     "account_name_taken": Text("Name taken", "Nom déjà pris"),
     "account_not_found": Text("No such account", "Compte introuvable"),
     "account_key_rejected": Text("Wrong account key", "Clé de compte refusée"),
+    "rated_refused": Text("Not a rated game", "Partie classée refusée"),
 }
 """The title of every problem the referee answers by itself, by its `code`."""
 
@@ -110,6 +111,7 @@ STATUSES: Mapping[str, int] = {
     "account_name_taken": 409,
     "account_not_found": 404,
     "account_key_rejected": 403,
+    "rated_refused": 422,
     **{f"rule:{code}": 409 for code in OUT_OF_TURN},
     "rule:*": 422,
 }

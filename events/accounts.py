@@ -41,7 +41,9 @@ class AccountStatements:
         self.set_key = f"UPDATE accounts SET key_digest = {m} WHERE account_id = {m} AND key_digest = {m}"
         self.games = f"SELECT DISTINCT game_id FROM account_games WHERE account_id = {m} ORDER BY game_id"
         self.seats = f"SELECT account_id, seat FROM account_games WHERE game_id = {m} ORDER BY seat"
-        self.insert_seat = f"INSERT INTO account_games (account_id, game_id, seat) VALUES ({m}, {m}, {m})"
+        self.insert_seat = (
+            f"INSERT INTO account_games (account_id, game_id, seat) VALUES ({m}, {m}, {m}) ON CONFLICT DO NOTHING"
+        )
 
 
 class AccountRecords:

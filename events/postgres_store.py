@@ -116,6 +116,12 @@ class _Rows(BatchRows):
                 "SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::int[], %s::bytea[])",
                 [list(column) for column in zip(*self.idempotency, strict=True)],
             )
+        if self.accounts:
+            db.execute(
+                "INSERT INTO account_games (account_id, game_id, seat) "
+                "SELECT * FROM unnest(%s::text[], %s::text[], %s::int[]) ON CONFLICT DO NOTHING",
+                [list(column) for column in zip(*self.accounts, strict=True)],
+            )
 
 
 class PostgresStore(EventStore):

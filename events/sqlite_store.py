@@ -312,6 +312,8 @@ class _Rows(BatchRows):
     def insert(self, db: sqlite3.Connection) -> None:
         _insert(db, "events", "game_id, seq, type, body, prev, hash", self.events)
         _insert(db, "idempotency", "game_id, key, request_hash, status, response", self.idempotency)
+        for row in self.accounts:
+            db.execute(SqliteStore._accounts.insert_seat, row)
 
 
 def _insert(db: sqlite3.Connection, table: str, columns: str, rows: Sequence[tuple[Any, ...]]) -> None:

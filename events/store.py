@@ -101,19 +101,27 @@ class BatchRows:
     """The rows a batch of appends inserts, gathered request by request; each store writes them its own way
     (few statements for the whole batch)."""
 
-    __slots__ = ("events", "idempotency")
+    __slots__ = ("accounts", "events", "idempotency")
 
     def __init__(self) -> None:
         self.events: list[tuple[str, int, str, bytes, str, str]] = []
         self.idempotency: list[tuple[str, str, str, int, bytes]] = []
+        self.accounts: list[tuple[str, str, int]] = []
+        """(account_id, game_id, seat) of the seats an account holds in the game records written (a store inserts
+        them unless already there: a record is rewritten whole at each join)."""
 
     def add(self, request: Append, prev: str) -> tuple[int, str]:
-        """Add `request`'s events chained after `prev`, and its idempotency record: its new (version, last hash)."""
+        """Add `request`'s events chained after `prev`, its idempotency record, and the seats its game record gives
+        an account: its new (version, last hash)."""
         events, last_hash = request.rows(prev)
         self.events += events
         if request.idempotency is not None:
             idem = request.idempotency
             self.idempotency.append((request.game_id, idem.key, idem.request_hash, idem.status, idem.response))
+        record = request.meta if request.meta is not None else request.create
+        for seat, info in enumerate((record or {}).get("seats", ())):
+            if isinstance(info, dict) and info.get("account"):
+                self.accounts.append((info["account"], request.game_id, seat))
         return request.expected + len(request.events), last_hash
 
 

@@ -19,9 +19,11 @@ import secrets
 import unicodedata
 from typing import Any, Literal
 
+from loveletter.core.catalogue import SeatAccount
 from loveletter.core.lang import Text
 from loveletter.events.accounts import AccountRow, NameTaken
 from loveletter.events.store import EventStore
+from loveletter.referee.inputs import NewGame
 from loveletter.referee.refusals import Refusal
 from loveletter.referee.tokens import digest, matches
 
@@ -166,3 +168,65 @@ class Accounts:
             "games": games,
             "ratings": [],
         }
+
+
+# -- who sits where: seats taken with an account key, and the rules of rated games ----------------------------
+
+
+def rated_refused(rule: str, en: str, fr: str) -> Refusal:
+    return Refusal("rated_refused", Text(en, fr), rated_rule=rule)
+
+
+async def seat_accounts(accounts: Accounts, game: NewGame) -> list[tuple[str, SeatAccount] | None]:
+    """For each seat of a new game, (the account's name, its `SeatAccount`) when an account key took it; a rated
+    game refused unless every seat is an account's (or left open for one), each account once, its deals shuffled."""
+    found: list[tuple[str, SeatAccount] | None] = []
+    for seat in game.players:
+        if seat.account_key is None:
+            found.append(None)
+            continue
+        row = await accounts.holder(seat.account_key)
+        found.append((row.name, SeatAccount(row.account_id, row.kind)))  # type: ignore[arg-type]
+    if game.rated:
+        if any(s is None and not p.open for s, p in zip(found, game.players, strict=True)):
+            raise rated_refused(
+                "every_seat_an_account",
+                "in a rated game every seat is an account's: send each seat's account_key, or leave it open",
+                "dans une partie classée chaque siège est celui d'un compte : envoyez la clé « account_key » de "
+                "chaque siège, ou laissez-le ouvert",
+            )
+        ids = [s[1].account for s in found if s is not None]
+        if len(set(ids)) != len(ids):
+            raise twice()
+        if game.scenario is not None:
+            raise rated_refused(
+                "shuffled_deals",
+                "a rated game is dealt by the shuffle, not by a scenario",
+                "une partie classée est distribuée par le mélange, pas par un scénario",
+            )
+    return found
+
+
+def twice() -> Refusal:
+    return rated_refused(
+        "one_seat_per_account",
+        "an account takes one seat of a rated game, not two",
+        "un compte occupe un seul siège d'une partie classée, pas deux",
+    )
+
+
+async def joining_account(accounts: Accounts, key: str | None, meta: dict[str, Any]) -> tuple[str, SeatAccount] | None:
+    """(name, account) of the account that takes an open seat of the game whose record is `meta`, if any; a rated
+    game is joined only by an account not seated there yet."""
+    if key is None:
+        if meta.get("rated"):
+            raise rated_refused(
+                "every_seat_an_account",
+                "a rated game's seat is taken with an account: send its account_key",
+                "le siège d'une partie classée se prend avec un compte : envoyez sa clé « account_key »",
+            )
+        return None
+    row = await accounts.holder(key)
+    if meta.get("rated") and any(s.get("account") == row.account_id for s in meta["seats"]):
+        raise twice()
+    return row.name, SeatAccount(row.account_id, row.kind)  # type: ignore[arg-type]

@@ -610,6 +610,19 @@ CASES: list[Case] = [
         "account_key_rejected",
         _account(lambda ctx, made: ("POST", f"/accounts/{made['account_id']}/key", {"json": {"key": "ak_nope"}})),
     ),
+    Case(
+        "create: a rated game with a seat that is no account's",
+        422,
+        "rated_refused",
+        _account(
+            lambda ctx, made: (
+                "POST",
+                "/games",
+                {"json": {"rated": True, "players": [{"account_key": made["key"]}, {"name": "Nobody"}]}},
+            )
+        ),
+        allowed=("account_key",),
+    ),
 ]
 
 

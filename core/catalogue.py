@@ -67,8 +67,12 @@ class GameStarted:
     """Each seat's account at creation (None: none), or empty when no seat has one."""
     rated: bool = False
     """A rated game: its result moves its accounts' ratings (docs/accounts.md)."""
+    at: int | None = None
+    """When a rated game was created (Unix time in milliseconds): the ladder takes rated games in this order."""
 
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"open_seats", "turn_seconds", "on_timeout", "accounts", "rated"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset(
+        {"open_seats", "turn_seconds", "on_timeout", "accounts", "rated", "at"}
+    )
     """Fields written only when they differ from their default, so logs from before them keep their bytes."""
 
 

@@ -24,6 +24,7 @@ class StartGame:
     on_timeout: OnTimeout | None = None
     accounts: tuple[SeatAccount | None, ...] = ()
     rated: bool = False
+    at: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

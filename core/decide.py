@@ -149,6 +149,7 @@ def _start(state: GameState, cmd: StartGame) -> Events:
             on_timeout=cmd.on_timeout,
             accounts=tuple(cmd.accounts),
             rated=cmd.rated,
+            at=cmd.at,
         ),
     )
 

@@ -27,6 +27,13 @@ class AccountRow:
     """None once the key is revoked."""
 
 
+def rated_row(game_id: str, meta: dict[str, Any] | None) -> tuple[str, str, int, int] | None:
+    """The `rated_games` row of a game that just ended, if its record says it is rated."""
+    if not meta or not meta.get("rated"):
+        return None
+    return (game_id, meta["ruleset"], len(meta["seats"]), int(meta.get("created") or 0))
+
+
 class AccountStatements:
     """The account statements in one parameter mark."""
 
@@ -41,6 +48,11 @@ class AccountStatements:
         self.set_key = f"UPDATE accounts SET key_digest = {m} WHERE account_id = {m} AND key_digest = {m}"
         self.games = f"SELECT DISTINCT game_id FROM account_games WHERE account_id = {m} ORDER BY game_id"
         self.seats = f"SELECT account_id, seat FROM account_games WHERE game_id = {m} ORDER BY seat"
+        self.rated_games = "SELECT game_id, ruleset, players, created FROM rated_games ORDER BY created, game_id"
+        self.insert_rated = (
+            f"INSERT INTO rated_games (game_id, ruleset, players, created) VALUES ({m}, {m}, {m}, {m}) "
+            "ON CONFLICT DO NOTHING"
+        )
         self.insert_seat = (
             f"INSERT INTO account_games (account_id, game_id, seat) VALUES ({m}, {m}, {m}) ON CONFLICT DO NOTHING"
         )
@@ -80,6 +92,10 @@ class AccountRecords:
     def account_games(self, account_id: str) -> list[str]:
         """The games the account sat at, by id."""
         return [g for (g,) in self._query(self._accounts.games, (account_id,))]
+
+    def rated_games(self) -> list[tuple[str, str, int, int]]:
+        """(game_id, ruleset, players, created) of every finished rated game, in the ladder's order."""
+        return [(g, r, int(p), int(c)) for g, r, p, c in self._query(self._accounts.rated_games, ())]
 
     def game_accounts(self, game_id: str) -> list[tuple[str, int]]:
         """(account_id, seat) of every seat of the game an account took."""

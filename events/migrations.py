@@ -49,8 +49,21 @@ CREATE INDEX account_games_game ON account_games (game_id);
 """
 
 
+def _rated_games(d: Dialect) -> str:
+    return f"""
+CREATE TABLE rated_games (
+    game_id     TEXT PRIMARY KEY REFERENCES games(game_id),
+    ruleset     TEXT NOT NULL,
+    players     INTEGER NOT NULL,
+    created     {d.bigint} NOT NULL
+){d.keyed_only};
+CREATE INDEX rated_games_ladder ON rated_games (ruleset, players, created, game_id);
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "accounts (name, kind, hashed key) and the games each account sat at", _accounts),
+    Migration(5, "the finished rated games, which the ladder folds", _rated_games),
 )
 LATEST = MIGRATIONS[-1].version if MIGRATIONS else BASELINE
 

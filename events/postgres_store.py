@@ -15,7 +15,7 @@ import psycopg
 from psycopg import errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from loveletter.events.accounts import AccountStatements, NameTaken
+from loveletter.events.accounts import AccountStatements, NameTaken, rated_row
 from loveletter.events.codec import dumps, loads
 from loveletter.events.migrations import refuse_unversioned, upgrade
 from loveletter.events.statements import Dialect, Statements, index_row
@@ -122,6 +122,11 @@ class _Rows(BatchRows):
                 "SELECT * FROM unnest(%s::text[], %s::text[], %s::int[]) ON CONFLICT DO NOTHING",
                 [list(column) for column in zip(*self.accounts, strict=True)],
             )
+        for game_id in self.ended:
+            found = db.execute(SQL.meta, (game_id,)).fetchone()
+            rated = rated_row(game_id, loads(bytes(found[0])) if found else None)
+            if rated is not None:
+                db.execute(PostgresStore._accounts.insert_rated, rated)
 
 
 class PostgresStore(EventStore):

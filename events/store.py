@@ -101,7 +101,7 @@ class BatchRows:
     """The rows a batch of appends inserts, gathered request by request; each store writes them its own way
     (few statements for the whole batch)."""
 
-    __slots__ = ("accounts", "events", "idempotency")
+    __slots__ = ("accounts", "ended", "events", "idempotency")
 
     def __init__(self) -> None:
         self.events: list[tuple[str, int, str, bytes, str, str]] = []
@@ -109,6 +109,8 @@ class BatchRows:
         self.accounts: list[tuple[str, str, int]] = []
         """(account_id, game_id, seat) of the seats an account holds in the game records written (a store inserts
         them unless already there: a record is rewritten whole at each join)."""
+        self.ended: list[str] = []
+        """The games these rows end: a rated one joins the ladder's games in the same transaction."""
 
     def add(self, request: Append, prev: str) -> tuple[int, str]:
         """Add `request`'s events chained after `prev`, its idempotency record, and the seats its game record gives
@@ -118,6 +120,8 @@ class BatchRows:
         if request.idempotency is not None:
             idem = request.idempotency
             self.idempotency.append((request.game_id, idem.key, idem.request_hash, idem.status, idem.response))
+        if any(e.TYPE == "game_ended" for e in request.events):
+            self.ended.append(request.game_id)
         record = request.meta if request.meta is not None else request.create
         for seat, info in enumerate((record or {}).get("seats", ())):
             if isinstance(info, dict) and info.get("account"):

@@ -24,6 +24,7 @@ from loveletter.core.lang import Text
 from loveletter.events.accounts import AccountRow, NameTaken
 from loveletter.events.store import EventStore
 from loveletter.referee.inputs import NewGame
+from loveletter.referee.ladder import ladders_of
 from loveletter.referee.refusals import Refusal
 from loveletter.referee.tokens import digest, matches
 
@@ -166,7 +167,7 @@ class Accounts:
             "created": row.created,
             "active": row.key_digest is not None,
             "games": games,
-            "ratings": [],
+            "ratings": await ladders_of(self.store).of_account(account_id),
         }
 
 

@@ -70,6 +70,7 @@ class Seating:
         accounts = await seat_accounts(self.accounts, game)  # a seat an account takes plays under its name
         names = tuple(a[0] if a else p.name or "" for p, a in zip(game.players, accounts, strict=True))
         opened = tuple(i for i, p in enumerate(game.players) if p.open)
+        created = self.judge.now()
         first = None
         if game.first_player is not None:
             probe = fold(decide(INITIAL, StartGame(game.ruleset, names, game.options, open_seats=opened)))
@@ -88,6 +89,7 @@ class Seating:
             game.on_timeout,
             tuple(a[1] if a else None for a in accounts) if any(accounts) else (),
             game.rated,
+            created if game.rated else None,  # the ladder's order: a rated game's log says when it began
         )
         events = list(decide(INITIAL, start))
         for seat, player in enumerate(game.players):
@@ -116,7 +118,7 @@ class Seating:
             ],
             "organiser_digest": organiser_digest or digest(organiser or ""),
             "public": game.public,
-            "created": self.judge.now(),
+            "created": created,
             **({"rated": True} if game.rated else {}),
         }
         automatic, state = self.judge.automatic(state, meta, deals)

@@ -96,6 +96,7 @@ def command_of(event: Event) -> Command | None:
             event.on_timeout,
             event.accounts,
             event.rated,
+            event.at,
         )
     if isinstance(event, SeedContributed):
         return ContributeSeed(event.player, event.seed)

@@ -40,6 +40,17 @@ class AccountKey(Answer):
     key: str
 
 
+class AccountRating(Answer):
+    """The account's place on one ladder (`GET /ladder`)."""
+
+    ruleset: str
+    players: int
+    rank: int
+    mu: float
+    sigma: float
+    games: int
+
+
 class Account(Answer):
     """`GET /accounts/{id}`: what anyone may read of an account."""
 
@@ -50,7 +61,7 @@ class Account(Answer):
     active: bool
     """False once its key is revoked: the account keeps its name and games, and acts no more."""
     games: list[str]
-    ratings: list[dict[str, Any]]
+    ratings: list[AccountRating]
 
 
 EXAMPLE = {

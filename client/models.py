@@ -207,6 +207,8 @@ class CreatedSeat(Answer):
     invite: str | None = Field(None, description="the one-time invite of an open seat")
     join: str | None = Field(None, description="the path that takes this open seat with its invite")
     reserved: bool = Field(False, description="a rematch seat kept for a player of the game before")
+    account: str | None = Field(None, description="the public id of the account that took the seat (docs/accounts.md)")
+    account_kind: str | None = Field(None, description="that account's kind: person or bot")
 
 
 class Created(Answer):
@@ -241,6 +243,8 @@ class Joined(Answer):
     name: str
     token: str
     version: int
+    account: str | None = Field(None, description="the public id of the account that took the seat (docs/accounts.md)")
+    account_kind: str | None = Field(None, description="that account's kind: person or bot")
 
 
 class Rematch(Answer):

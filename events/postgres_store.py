@@ -2,7 +2,8 @@
 
 Same contract as SQLite. The database refuses UPDATE, DELETE and TRUNCATE on events by trigger.
 Every commit NOTIFYs `loveletter_events` with "game_id:version", so a worker learns of appends made
-by the others (live streams across workers).
+by the others (live streams across workers). At start-up one worker at a time (an advisory lock) brings an older
+database up to the newest schema version, in one transaction (`events.migrations`).
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ games it has cached. The (game_id, seq) key still refuses any duplicate, whateve
 A second store on the same file would serve stale states, so a store holds an exclusive lock on a file beside
 the database (`<database>.lock`, `flock`) for its lifetime, and another store on the file refuses to open
 (`DatabaseInUse`); the lock goes with the process, however it ends.
+
+At start-up the store brings an older database up to the newest schema version in one transaction
+(`events.migrations`); before schema versions, `PRAGMA user_version` said the version, and it still follows it.
 """
 
 from __future__ import annotations

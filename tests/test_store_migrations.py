@@ -9,6 +9,7 @@ import shutil
 import sqlite3
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -206,3 +207,14 @@ def test_a_failed_postgres_upgrade_changes_nothing(old_postgres: str, monkeypatc
         found = db.execute("SELECT to_regclass('schema_versions'), to_regclass('accounts'), to_regclass('halfway')")
         assert found.fetchone() == (None, None, None)
     assert postgres_rows(old_postgres) == before
+
+
+def test_workers_starting_together_upgrade_once(old_postgres: str) -> None:
+    """Several workers start on one old database at once: one upgrades it, the others find it up to date."""
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        stores = list(pool.map(lambda _: PostgresStore(old_postgres, listen=False), range(3)))
+    try:
+        assert sorted(s.migrated for s in stores) == [[], [], [3, 4, 5]]
+    finally:
+        for s in stores:
+            s.close()

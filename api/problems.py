@@ -87,6 +87,9 @@ TITLES: Mapping[str, Text] = {
     "account_not_found": Text("No such account", "Compte introuvable"),
     "account_key_rejected": Text("Wrong account key", "Clé de compte refusée"),
     "rated_refused": Text("Not a rated game", "Partie classée refusée"),
+    "challenge_not_found": Text("No such challenge", "Défi introuvable"),
+    "challenge_refused": Text("Challenge refused", "Défi refusé"),
+    "challenge_closed": Text("Challenge closed", "Défi clos"),
 }
 """The title of every problem the referee answers by itself, by its `code`."""
 
@@ -112,6 +115,9 @@ STATUSES: Mapping[str, int] = {
     "account_not_found": 404,
     "account_key_rejected": 403,
     "rated_refused": 422,
+    "challenge_not_found": 404,
+    "challenge_refused": 422,
+    "challenge_closed": 409,
     **{f"rule:{code}": 409 for code in OUT_OF_TURN},
     "rule:*": 422,
 }

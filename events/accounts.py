@@ -34,6 +34,19 @@ def rated_row(game_id: str, meta: dict[str, Any] | None) -> tuple[str, str, int,
     return (game_id, meta["ruleset"], len(meta["seats"]), int(meta.get("created") or 0))
 
 
+@dataclass(frozen=True, slots=True)
+class ChallengeRow:
+    challenge_id: str
+    challenger: str
+    challenged: str
+    ruleset: str
+    rated: bool
+    status: str
+    """open, accepted (`game_id` is the game) or declined."""
+    game_id: str | None
+    created: int
+
+
 class AccountStatements:
     """The account statements in one parameter mark."""
 
@@ -55,6 +68,15 @@ class AccountStatements:
         )
         self.insert_seat = (
             f"INSERT INTO account_games (account_id, game_id, seat) VALUES ({m}, {m}, {m}) ON CONFLICT DO NOTHING"
+        )
+        self.by_name = f"SELECT {columns} FROM accounts WHERE name_key = {m}"
+        challenge = "challenge_id, challenger, challenged, ruleset, rated, status, game_id, created"
+        self.insert_challenge = f"INSERT INTO challenges ({challenge}) VALUES ({', '.join([m] * 8)})"
+        self.challenge = f"SELECT {challenge} FROM challenges WHERE challenge_id = {m}"
+        self.settle = f"UPDATE challenges SET status = {m}, game_id = {m} WHERE challenge_id = {m} AND status = 'open'"
+        self.challenges_of = (
+            f"SELECT {challenge} FROM challenges WHERE (challenger = {m} OR challenged = {m}) AND status = 'open' "
+            "ORDER BY created, challenge_id"
         )
 
 
@@ -100,3 +122,32 @@ class AccountRecords:
     def game_accounts(self, game_id: str) -> list[tuple[str, int]]:
         """(account_id, seat) of every seat of the game an account took."""
         return [(a, s) for a, s in self._query(self._accounts.seats, (game_id,))]
+
+    def account_by_name(self, name_key: str) -> AccountRow | None:
+        """The account whose name has this comparison key (`referee.accounts.normalize_name`)."""
+        rows = self._query(self._accounts.by_name, (name_key,))
+        return AccountRow(*rows[0]) if rows else None
+
+    # -- challenges ------------------------------------------------------------------------------------------
+
+    def create_challenge(self, row: ChallengeRow) -> None:
+        r = row
+        values = (r.challenge_id, r.challenger, r.challenged, r.ruleset, int(r.rated), r.status, r.game_id, r.created)
+        self._change(self._accounts.insert_challenge, values)
+
+    def challenge(self, challenge_id: str) -> ChallengeRow | None:
+        rows = self._query(self._accounts.challenge, (challenge_id,))
+        return _challenge(rows[0]) if rows else None
+
+    def settle_challenge(self, challenge_id: str, status: str, game_id: str | None) -> bool:
+        """Close an open challenge (accepted, with its game; or declined): False if it was not open any more."""
+        return self._change(self._accounts.settle, (status, game_id, challenge_id)) == 1
+
+    def open_challenges(self, account_id: str) -> list[ChallengeRow]:
+        """The open challenges the account made or received, oldest first."""
+        return [_challenge(r) for r in self._query(self._accounts.challenges_of, (account_id, account_id))]
+
+
+def _challenge(row: tuple[Any, ...]) -> ChallengeRow:
+    c_id, challenger, challenged, ruleset, rated, status, game_id, created = row
+    return ChallengeRow(c_id, challenger, challenged, ruleset, bool(rated), status, game_id, int(created))

@@ -61,9 +61,27 @@ CREATE INDEX rated_games_ladder ON rated_games (ruleset, players, created, game_
 """
 
 
+def _challenges(d: Dialect) -> str:
+    return f"""
+CREATE TABLE challenges (
+    challenge_id TEXT PRIMARY KEY,
+    challenger   TEXT NOT NULL REFERENCES accounts(account_id),
+    challenged   TEXT NOT NULL REFERENCES accounts(account_id),
+    ruleset      TEXT NOT NULL,
+    rated        INTEGER NOT NULL,
+    status       TEXT NOT NULL CHECK (status IN ('open', 'accepted', 'declined')),
+    game_id      TEXT,
+    created      {d.bigint} NOT NULL
+);
+CREATE INDEX challenges_challenger ON challenges (challenger, created);
+CREATE INDEX challenges_challenged ON challenges (challenged, created);
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "accounts (name, kind, hashed key) and the games each account sat at", _accounts),
     Migration(5, "the finished rated games, which the ladder folds", _rated_games),
+    Migration(6, "challenges from one account to another", _challenges),
 )
 LATEST = MIGRATIONS[-1].version if MIGRATIONS else BASELINE
 

@@ -55,17 +55,25 @@ class Seating:
         game_id: str | None = None,
         reserved: dict[int, str] | None = None,
         organiser_digest: str | None = None,
+        reserved_accounts: dict[int, str] | None = None,
     ) -> dict[str, Any]:
         """Create a game: its id, version, and each seat's token (or invite). A rematch passes its id, the open
         seats `reserved` for the token (digest) of a player of the game before (no invite for those), and the
-        organiser's token digest it keeps. A game the rules refuse is refused with its rule."""
+        organiser's token digest it keeps; an accepted challenge, the open seat `reserved_accounts` keeps for an
+        account (taken by joining with its key). A game the rules refuse is refused with its rule."""
+        reserved = {**(reserved or {}), **{i: "" for i in reserved_accounts or {}}}
         try:
-            return await self._create(game, game_id, reserved or {}, organiser_digest)
+            return await self._create(game, game_id, reserved, organiser_digest, reserved_accounts or {})
         except RuleViolation as v:
             raise ruled_out(v) from None
 
     async def _create(
-        self, game: NewGame, game_id: str | None, reserved: dict[int, str], organiser_digest: str | None
+        self,
+        game: NewGame,
+        game_id: str | None,
+        reserved: dict[int, str],
+        organiser_digest: str | None,
+        reserved_accounts: dict[int, str],
     ) -> dict[str, Any]:
         accounts = await seat_accounts(self.accounts, game)  # a seat an account takes plays under its name
         names = tuple(a[0] if a else p.name or "" for p, a in zip(game.players, accounts, strict=True))
@@ -111,7 +119,8 @@ class Seating:
                     "bot": None if p.open else p.bot,
                     "token_digest": digest(t) if t else None,
                     "invite_digest": digest(code) if (code := invites[i]) else None,
-                    "reserved_digest": reserved.get(i),
+                    "reserved_digest": reserved.get(i) or None,
+                    **({"reserved_account": reserved_accounts[i]} if i in reserved_accounts else {}),
                     **_account_fields(accounts[i]),
                 }
                 for i, (p, t) in enumerate(zip(game.players, tokens, strict=True))
@@ -158,13 +167,16 @@ class Seating:
         table = await self.tables.table(game_id)
         account = await joining_account(self.accounts, joining.account_key, table.meta)
         name = account[0] if account else joining.name.strip()
+        sat = account[1] if account else None
         async with table.lock:
             for _ in range(MAX_RETRIES):
                 state = table.state
-                seat = self._reserved_seat(table, claim) if claim is not None else self._open_seat(table, joining)
+                if claim is not None:
+                    seat = self._reserved_seat(table, claim)
+                else:
+                    seat = self._open_seat(table, joining, sat.account if sat else None)
                 token = new_token()
                 try:
-                    sat = account[1] if account else None
                     if sat is not None and table.meta.get("rated") and _seated(table.meta, sat.account):
                         raise twice()  # the same account joined meanwhile
                     events = list(decide(state, JoinSeat(seat, name, self.judge.now(), sat)))
@@ -187,8 +199,11 @@ class Seating:
                 return joined | _account_fields(account)
         raise kept_changing(table.version)
 
-    def _open_seat(self, table: Table, joining: Joining) -> int:
+    def _open_seat(self, table: Table, joining: Joining, account_id: str | None) -> int:
         state, seats = table.state, table.meta["seats"]
+        for seat, info in enumerate(seats):  # a seat an accepted challenge keeps for this account
+            if account_id is not None and info.get("reserved_account") == account_id and seat in state.open_seats:
+                return seat
         if joining.invite is not None:
             for seat, info in enumerate(seats):
                 stored = info.get("invite_digest")
@@ -211,7 +226,8 @@ class Seating:
                     "on ne rejoint cette partie que sur invitation : envoyez celle que vous avez reçue",
                 ),
             )
-        free = [i for i in state.open_seats if not seats[i].get("reserved_digest")]
+        kept = ("reserved_digest", "reserved_account")  # rematch and challenge seats wait for their player
+        free = [i for i in state.open_seats if not any(seats[i].get(k) for k in kept)]
         if free and not state.over:
             return free[0]
         raise Refusal(

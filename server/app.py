@@ -21,6 +21,7 @@ from loveletter.api.openapi import complete
 from loveletter.api.routes import (
     accounts,
     audits,
+    challenges,
     games,
     ladder,
     lobby,
@@ -111,7 +112,20 @@ def create_app(
     app.add_middleware(Limits, guard=guard)
     app.state.guard = guard
 
-    for resource in (service, games, moves, lobby, streams, audits, rulings, replays, simulations, accounts, ladder):
+    for resource in (
+        service,
+        games,
+        moves,
+        lobby,
+        streams,
+        audits,
+        rulings,
+        replays,
+        simulations,
+        accounts,
+        ladder,
+        challenges,
+    ):
         app.include_router(resource.router)
     app.moves_route = next(r for r in moves.router.routes if isinstance(r, APIRoute) and r.name == "play_move")
     app.moves = moves.shortcut(lambda: app.state.referee)

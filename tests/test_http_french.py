@@ -212,6 +212,15 @@ def _account(build: Callable[[Ctx, dict[str, Any]], Request]) -> Callable[[Ctx],
     return request
 
 
+def _declined_challenge(ctx: Ctx, made: dict[str, Any]) -> Request:
+    """Decline again a challenge made to `made`, already declined."""
+    other = httpx.post(f"{ctx.url}/accounts", json={"name": f"Acc{uuid.uuid4().hex[:8]}"}).json()
+    sent = httpx.post(f"{ctx.url}/challenges", json={"key": other["key"], "to": made["name"]}).json()
+    path = f"/challenges/{sent['challenge_id']}/decline"
+    assert httpx.post(ctx.url + path, json={"key": made["key"]}).status_code == 200
+    return "POST", path, {"json": {"key": made["key"]}}
+
+
 CASES: list[Case] = [
     # 400 and 422 invalid_request: malformed JSON, then bodies breaking the schema (several errors each)
     Case("move: malformed JSON", 400, "invalid_request", raw_move("alice", b'{"type": "play", "card": ')),
@@ -623,6 +632,14 @@ CASES: list[Case] = [
         ),
         allowed=("account_key",),
     ),
+    Case("challenge: unknown", 404, "challenge_not_found", plain("GET", "/challenges/c_AAAAAAAAAAAAAAAA")),
+    Case(
+        "challenge: oneself",
+        422,
+        "challenge_refused",
+        _account(lambda ctx, made: ("POST", "/challenges", {"json": {"key": made["key"], "to": made["account_id"]}})),
+    ),
+    Case("challenge: declined twice", 409, "challenge_closed", _account(_declined_challenge)),
 ]
 
 

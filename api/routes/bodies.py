@@ -294,3 +294,15 @@ class AccountKeyIn(_Body):
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"key": "ak_…"}]})
     key: Annotated[str, Field(min_length=1, max_length=200, description="the account's current key")]
+
+
+class ChallengeIn(_Body):
+    """`POST /challenges`: the challenger's key, whom it challenges (an account id or name), and the game."""
+
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"key": "ak_…", "to": "Zoé", "ruleset": "2019", "rated": True}]}
+    )
+    key: Annotated[str, Field(min_length=1, max_length=200, description="the challenger's account key")]
+    to: Annotated[str, Field(min_length=1, max_length=200, description="the challenged account: its id or its name")]
+    ruleset: str = Field("2019", description="2019, 2019-classic, 2012 or princess-princess (two seats)")
+    rated: bool = Field(False, description="a rated game (docs/accounts.md)")

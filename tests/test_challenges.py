@@ -86,3 +86,14 @@ def test_challenges_refused(server: Server) -> None:
     gone = account(url, "Gone")
     assert post(url, f"/accounts/{gone['account_id']}/key/revoke", {"key": gone["key"]}).status_code == 200
     assert code(post(url, "/challenges", {"key": ann["key"], "to": gone["name"]})) == (422, "challenge_refused")
+
+
+def test_a_name_that_is_no_text_is_refused_as_such(server: Server) -> None:
+    """A lone surrogate (which JSON lets through, and UTF-8 cannot carry) in `to`: the body is refused before anything
+    echoes it (422 in both languages, never a 500)."""
+    ann = account(server.url, "Esc")
+    body = b'{"key": "%s", "to": "Bo\\ud800b"}' % ann["key"].encode()
+    for lang in ("en", "fr"):
+        answer = httpx.post(f"{server.url}/challenges", content=body,
+                            headers={"Content-Type": "application/json", "Accept-Language": lang})  # fmt: skip
+        assert code(answer) == (422, "invalid_request"), answer.text

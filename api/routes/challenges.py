@@ -41,7 +41,8 @@ class Challenge(Answer):
     players: int
     rated: bool
     status: str
-    game_id: str | None
+    game_id: str | None = None
+    """The game, once the challenge is accepted."""
     created: int
 
 

@@ -41,7 +41,8 @@ class Ladder(Answer):
     games: int
     """The finished rated games the ladder folds."""
     ratings: list[Rung]
-    next: str | None
+    next: str | None = None
+    """Null on the last page."""
 
 
 EXAMPLE = {

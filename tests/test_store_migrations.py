@@ -5,6 +5,7 @@ place at start-up, keeps every row it had, and every game in it still replays, a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import sqlite3
 import uuid
@@ -41,8 +42,16 @@ OLD_TABLES = {
 """The tables of schema 3, each with the key its rows are compared in."""
 
 
+def connect(path: str | Path) -> contextlib.closing[sqlite3.Connection]:
+    """A connection closed after its block; the committed fixture is opened read-only and immutable, so reading it
+    leaves no -wal or -shm file beside it."""
+    if Path(path) == OLD:
+        return contextlib.closing(sqlite3.connect(f"file:{OLD}?mode=ro&immutable=1", uri=True))
+    return contextlib.closing(sqlite3.connect(path))
+
+
 def sqlite_rows(path: str) -> dict[str, list[tuple[Any, ...]]]:
-    with sqlite3.connect(path) as db:
+    with connect(path) as db:
         return {t: [tuple(r) for r in db.execute(f"SELECT * FROM {t} ORDER BY {k}")] for t, k in OLD_TABLES.items()}
 
 
@@ -55,7 +64,7 @@ def old_copy(tmp_path: Path) -> str:
 
 def test_the_fixture_is_a_schema_3_database_with_games_in_every_state() -> None:
     rows = sqlite_rows(str(OLD))
-    with sqlite3.connect(OLD) as db:
+    with connect(OLD) as db:
         assert db.execute("PRAGMA user_version").fetchone() == (3,)
         tables = {n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert "schema_versions" not in tables and "accounts" not in tables
@@ -72,7 +81,7 @@ def test_an_old_sqlite_database_is_upgraded_in_place_and_keeps_every_row(old_cop
     assert again.migrated == []
     again.close()
     assert sqlite_rows(old_copy) == before
-    with sqlite3.connect(old_copy) as db:
+    with connect(old_copy) as db, db:
         assert db.execute("PRAGMA user_version").fetchone() == (LATEST,)
         assert [v for (v,) in db.execute("SELECT version FROM schema_versions ORDER BY version")] == [3, 4, 5, 6]
         assert db.execute("SELECT COUNT(*) FROM accounts").fetchone() == (0,)
@@ -129,7 +138,7 @@ def test_a_failed_sqlite_upgrade_changes_nothing(old_copy: str, monkeypatch: pyt
     broken(monkeypatch)
     with pytest.raises(sqlite3.OperationalError):
         SqliteStore(old_copy)
-    with sqlite3.connect(old_copy) as db:
+    with connect(old_copy) as db, db:
         tables = {n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert db.execute("PRAGMA user_version").fetchone() == (3,)
     assert not tables & {"schema_versions", "accounts", "halfway"}
@@ -140,7 +149,7 @@ def test_a_failed_sqlite_upgrade_changes_nothing(old_copy: str, monkeypatch: pyt
 
 def test_a_database_from_a_newer_referee_is_refused(old_copy: str) -> None:
     SqliteStore(old_copy).close()
-    with sqlite3.connect(old_copy) as db:
+    with connect(old_copy) as db, db:
         db.execute("INSERT INTO schema_versions (version, summary) VALUES (?, 'from the future')", (LATEST + 1,))
     with pytest.raises(StoreError, match=f"schema version {LATEST + 1}, newer than this referee's {LATEST}"):
         SqliteStore(old_copy)

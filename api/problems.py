@@ -82,6 +82,15 @@ TITLES: Mapping[str, Text] = {
     "game_full": Text("Game full", "Partie complète"),
     "not_organiser": Text("Organiser only", "Réservé à l'organisateur"),
     "invalid_cursor": Text("Invalid cursor", "Curseur invalide"),
+    # accounts (docs/accounts.md)
+    "account_name_refused": Text("Name refused", "Nom refusé"),
+    "account_name_taken": Text("Name taken", "Nom déjà pris"),
+    "account_not_found": Text("No such account", "Compte introuvable"),
+    "account_key_rejected": Text("Wrong account key", "Clé de compte refusée"),
+    "rated_refused": Text("Not a rated game", "Partie classée refusée"),
+    "challenge_not_found": Text("No such challenge", "Défi introuvable"),
+    "challenge_refused": Text("Challenge refused", "Défi refusé"),
+    "challenge_closed": Text("Challenge closed", "Défi clos"),
 }
 """The title of every problem the referee answers by itself, by its `code`."""
 
@@ -101,6 +110,15 @@ STATUSES: Mapping[str, int] = {
     "unknown_player": 422,
     "unknown_action_code": 422,
     "idempotency_key_reused": 422,
+    # accounts (docs/accounts.md)
+    "account_name_refused": 422,
+    "account_name_taken": 409,
+    "account_not_found": 404,
+    "account_key_rejected": 403,
+    "rated_refused": 422,
+    "challenge_not_found": 404,
+    "challenge_refused": 422,
+    "challenge_closed": 409,
     **{f"rule:{code}": 409 for code in OUT_OF_TURN},
     "rule:*": 422,
 }

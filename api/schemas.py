@@ -49,24 +49,37 @@ class SeatIn(_Strict):
     bot: Literal["random", "heuristic"] | None = Field(None, description="this seat is played by the server")
     seed: Annotated[str, SEED] | None = Field(None, description="the seat's own seed, mixed into every deck")
     open: Literal[True] | None = Field(None, description="a seat left open, without a name")
+    account_key: Annotated[str, Field(min_length=1, max_length=200)] | None = Field(
+        None, description="an account's key: the seat is that account's, under its name (docs/accounts.md)"
+    )
 
     @model_validator(mode="after")
     def _named_or_open(self) -> SeatIn:
-        if self.open and (self.name is not None or self.bot is not None or self.seed is not None):
+        if self.open and (self.name, self.bot, self.seed, self.account_key) != (None, None, None, None):
             raise BilingualError(
                 Text(
-                    "an open seat has no name, bot or seed: whoever joins it brings them",
-                    "un siège ouvert n'a ni nom, ni robot, ni graine : c'est à qui le prend de les apporter",
+                    "an open seat has no name, bot, seed or account: whoever joins it brings them",
+                    "un siège ouvert n'a ni nom, ni robot, ni graine, ni compte : c'est à qui le prend de les apporter",
                 )
             )
-        if not self.open and self.name is None:
+        if self.bot is not None and self.account_key is not None:
             raise BilingualError(
-                Text('a seat needs a name, or is {"open": true}', "un siège demande un nom, ou bien « open » : true")
+                Text(
+                    "a seat the server plays has no account: a bot account plays its own seat with its key",
+                    "un siège que joue le serveur n'a pas de compte : un compte de robot joue son siège avec sa clé",
+                )
+            )
+        if not self.open and self.name is None and self.account_key is None:
+            raise BilingualError(
+                Text(
+                    'a seat needs a name (or an account_key), or is {"open": true}',
+                    "un siège demande un nom (ou une clé de compte « account_key »), ou bien « open » : true",
+                )
             )
         return self
 
     def plain(self) -> inputs.NewSeat:
-        return inputs.NewSeat(self.name, self.bot, self.seed, bool(self.open))
+        return inputs.NewSeat(self.name, self.bot, self.seed, bool(self.open), self.account_key)
 
 
 class DealIn(_Strict):
@@ -116,6 +129,9 @@ class CreateGameIn(_Strict):
         description="admin only: the server seed every deck derives from, instead of a secret random one (duplicate "
         "deals for tournaments); still committed at the start and revealed at the end, so any audit sees it",
     )
+    rated: bool = Field(
+        False, description="a rated game: every seat an account's (account_key), each account once (docs/accounts.md)"
+    )
 
     def plain(self) -> inputs.NewGame:
         return inputs.NewGame(
@@ -128,6 +144,7 @@ class CreateGameIn(_Strict):
             self.turn_seconds,
             self.on_timeout,
             self.server_seed,
+            self.rated,
         )
 
 
@@ -138,9 +155,12 @@ class JoinIn(_Strict):
     name: Annotated[str, Field(min_length=1, max_length=40)]
     invite: Annotated[str, Field(min_length=1, max_length=100)] | None = None
     seed: Annotated[str, SEED] | None = Field(None, description="the joining seat's own seed (docs/shuffle.md)")
+    account_key: Annotated[str, Field(min_length=1, max_length=200)] | None = Field(
+        None, description="an account's key: the seat is that account's, under its name (docs/accounts.md)"
+    )
 
     def plain(self) -> inputs.Joining:
-        return inputs.Joining(self.name, self.invite, self.seed)
+        return inputs.Joining(self.name, self.invite, self.seed, self.account_key)
 
 
 class PlayIn(_Strict):

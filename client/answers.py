@@ -202,6 +202,8 @@ class Problem(Answer):
     errors: tuple[FieldError, ...] | None = None
     version: int | None = Field(None, description="the game's current version, for a stale If-Match")
     line: int | None = Field(None, description="the line of a log that cannot be read")
+    name_rule: str | None = Field(None, description="the naming rule an account's name breaks (docs/accounts.md)")
+    rated_rule: str | None = Field(None, description="the rule of rated games a game or a join breaks")
 
 
 class RoundsCount(Answer):

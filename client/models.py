@@ -9,7 +9,7 @@ rulings, problems) are in `loveletter.client.answers`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, Self
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidatorFunctionWrapHandler, model_validator
 
@@ -207,6 +207,8 @@ class CreatedSeat(Answer):
     invite: str | None = Field(None, description="the one-time invite of an open seat")
     join: str | None = Field(None, description="the path that takes this open seat with its invite")
     reserved: bool = Field(False, description="a rematch seat kept for a player of the game before")
+    account: Annotated[str | None, Field(description="the public id of the account that took the seat")] = None
+    account_kind: Annotated[str | None, Field(description="that account's kind: person or bot")] = None
 
 
 class Created(Answer):
@@ -241,6 +243,8 @@ class Joined(Answer):
     name: str
     token: str
     version: int
+    account: Annotated[str | None, Field(description="the public id of the account that took the seat")] = None
+    account_kind: Annotated[str | None, Field(description="that account's kind: person or bot")] = None
 
 
 class Rematch(Answer):

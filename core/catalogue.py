@@ -22,6 +22,7 @@ RoundEndReason = Literal["last-standing", "deck-out"]
 FavorReason = Literal["round", "spy", "amira-sadie"]
 DrawSource = Literal["deck", "set-aside"]
 OnTimeout = Literal["bot", "resign"]
+AccountKind = Literal["person", "bot"]
 ResignReason = Literal["resigned", "timeout"]
 
 
@@ -33,6 +34,16 @@ class Shuffle:
 
     algorithm: str
     seed: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAccount:
+    """The account that took a seat: its public id, and whether a person or a bot plays it (docs/accounts.md)."""
+
+    __pydantic_config__ = _STRICT
+
+    account: str
+    kind: AccountKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +63,16 @@ class GameStarted:
     open_seats: tuple[int, ...] = ()
     turn_seconds: int | None = None
     on_timeout: OnTimeout | None = None
+    accounts: tuple[SeatAccount | None, ...] = ()
+    """Each seat's account at creation (None: none), or empty when no seat has one."""
+    rated: bool = False
+    """A rated game: its result moves its accounts' ratings (docs/accounts.md)."""
+    at: int | None = None
+    """When a rated game was created (Unix time in milliseconds): the ladder takes rated games in this order."""
 
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"open_seats", "turn_seconds", "on_timeout"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset(
+        {"open_seats", "turn_seconds", "on_timeout", "accounts", "rated", "at"}
+    )
     """Fields written only when they differ from their default, so logs from before them keep their bytes."""
 
 
@@ -67,6 +86,10 @@ class SeatJoined:
     player: int
     name: str
     at: int
+    account: SeatAccount | None = None
+    """The account that took the seat, if one did."""
+
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"account"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from loveletter.core.cards import Card
-from loveletter.core.catalogue import OnTimeout, Shuffle
+from loveletter.core.catalogue import OnTimeout, SeatAccount, Shuffle
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +22,9 @@ class StartGame:
     open_seats: tuple[int, ...] = ()
     turn_seconds: int | None = None
     on_timeout: OnTimeout | None = None
+    accounts: tuple[SeatAccount | None, ...] = ()
+    rated: bool = False
+    at: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +80,7 @@ class JoinSeat:
     player: int
     name: str
     at: int
+    account: SeatAccount | None = None
 
 
 @dataclass(frozen=True, slots=True)

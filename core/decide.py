@@ -147,6 +147,9 @@ def _start(state: GameState, cmd: StartGame) -> Events:
             open_seats=tuple(cmd.open_seats),
             turn_seconds=cmd.turn_seconds,
             on_timeout=cmd.on_timeout,
+            accounts=tuple(cmd.accounts),
+            rated=cmd.rated,
+            at=cmd.at,
         ),
     )
 

@@ -102,7 +102,7 @@ def join(state: GameState, cmd: JoinSeat) -> Events:
             "name_taken", "lobby.join", f"{name} is already at this table", f"{name} est déjà à cette table"
         )
     _in_order(state, cmd.at)
-    return (SeatJoined(cmd.player, name, cmd.at),)
+    return (SeatJoined(cmd.player, name, cmd.at, cmd.account),)
 
 
 def refuse_open_seats(state: GameState) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 from pydantic import TypeAdapter, ValidationError
 
-from loveletter.core.catalogue import EVENT_TYPES, Event, Shuffle
+from loveletter.core.catalogue import EVENT_TYPES, Event, SeatAccount, Shuffle
 from loveletter.core.lang import BilingualError, Text, plural_fr
 
 
@@ -136,6 +136,8 @@ def _plain(value: Any) -> Any:
         return [_plain(v) for v in value]
     if isinstance(value, Shuffle):
         return {"algorithm": value.algorithm, "seed": value.seed}
+    if isinstance(value, SeatAccount):
+        return {"account": value.account, "kind": value.kind}
     return value
 
 

@@ -2,7 +2,8 @@
 
 Same contract as SQLite. The database refuses UPDATE, DELETE and TRUNCATE on events by trigger.
 Every commit NOTIFYs `loveletter_events` with "game_id:version", so a worker learns of appends made
-by the others (live streams across workers).
+by the others (live streams across workers). At start-up one worker at a time (an advisory lock) brings an older
+database up to the newest schema version, in one transaction (`events.migrations`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ import psycopg
 from psycopg import errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from loveletter.events.accounts import AccountStatements, NameTaken, rated_row
 from loveletter.events.codec import dumps, loads
+from loveletter.events.migrations import refuse_unversioned, upgrade
 from loveletter.events.statements import Dialect, Statements, index_row
 from loveletter.events.store import (
     Append,
@@ -65,6 +68,37 @@ def _appended(payload: str) -> tuple[str, int]:
     return game_id, int(version)
 
 
+class _Script:
+    """A connection as `migrations.upgrade` drives it (PostgreSQL runs a whole script in the open transaction)."""
+
+    def __init__(self, db: psycopg.Connection[Any]) -> None:
+        self.db = db
+
+    def script(self, sql: str) -> None:
+        self.db.execute(sql)  # no parameters: sent as one simple query, every statement of it
+
+    def run(self, sql: str, params: tuple[object, ...]) -> None:
+        self.db.execute(sql, params)
+
+
+def _found_version(db: psycopg.Connection[Any]) -> int | None:
+    """The schema version of the database (None: no tables yet). Before `schema_versions`, a database with the hash
+    chain (the `events.hash` column) was version 3; one without it is too old to upgrade."""
+    row = db.execute("SELECT to_regclass('schema_versions') IS NOT NULL, to_regclass('events') IS NOT NULL").fetchone()
+    versioned, has_events = bool(row and row[0]), bool(row and row[1])
+    if versioned:
+        found = db.execute("SELECT MAX(version) FROM schema_versions").fetchone()
+        return None if found is None or found[0] is None else int(found[0])
+    if not has_events:
+        return None
+    chained = db.execute(
+        "SELECT 1 FROM information_schema.columns WHERE table_name = 'events' AND column_name = 'hash'"
+    ).fetchone()
+    if chained is None:
+        raise refuse_unversioned("no hash chain")
+    return 3
+
+
 class _Rows(BatchRows):
     """A batch's rows: one INSERT per table, each column sent as an array."""
 
@@ -83,6 +117,17 @@ class _Rows(BatchRows):
                 "SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::int[], %s::bytea[])",
                 [list(column) for column in zip(*self.idempotency, strict=True)],
             )
+        if self.accounts:
+            db.execute(
+                "INSERT INTO account_games (account_id, game_id, seat) "
+                "SELECT * FROM unnest(%s::text[], %s::text[], %s::int[]) ON CONFLICT DO NOTHING",
+                [list(column) for column in zip(*self.accounts, strict=True)],
+            )
+        for game_id in self.ended:
+            found = db.execute(SQL.meta, (game_id,)).fetchone()
+            rated = rated_row(game_id, loads(bytes(found[0])) if found else None)
+            if rated is not None:
+                db.execute(PostgresStore._accounts.insert_rated, rated)
 
 
 class PostgresStore(EventStore):
@@ -91,17 +136,9 @@ class PostgresStore(EventStore):
     def __init__(self, url: str, *, listen: bool = True, pool_size: int = 8) -> None:
         super().__init__()
         self.url = url
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute("SELECT pg_advisory_lock(7140)")  # several workers may start at once
-            try:
-                conn.execute(SCHEMA)
-                chained = conn.execute(
-                    "SELECT 1 FROM information_schema.columns WHERE table_name = 'events' AND column_name = 'hash'"
-                ).fetchone()
-            finally:
-                conn.execute("SELECT pg_advisory_unlock(7140)")
-        if chained is None:
-            raise StoreError("this database was written by an older referee (no hash chain): use a new database")
+        with psycopg.connect(url, autocommit=True) as conn, conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(7140)")  # several workers may start at once: one upgrades
+            self.migrated = upgrade(_Script(conn), _found_version(conn), SCHEMA, SQL.dialect)
         self._writer = psycopg.connect(url)
         self._versions: dict[str, tuple[int, str]] = {}  # last (seq, hash) written per game, writer thread only
         # A read waits at most READ_TIMEOUT for a connection: with the database down, a 503 soon, not a hang.
@@ -269,6 +306,23 @@ class PostgresStore(EventStore):
     def lobby_feed_head(self) -> int:
         row = self._read(SQL.feed_head, (), one=True)
         return int(row[0])
+
+    _accounts = AccountStatements("%s")
+
+    def _query(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        return list(self._read(sql, params))
+
+    def _change(self, sql: str, params: tuple[Any, ...]) -> int:
+        """One statement on a pooled connection in autocommit: its own transaction."""
+        try:
+            with self._pool.connection() as conn:
+                return conn.execute(sql, params).rowcount
+        except errors.UniqueViolation as exc:
+            if exc.diag.constraint_name == "accounts_name_key_key":
+                raise NameTaken from None
+            raise
+        except (PoolTimeout, psycopg.OperationalError) as exc:
+            raise StoreError(f"the database is out of reach: {exc}") from exc
 
     # -- notifications across workers --------------------------------------------------------------
 

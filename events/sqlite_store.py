@@ -6,6 +6,9 @@ games it has cached. The (game_id, seq) key still refuses any duplicate, whateve
 A second store on the same file would serve stale states, so a store holds an exclusive lock on a file beside
 the database (`<database>.lock`, `flock`) for its lifetime, and another store on the file refuses to open
 (`DatabaseInUse`); the lock goes with the process, however it ends.
+
+At start-up the store brings an older database up to the newest schema version in one transaction
+(`events.migrations`); before schema versions, `PRAGMA user_version` said the version, and it still follows it.
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
+from loveletter.events.accounts import AccountStatements, NameTaken, rated_row
 from loveletter.events.codec import dumps, loads
+from loveletter.events.migrations import LATEST, refuse_unversioned, upgrade
 from loveletter.events.statements import Dialect, Statements, index_row
 from loveletter.events.store import (
     Append,
@@ -53,8 +58,6 @@ BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
 )
 
 SYNCHRONOUS = {"full": "FULL", "normal": "NORMAL"}
-SCHEMA_VERSION = 3
-UPGRADABLE = {2}  # schema 2 lacks only the game index, which the SCHEMA script adds
 
 
 class DatabaseInUse(StoreError):
@@ -122,19 +125,16 @@ class SqliteStore(EventStore):
             raise
 
     def _open(self) -> None:
-        path = self.path
         writer = self._connect()
-        (version,) = writer.execute("PRAGMA user_version").fetchone()
-        (tables,) = writer.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'events'").fetchone()
-        if tables and version != SCHEMA_VERSION and version not in UPGRADABLE:
-            raise StoreError(
-                f"{path} was written by an older referee (schema {version}, this one uses {SCHEMA_VERSION}): "
-                "start with a new database file"
-            )
-        writer.executescript(SCHEMA)
-        writer.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        self._writer = writer
         self._versions: dict[str, tuple[int, str]] = {}  # last (seq, hash) per game, for the writer thread only
+        try:
+            with self._transaction(writer):  # the whole upgrade, or nothing of it
+                self.migrated = upgrade(_Script(writer), _found_version(writer), SCHEMA, SQL.dialect)
+                writer.execute(f"PRAGMA user_version = {LATEST}")  # a referee from before versions refuses the file
+        except BaseException:
+            writer.close()
+            raise
+        self._writer = writer
         self._committer = GroupCommitter(self._write_batch, name="sqlite-writer", on_commit=self._notify)
 
     def _connect(self) -> sqlite3.Connection:
@@ -271,6 +271,21 @@ class SqliteStore(EventStore):
         (head,) = self._reader().execute(SQL.feed_head).fetchone()
         return int(head)
 
+    _accounts = AccountStatements("?")
+
+    def _query(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        return list(self._reader().execute(sql, params))
+
+    def _change(self, sql: str, params: tuple[Any, ...]) -> int:
+        """One statement, committed on its own (a reader's connection in autocommit: SQLite's lock orders it with the
+        writer thread's batches)."""
+        try:
+            return self._reader().execute(sql, params).rowcount
+        except sqlite3.IntegrityError as exc:
+            if "name_key" in str(exc):
+                raise NameTaken from None
+            raise
+
     def close(self) -> None:
         self._committer.close()
         self._writer.close()
@@ -300,12 +315,55 @@ class _Rows(BatchRows):
     def insert(self, db: sqlite3.Connection) -> None:
         _insert(db, "events", "game_id, seq, type, body, prev, hash", self.events)
         _insert(db, "idempotency", "game_id, key, request_hash, status, response", self.idempotency)
+        for row in self.accounts:
+            db.execute(SqliteStore._accounts.insert_seat, row)
+        for game_id in self.ended:
+            (meta,) = db.execute(SQL.meta, (game_id,)).fetchone()
+            rated = rated_row(game_id, loads(meta))
+            if rated is not None:
+                db.execute(SqliteStore._accounts.insert_rated, rated)
 
 
 def _insert(db: sqlite3.Connection, table: str, columns: str, rows: Sequence[tuple[Any, ...]]) -> None:
     for start in range(0, len(rows), ROWS_PER_STATEMENT):
         chunk = rows[start : start + ROWS_PER_STATEMENT]
         db.execute(_insert_sql(table, columns, len(chunk)), [value for row in chunk for value in row])
+
+
+class _Script:
+    """A connection as `migrations.upgrade` drives it: scripts run statement by statement, since `executescript`
+    would commit the transaction the upgrade runs in first."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def script(self, sql: str) -> None:
+        pending = ""
+        for line in sql.splitlines(keepends=True):
+            pending += line
+            if sqlite3.complete_statement(pending):  # knows a trigger's body, semicolons and all
+                self.db.execute(pending)
+                pending = ""
+        if pending.strip():
+            raise ValueError(f"an incomplete statement ends the script: {pending!r}")
+
+    def run(self, sql: str, params: tuple[object, ...]) -> None:
+        self.db.execute(sql, params)
+
+
+def _found_version(db: sqlite3.Connection) -> int | None:
+    """The schema version of the database (None: it has no tables yet). Before `schema_versions`, SQLite's
+    `user_version` said it: 3, or 2 (3 without the game index)."""
+    tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "schema_versions" in tables:
+        (version,) = db.execute("SELECT MAX(version) FROM schema_versions").fetchone()
+        return None if version is None else int(version)
+    if "events" not in tables:
+        return None
+    (version,) = db.execute("PRAGMA user_version").fetchone()
+    if version not in (2, 3):
+        raise refuse_unversioned(f"SQLite schema {version}")
+    return int(version)
 
 
 def _conflict(db: sqlite3.Connection, request: Append) -> ConflictError:

@@ -37,6 +37,7 @@ class Statements:
 
     __slots__ = (
         "deadlines",
+        "dialect",
         "events_after",
         "feed_after",
         "feed_head",
@@ -56,6 +57,7 @@ class Statements:
     def __init__(self, d: Dialect) -> None:
         m = d.mark
         self.mark = m
+        self.dialect = d
         self.schema = _schema(d)
         # -- writing (beside the events, in the batch's transaction)
         self.insert_game = f"INSERT INTO games (game_id, meta) VALUES ({m}, {m})"

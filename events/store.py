@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from loveletter.core.catalogue import Event, GameStarted
+from loveletter.events.accounts import AccountRecords
 from loveletter.events.codec import decode, loads
 from loveletter.events.log import Header, chain, digest, header_line
 
@@ -100,24 +101,37 @@ class BatchRows:
     """The rows a batch of appends inserts, gathered request by request; each store writes them its own way
     (few statements for the whole batch)."""
 
-    __slots__ = ("events", "idempotency")
+    __slots__ = ("accounts", "ended", "events", "idempotency")
 
     def __init__(self) -> None:
         self.events: list[tuple[str, int, str, bytes, str, str]] = []
         self.idempotency: list[tuple[str, str, str, int, bytes]] = []
+        self.accounts: list[tuple[str, str, int]] = []
+        """(account_id, game_id, seat) of the seats an account holds in the game records written (a store inserts
+        them unless already there: a record is rewritten whole at each join)."""
+        self.ended: list[str] = []
+        """The games these rows end: a rated one joins the ladder's games in the same transaction."""
 
     def add(self, request: Append, prev: str) -> tuple[int, str]:
-        """Add `request`'s events chained after `prev`, and its idempotency record: its new (version, last hash)."""
+        """Add `request`'s events chained after `prev`, its idempotency record, and the seats its game record gives
+        an account: its new (version, last hash)."""
         events, last_hash = request.rows(prev)
         self.events += events
         if request.idempotency is not None:
             idem = request.idempotency
             self.idempotency.append((request.game_id, idem.key, idem.request_hash, idem.status, idem.response))
+        if any(e.TYPE == "game_ended" for e in request.events):
+            self.ended.append(request.game_id)
+        record = request.meta if request.meta is not None else request.create
+        for seat, info in enumerate((record or {}).get("seats", ())):
+            if isinstance(info, dict) and info.get("account"):
+                self.accounts.append((info["account"], request.game_id, seat))
         return request.expected + len(request.events), last_hash
 
 
-class EventStore(ABC):
-    """What the referee needs from a database; `tests/test_store_contract.py` holds every store to it."""
+class EventStore(AccountRecords, ABC):
+    """What the referee needs from a database; `tests/test_store_contract.py` holds every store to it (and
+    `tests/test_accounts.py` to the accounts part, `events.accounts`)."""
 
     shared = False
     """True when other processes may append too (so a cached state may be behind the store)."""

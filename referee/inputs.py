@@ -23,6 +23,8 @@ class NewSeat:
     bot: str | None = None
     seed: str | None = None
     open: bool = False
+    account_key: str | None = None
+    """The key of the account that takes this seat (it plays under the account's name)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +50,8 @@ class NewGame:
     turn_seconds: int | None = None
     on_timeout: Literal["bot", "resign"] | None = None
     server_seed: str | None = None
+    rated: bool = False
+    """Every seat an account's, each account once: the result moves their ratings (docs/accounts.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +61,8 @@ class Joining:
     name: str
     invite: str | None = None
     seed: str | None = None
+    account_key: str | None = None
+    """The key of the account that takes the seat (it plays under the account's name)."""
 
 
 @dataclass(frozen=True, slots=True)

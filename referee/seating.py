@@ -14,6 +14,7 @@ from typing import Any
 
 import structlog
 
+from loveletter.core.catalogue import SeatAccount
 from loveletter.core.chance import commitment
 from loveletter.core.commands import Abort, ContributeSeed, DealRound, JoinSeat, Resign, StartGame
 from loveletter.core.decide import decide
@@ -22,6 +23,7 @@ from loveletter.core.lang import Text
 from loveletter.core.rules import RuleViolation
 from loveletter.core.state import INITIAL, GameState
 from loveletter.events.store import Append, ConflictError
+from loveletter.referee.accounts import Accounts, joining_account, seat_accounts, twice
 from loveletter.referee.inputs import Joining, NewDeal, NewGame, NewSeat
 from loveletter.referee.moves import MAX_RETRIES, Judge, Moved, seat_of
 from loveletter.referee.refusals import Refusal, kept_changing, not_a_seat_token, ruled_out, token_required
@@ -44,6 +46,7 @@ class Seating:
         self.tables = judge.tables
         self.credentials = judge.credentials
         self.store = judge.store
+        self.accounts = Accounts(judge.store, judge.now)
 
     async def create(
         self,
@@ -52,20 +55,30 @@ class Seating:
         game_id: str | None = None,
         reserved: dict[int, str] | None = None,
         organiser_digest: str | None = None,
+        reserved_accounts: dict[int, str] | None = None,
     ) -> dict[str, Any]:
         """Create a game: its id, version, and each seat's token (or invite). A rematch passes its id, the open
         seats `reserved` for the token (digest) of a player of the game before (no invite for those), and the
-        organiser's token digest it keeps. A game the rules refuse is refused with its rule."""
+        organiser's token digest it keeps; an accepted challenge, the open seat `reserved_accounts` keeps for an
+        account (taken by joining with its key). A game the rules refuse is refused with its rule."""
+        reserved = {**(reserved or {}), **{i: "" for i in reserved_accounts or {}}}
         try:
-            return await self._create(game, game_id, reserved or {}, organiser_digest)
+            return await self._create(game, game_id, reserved, organiser_digest, reserved_accounts or {})
         except RuleViolation as v:
             raise ruled_out(v) from None
 
     async def _create(
-        self, game: NewGame, game_id: str | None, reserved: dict[int, str], organiser_digest: str | None
+        self,
+        game: NewGame,
+        game_id: str | None,
+        reserved: dict[int, str],
+        organiser_digest: str | None,
+        reserved_accounts: dict[int, str],
     ) -> dict[str, Any]:
-        names = tuple(p.name or "" for p in game.players)
+        accounts = await seat_accounts(self.accounts, game)  # a seat an account takes plays under its name
+        names = tuple(a[0] if a else p.name or "" for p, a in zip(game.players, accounts, strict=True))
         opened = tuple(i for i, p in enumerate(game.players) if p.open)
+        created = self.judge.now()
         first = None
         if game.first_player is not None:
             probe = fold(decide(INITIAL, StartGame(game.ruleset, names, game.options, open_seats=opened)))
@@ -82,6 +95,9 @@ class Seating:
             opened,
             game.turn_seconds,
             game.on_timeout,
+            tuple(a[1] if a else None for a in accounts) if any(accounts) else (),
+            game.rated,
+            created if game.rated else None,  # the ladder's order: a rated game's log says when it began
         )
         events = list(decide(INITIAL, start))
         for seat, player in enumerate(game.players):
@@ -103,13 +119,16 @@ class Seating:
                     "bot": None if p.open else p.bot,
                     "token_digest": digest(t) if t else None,
                     "invite_digest": digest(code) if (code := invites[i]) else None,
-                    "reserved_digest": reserved.get(i),
+                    "reserved_digest": reserved.get(i) or None,
+                    **({"reserved_account": reserved_accounts[i]} if i in reserved_accounts else {}),
+                    **_account_fields(accounts[i]),
                 }
                 for i, (p, t) in enumerate(zip(game.players, tokens, strict=True))
             ],
             "organiser_digest": organiser_digest or digest(organiser or ""),
             "public": game.public,
-            "created": self.judge.now(),
+            "created": created,
+            **({"rated": True} if game.rated else {}),
         }
         automatic, state = self.judge.automatic(state, meta, deals)
         events += automatic
@@ -131,7 +150,7 @@ class Seating:
                 code = invites[i]
                 seats.append({"seat": i, "open": True, "invite": code, "join": f"/games/{game_id}/join?invite={code}"})
             else:
-                seats.append({"seat": i, "name": p.name, "bot": p.bot, "token": t})
+                seats.append({"seat": i, "name": names[i], "bot": p.bot, "token": t, **_account_fields(accounts[i])})
         return {
             "game_id": game_id,
             "version": version,
@@ -146,29 +165,45 @@ class Seating:
         """Seat a player at an open seat (by invite, or any open seat of a public game; with `claim`, the seat a
         rematch reserved for that token): that seat's own token."""
         table = await self.tables.table(game_id)
-        name = joining.name.strip()
+        account = await joining_account(self.accounts, joining.account_key, table.meta)
+        name = account[0] if account else joining.name.strip()
+        sat = account[1] if account else None
         async with table.lock:
             for _ in range(MAX_RETRIES):
                 state = table.state
-                seat = self._reserved_seat(table, claim) if claim is not None else self._open_seat(table, joining)
+                if claim is not None:
+                    seat = self._reserved_seat(table, claim)
+                else:
+                    seat = self._open_seat(table, joining, sat.account if sat else None)
                 token = new_token()
                 try:
-                    events = list(decide(state, JoinSeat(seat, joining.name, self.judge.now())))
+                    if sat is not None and table.meta.get("rated") and _seated(table.meta, sat.account):
+                        raise twice()  # the same account joined meanwhile
+                    events = list(decide(state, JoinSeat(seat, name, self.judge.now(), sat)))
                     if joining.seed is not None:
                         events += decide(fold(events, state), ContributeSeed(seat, joining.seed))
                 except RuleViolation as v:
                     raise ruled_out(v) from None
                 meta = {**table.meta, "seats": list(table.meta["seats"])}
-                meta["seats"][seat] = {**meta["seats"][seat], "name": name, "token_digest": digest(token)}
+                meta["seats"][seat] = {
+                    **meta["seats"][seat],
+                    "name": name,
+                    "token_digest": digest(token),
+                    **_account_fields(account),
+                }
                 meta["players"] = [*meta["players"][:seat], name, *meta["players"][seat + 1 :]]
                 version = await self.judge.commit(table, state, events, meta=meta)
                 if version is None:
                     continue
-                return {"game_id": game_id, "seat": seat, "name": name, "token": token, "version": version}
+                joined = {"game_id": game_id, "seat": seat, "name": name, "token": token, "version": version}
+                return joined | _account_fields(account)
         raise kept_changing(table.version)
 
-    def _open_seat(self, table: Table, joining: Joining) -> int:
+    def _open_seat(self, table: Table, joining: Joining, account_id: str | None) -> int:
         state, seats = table.state, table.meta["seats"]
+        for seat, info in enumerate(seats):  # a seat an accepted challenge keeps for this account
+            if account_id is not None and info.get("reserved_account") == account_id and seat in state.open_seats:
+                return seat
         if joining.invite is not None:
             for seat, info in enumerate(seats):
                 stored = info.get("invite_digest")
@@ -191,7 +226,8 @@ class Seating:
                     "on ne rejoint cette partie que sur invitation : envoyez celle que vous avez reçue",
                 ),
             )
-        free = [i for i in state.open_seats if not seats[i].get("reserved_digest")]
+        kept = ("reserved_digest", "reserved_account")  # rematch and challenge seats wait for their player
+        free = [i for i in state.open_seats if not any(seats[i].get(k) for k in kept)]
         if free and not state.over:
             return free[0]
         raise Refusal(
@@ -288,6 +324,17 @@ class Seating:
                 Text("only the game's organiser may abort it", "seul l'organisateur de la partie peut l'annuler"),
             )
         return await self.judge.decided(table, lambda state: Abort(self.judge.now()), None)
+
+
+def _account_fields(account: tuple[str, SeatAccount] | None) -> dict[str, str]:
+    """What a seat's record (and its creator's answer) says of the account that took it: nothing without one."""
+    if account is None:
+        return {}
+    return {"account": account[1].account, "account_kind": account[1].kind}
+
+
+def _seated(meta: dict[str, Any], account_id: str) -> bool:
+    return any(info.get("account") == account_id for info in meta["seats"])
 
 
 def _scenario_deal(state: GameState, d: NewDeal) -> DealRound:

@@ -94,13 +94,16 @@ def command_of(event: Event) -> Command | None:
             event.open_seats,
             event.turn_seconds,
             event.on_timeout,
+            event.accounts,
+            event.rated,
+            event.at,
         )
     if isinstance(event, SeedContributed):
         return ContributeSeed(event.player, event.seed)
     if isinstance(event, SeedRevealed):
         return RevealSeed(event.seed)
     if isinstance(event, SeatJoined):
-        return JoinSeat(event.player, event.name, event.at)
+        return JoinSeat(event.player, event.name, event.at, event.account)
     if isinstance(event, ClockSet):
         return SetClock(event.player, event.at)
     if isinstance(event, ClockRanOut):

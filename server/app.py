@@ -18,7 +18,20 @@ from loveletter.api.limits import Guard, Limits
 from loveletter.api.logs import RequestContext, configure
 from loveletter.api.moves import RefereeApp
 from loveletter.api.openapi import complete
-from loveletter.api.routes import audits, games, lobby, moves, replays, rulings, service, simulations, streams
+from loveletter.api.routes import (
+    accounts,
+    audits,
+    challenges,
+    games,
+    ladder,
+    lobby,
+    moves,
+    replays,
+    rulings,
+    service,
+    simulations,
+    streams,
+)
 from loveletter.api.settings import Settings
 from loveletter.events.signing import SigningKey
 from loveletter.events.store import EventStore
@@ -99,7 +112,20 @@ def create_app(
     app.add_middleware(Limits, guard=guard)
     app.state.guard = guard
 
-    for resource in (service, games, moves, lobby, streams, audits, rulings, replays, simulations):
+    for resource in (
+        service,
+        games,
+        moves,
+        lobby,
+        streams,
+        audits,
+        rulings,
+        replays,
+        simulations,
+        accounts,
+        ladder,
+        challenges,
+    ):
         app.include_router(resource.router)
     app.moves_route = next(r for r in moves.router.routes if isinstance(r, APIRoute) and r.name == "play_move")
     app.moves = moves.shortcut(lambda: app.state.referee)

@@ -12,6 +12,7 @@ import contextlib
 import socket
 import tempfile
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -199,6 +200,25 @@ def _then(setup: Callable[[Ctx], Any], request: Callable[[Ctx], Request]) -> Cal
         return request(ctx)
 
     return build
+
+
+def _account(build: Callable[[Ctx, dict[str, Any]], Request]) -> Callable[[Ctx], Request]:
+    """A request about an account made for the case (a name of its own on the shared server)."""
+
+    def request(ctx: Ctx) -> Request:
+        made = httpx.post(f"{ctx.url}/accounts", json={"name": f"Acc{uuid.uuid4().hex[:8]}"}).json()
+        return build(ctx, made)
+
+    return request
+
+
+def _declined_challenge(ctx: Ctx, made: dict[str, Any]) -> Request:
+    """Decline again a challenge made to `made`, already declined."""
+    other = httpx.post(f"{ctx.url}/accounts", json={"name": f"Acc{uuid.uuid4().hex[:8]}"}).json()
+    sent = httpx.post(f"{ctx.url}/challenges", json={"key": other["key"], "to": made["name"]}).json()
+    path = f"/challenges/{sent['challenge_id']}/decline"
+    assert httpx.post(ctx.url + path, json={"key": made["key"]}).status_code == 200
+    return "POST", path, {"json": {"key": made["key"]}}
 
 
 CASES: list[Case] = [
@@ -578,6 +598,48 @@ CASES: list[Case] = [
         "rule:invalid_game",
         plain("POST", "/games", json={"players": [{"name": "Ève"}, {"name": "Ève"}]}),
     ),
+    # accounts (docs/accounts.md)
+    Case(
+        "account: an invisible character",
+        422,
+        "account_name_refused",
+        plain("POST", "/accounts", json={"name": "Iv\u200by"}),
+    ),
+    Case(
+        "account: a name taken",
+        409,
+        "account_name_taken",
+        _account(lambda ctx, made: ("POST", "/accounts", {"json": {"name": made["name"].upper()}})),
+        allowed=("Unicode",),
+    ),
+    Case("account: unknown", 404, "account_not_found", plain("GET", "/accounts/a_AAAAAAAAAAAAAAAA")),
+    Case(
+        "account: another account's key",
+        403,
+        "account_key_rejected",
+        _account(lambda ctx, made: ("POST", f"/accounts/{made['account_id']}/key", {"json": {"key": "ak_nope"}})),
+    ),
+    Case(
+        "create: a rated game with a seat that is no account's",
+        422,
+        "rated_refused",
+        _account(
+            lambda ctx, made: (
+                "POST",
+                "/games",
+                {"json": {"rated": True, "players": [{"account_key": made["key"]}, {"name": "Nobody"}]}},
+            )
+        ),
+        allowed=("account_key",),
+    ),
+    Case("challenge: unknown", 404, "challenge_not_found", plain("GET", "/challenges/c_AAAAAAAAAAAAAAAA")),
+    Case(
+        "challenge: oneself",
+        422,
+        "challenge_refused",
+        _account(lambda ctx, made: ("POST", "/challenges", {"json": {"key": made["key"], "to": made["account_id"]}})),
+    ),
+    Case("challenge: declined twice", 409, "challenge_closed", _account(_declined_challenge)),
 ]
 
 

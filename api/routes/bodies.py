@@ -276,3 +276,33 @@ LOG_UPLOAD: dict[str, Any] = {
     }
 }
 """The body of a route that takes a log as it is: FastAPI declares JSON bodies only, so this one is written out."""
+
+
+# -- accounts (docs/accounts.md) -----------------------------------------------------------------------------
+
+
+class AccountIn(_Body):
+    """`POST /accounts`: a name (checked and normalized by the referee, `referee.accounts`) and what it is."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"name": "Zoé", "kind": "person"}]})
+    name: Annotated[str, Field(min_length=1, max_length=200, description="at most 40 characters once normalized")]
+    kind: Literal["person", "bot"] = Field("person", description="a person, or a bot (its games say so)")
+
+
+class AccountKeyIn(_Body):
+    """The account's current key, in the body of the calls that change the account."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"key": "ak_…"}]})
+    key: Annotated[str, Field(min_length=1, max_length=200, description="the account's current key")]
+
+
+class ChallengeIn(_Body):
+    """`POST /challenges`: the challenger's key, whom it challenges (an account id or name), and the game."""
+
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"key": "ak_…", "to": "Zoé", "ruleset": "2019", "rated": True}]}
+    )
+    key: Annotated[str, Field(min_length=1, max_length=200, description="the challenger's account key")]
+    to: Annotated[str, Field(min_length=1, max_length=200, description="the challenged account: its id or its name")]
+    ruleset: str = Field("2019", description="2019, 2019-classic, 2012 or princess-princess (two seats)")
+    rated: bool = Field(False, description="a rated game (docs/accounts.md)")

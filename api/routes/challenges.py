@@ -1,0 +1,151 @@
+"""Challenges between accounts: made with the challenger's key, accepted or declined with the challenged account's
+key, read by anyone (docs/accounts.md). Accepting answers the new game and the acceptor's seat token; the challenger
+reads the accepted challenge's game and takes the seat kept for it with `POST /games/{id}/join` and its key."""
+
+from __future__ import annotations
+
+import re
+
+import orjson
+from fastapi import APIRouter, Depends
+from fastapi.responses import Response
+
+from loveletter.api import parse
+from loveletter.api.openapi import answers, problem
+from loveletter.api.routes.accounts import NOT_FOUND, WRONG_KEY, account_id, accounts
+from loveletter.api.routes.bodies import AccountKeyIn, ChallengeIn
+from loveletter.api.routes.deps import RefereeDep
+from loveletter.client.models import Answer
+from loveletter.referee.challenges import Challenges, challenge_not_found
+from loveletter.referee.referee import Referee
+
+JSON = "application/json"
+CHALLENGE_ID = re.compile(r"c_[A-Za-z0-9_-]{16}")
+router = APIRouter(tags=["accounts"])
+
+
+class Party(Answer):
+    account_id: str
+    name: str
+    kind: str
+
+
+class Challenge(Answer):
+    """A challenge: who challenged whom, to what game, and where it stands (`open`, `accepted`: see `game_id`,
+    `declined`)."""
+
+    challenge_id: str
+    challenger: Party
+    challenged: Party
+    ruleset: str
+    players: int
+    rated: bool
+    status: str
+    game_id: str | None = None
+    """The game, once the challenge is accepted."""
+    created: int
+
+
+class ChallengeList(Answer):
+    """`GET /accounts/{id}/challenges`: the account's open challenges, made or received, oldest first."""
+
+    challenges: list[Challenge]
+
+
+class Accepted(Answer):
+    """`POST /challenges/{id}/accept`: the new game and the acceptor's seat, with its token."""
+
+    challenge_id: str
+    game_id: str
+    seat: int
+    name: str
+    token: str
+    version: int
+
+
+PARTY = {"account_id": "a_Qm9iIHRoZSBib3Qh", "name": "Robo", "kind": "bot"}
+EXAMPLE = {
+    "challenge_id": "c_0rXyW3zqfK0aBc1d",
+    "challenger": PARTY,
+    "challenged": {"account_id": "a_WmXpIHRoZSBib3Qh", "name": "Zoé", "kind": "person"},
+    "ruleset": "2019",
+    "players": 2,
+    "rated": True,
+    "status": "open",
+    "game_id": None,
+    "created": 1764172800000,
+}
+CLOSED = {409: problem(409, description="The challenge was already accepted or declined")}
+NO_CHALLENGE = {404: problem(404, description="No such challenge")}
+
+
+def challenges(referee: Referee) -> Challenges:
+    return Challenges(accounts(referee), referee.seating)
+
+
+def challenge_id(challenge_id: str) -> str:
+    """The path's challenge id: one the referee could have issued, or 404 without asking the store."""
+    if CHALLENGE_ID.fullmatch(challenge_id) is None:
+        raise challenge_not_found(challenge_id)
+    return challenge_id
+
+
+def _json(data: object, status: int = 200) -> Response:
+    return Response(orjson.dumps(data), status_code=status, media_type=JSON)
+
+
+@router.post(
+    "/challenges",
+    status_code=201,
+    dependencies=[Depends(parse.json_body)],
+    responses=answers(
+        Challenge, 413, 415, 422, status=201, example=EXAMPLE, description="Created", more=NOT_FOUND | WRONG_KEY
+    ),
+)
+async def create_challenge(body: ChallengeIn, referee: RefereeDep) -> Response:
+    """Challenge an account (by id or name) to a two-seat game, rated or not; sent with the challenger's key."""
+    ruleset = parse.ruleset_id(body.ruleset)
+    return _json(await challenges(referee).make(body.key, body.to, ruleset, body.rated), 201)
+
+
+@router.get("/challenges/{challenge_id}", responses=answers(Challenge, example=EXAMPLE, more=NO_CHALLENGE))
+async def get_challenge(referee: RefereeDep, found: str = Depends(challenge_id)) -> Response:
+    """A challenge and where it stands; once accepted, its game (the challenger joins it with its key)."""
+    return _json(await challenges(referee).public(found))
+
+
+@router.post(
+    "/challenges/{challenge_id}/accept",
+    dependencies=[Depends(parse.json_body)],
+    responses=answers(
+        Accepted, 413, 415, 422,
+        example={"challenge_id": EXAMPLE["challenge_id"], "game_id": "g_0rXyW3zqfK0aBc1d", "seat": 1, "name": "Zoé",
+                 "token": "…", "version": 1},
+        more=NO_CHALLENGE | WRONG_KEY | CLOSED,
+    ),
+)  # fmt: skip
+async def accept_challenge(body: AccountKeyIn, referee: RefereeDep, found: str = Depends(challenge_id)) -> Response:
+    """Accept a challenge made to the account of the key: the game is created, with this seat's token; the other
+    seat is kept for the challenger."""
+    return _json(await challenges(referee).accept(found, body.key))
+
+
+@router.post(
+    "/challenges/{challenge_id}/decline",
+    dependencies=[Depends(parse.json_body)],
+    responses=answers(
+        Challenge, 413, 415, 422, example={**EXAMPLE, "status": "declined"}, more=NO_CHALLENGE | WRONG_KEY | CLOSED
+    ),
+)
+async def decline_challenge(body: AccountKeyIn, referee: RefereeDep, found: str = Depends(challenge_id)) -> Response:
+    """Decline a challenge made to the account of the key."""
+    return _json(await challenges(referee).decline(found, body.key))
+
+
+@router.get(
+    "/accounts/{account_id}/challenges",
+    responses=answers(ChallengeList, example={"challenges": [EXAMPLE]}, more=NOT_FOUND),
+)
+async def list_challenges(referee: RefereeDep, found: str = Depends(account_id)) -> Response:
+    """The account's open challenges, made or received, oldest first (a bot polls it to answer challenges)."""
+    return _json({"challenges": await challenges(referee).of_account(found)})

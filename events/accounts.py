@@ -1,0 +1,153 @@
+"""Accounts as the stores keep them (schema version 4): a public id, a name and its comparison key, a kind, the digest
+of the account's key (never the key), and the games each account sat at.
+
+Both stores share these statements and this code; each gives only its two primitives, `_query` and `_change`. An
+account's rows change one statement at a time (each its own transaction); the seats an account takes are written
+with the game's events instead (`Append.accounts`), so a game and who sat at it are never apart.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+
+class NameTaken(Exception):
+    """Another account has this name (compared by its key: case and Unicode forms aside)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AccountRow:
+    account_id: str
+    name: str
+    kind: str
+    created: int
+    key_digest: str | None
+    """None once the key is revoked."""
+
+
+def rated_row(game_id: str, meta: dict[str, Any] | None) -> tuple[str, str, int, int] | None:
+    """The `rated_games` row of a game that just ended, if its record says it is rated."""
+    if not meta or not meta.get("rated"):
+        return None
+    return (game_id, meta["ruleset"], len(meta["seats"]), int(meta.get("created") or 0))
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRow:
+    challenge_id: str
+    challenger: str
+    challenged: str
+    ruleset: str
+    rated: bool
+    status: str
+    """open, accepted (`game_id` is the game) or declined."""
+    game_id: str | None
+    created: int
+
+
+class AccountStatements:
+    """The account statements in one parameter mark."""
+
+    def __init__(self, m: str) -> None:
+        columns = "account_id, name, kind, created, key_digest"
+        self.insert = (
+            f"INSERT INTO accounts (account_id, name, name_key, kind, key_digest, created) VALUES ({m}, {m}, {m}, {m}, "
+            f"{m}, {m})"
+        )
+        self.by_id = f"SELECT {columns} FROM accounts WHERE account_id = {m}"
+        self.by_key = f"SELECT {columns} FROM accounts WHERE key_digest = {m}"
+        self.set_key = f"UPDATE accounts SET key_digest = {m} WHERE account_id = {m} AND key_digest = {m}"
+        self.games = f"SELECT DISTINCT game_id FROM account_games WHERE account_id = {m} ORDER BY game_id"
+        self.seats = f"SELECT account_id, seat FROM account_games WHERE game_id = {m} ORDER BY seat"
+        self.rated_games = "SELECT game_id, ruleset, players, created FROM rated_games ORDER BY created, game_id"
+        self.insert_rated = (
+            f"INSERT INTO rated_games (game_id, ruleset, players, created) VALUES ({m}, {m}, {m}, {m}) "
+            "ON CONFLICT DO NOTHING"
+        )
+        self.insert_seat = (
+            f"INSERT INTO account_games (account_id, game_id, seat) VALUES ({m}, {m}, {m}) ON CONFLICT DO NOTHING"
+        )
+        self.by_name = f"SELECT {columns} FROM accounts WHERE name_key = {m}"
+        challenge = "challenge_id, challenger, challenged, ruleset, rated, status, game_id, created"
+        self.insert_challenge = f"INSERT INTO challenges ({challenge}) VALUES ({', '.join([m] * 8)})"
+        self.challenge = f"SELECT {challenge} FROM challenges WHERE challenge_id = {m}"
+        self.settle = f"UPDATE challenges SET status = {m}, game_id = {m} WHERE challenge_id = {m} AND status = 'open'"
+        self.challenges_of = (
+            f"SELECT {challenge} FROM challenges WHERE (challenger = {m} OR challenged = {m}) AND status = 'open' "
+            "ORDER BY created, challenge_id"
+        )
+
+
+class AccountRecords:
+    """The account methods of a store, over its `_query` (rows of a read) and `_change` (rows a write changed)."""
+
+    _accounts: AccountStatements
+
+    @abstractmethod
+    def _query(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]: ...
+
+    @abstractmethod
+    def _change(self, sql: str, params: tuple[Any, ...]) -> int:
+        """Run one write in a transaction of its own: how many rows it changed; `NameTaken` for a unique name."""
+
+    def create_account(self, row: AccountRow, name_key: str) -> None:
+        """Record a new account; `NameTaken` if another one has the same `name_key`."""
+        r = row
+        self._change(self._accounts.insert, (r.account_id, r.name, name_key, r.kind, r.key_digest, r.created))
+
+    def account(self, account_id: str) -> AccountRow | None:
+        rows = self._query(self._accounts.by_id, (account_id,))
+        return AccountRow(*rows[0]) if rows else None
+
+    def account_by_key(self, key_digest: str) -> AccountRow | None:
+        """The account whose key has this digest (a revoked key has none)."""
+        rows = self._query(self._accounts.by_key, (key_digest,))
+        return AccountRow(*rows[0]) if rows else None
+
+    def replace_account_key(self, account_id: str, old_digest: str, new_digest: str | None) -> bool:
+        """Swap the key's digest (None: revoke it) if it is still `old_digest`: False when another call changed it
+        first."""
+        return self._change(self._accounts.set_key, (new_digest, account_id, old_digest)) == 1
+
+    def account_games(self, account_id: str) -> list[str]:
+        """The games the account sat at, by id."""
+        return [g for (g,) in self._query(self._accounts.games, (account_id,))]
+
+    def rated_games(self) -> list[tuple[str, str, int, int]]:
+        """(game_id, ruleset, players, created) of every finished rated game, in the ladder's order."""
+        return [(g, r, int(p), int(c)) for g, r, p, c in self._query(self._accounts.rated_games, ())]
+
+    def game_accounts(self, game_id: str) -> list[tuple[str, int]]:
+        """(account_id, seat) of every seat of the game an account took."""
+        return [(a, s) for a, s in self._query(self._accounts.seats, (game_id,))]
+
+    def account_by_name(self, name_key: str) -> AccountRow | None:
+        """The account whose name has this comparison key (`referee.accounts.normalize_name`)."""
+        rows = self._query(self._accounts.by_name, (name_key,))
+        return AccountRow(*rows[0]) if rows else None
+
+    # -- challenges ------------------------------------------------------------------------------------------
+
+    def create_challenge(self, row: ChallengeRow) -> None:
+        r = row
+        values = (r.challenge_id, r.challenger, r.challenged, r.ruleset, int(r.rated), r.status, r.game_id, r.created)
+        self._change(self._accounts.insert_challenge, values)
+
+    def challenge(self, challenge_id: str) -> ChallengeRow | None:
+        rows = self._query(self._accounts.challenge, (challenge_id,))
+        return _challenge(rows[0]) if rows else None
+
+    def settle_challenge(self, challenge_id: str, status: str, game_id: str | None) -> bool:
+        """Close an open challenge (accepted, with its game; or declined): False if it was not open any more."""
+        return self._change(self._accounts.settle, (status, game_id, challenge_id)) == 1
+
+    def open_challenges(self, account_id: str) -> list[ChallengeRow]:
+        """The open challenges the account made or received, oldest first."""
+        return [_challenge(r) for r in self._query(self._accounts.challenges_of, (account_id, account_id))]
+
+
+def _challenge(row: tuple[Any, ...]) -> ChallengeRow:
+    c_id, challenger, challenged, ruleset, rated, status, game_id, created = row
+    return ChallengeRow(c_id, challenger, challenged, ruleset, bool(rated), status, game_id, int(created))

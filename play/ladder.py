@@ -1,0 +1,113 @@
+"""The ladder as a pure fold of logs: the finished rated games' logs, and nothing else, give every account's rating for
+each ruleset and table size. `loveletter ratings LOGS…` and the referee's `GET /ladder` both call `standings`, so
+the audit of a ladder is the audit of its games: anyone with the logs gets the same figures, to the last bit.
+
+A game counts when its log says it is rated (`game_started.rated`), it ended (`game_ended`: an aborted game says
+nothing), and every seat was an account's, each account once. The games are taken in the order their logs say they
+began (`game_started.at`, then the game id), whatever order the logs are read in. Each game moves its accounts'
+ratings as a tournament's games move its bots' (`play.ratings.rate`: OpenSkill's Plackett–Luce model, each seat a
+team of one, ranked winners first, then by favors, a seat that left the game last).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from loveletter.core.catalogue import Event, GameEnded, GameStarted, SeatAccount, SeatJoined
+from loveletter.core.evolve import fold
+from loveletter.play.ratings import rate
+from loveletter.play.tournament import Outcome
+
+Group = tuple[str, int]
+"""A ladder: (ruleset, table size)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatedGame:
+    """What the ladder needs of one finished rated game."""
+
+    game_id: str
+    ruleset: str
+    at: int
+    seats: tuple[SeatAccount, ...]
+    names: tuple[str, ...]
+    outcome: Outcome
+
+    @property
+    def group(self) -> Group:
+        return (self.ruleset, len(self.seats))
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One account's place on a ladder."""
+
+    account: str
+    kind: str
+    name: str
+    mu: float
+    sigma: float
+    games: int
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "account_id": self.account,
+            "name": self.name,
+            "kind": self.kind,
+            "mu": self.mu,
+            "sigma": self.sigma,
+            "games": self.games,
+        }
+
+
+class NotCounted(ValueError):
+    """A log the ladder does not count, and why (it is not rated, not over, or its seats break the rated rules)."""
+
+
+def rated_game(game_id: str, events: Sequence[Event]) -> RatedGame:
+    """The finished rated game a (verified) log records; `NotCounted` says why a log is not one."""
+    started = events[0] if events else None
+    if not isinstance(started, GameStarted) or not started.rated:
+        raise NotCounted(f"{game_id}: not a rated game")
+    if not any(type(e) is GameEnded for e in events):
+        raise NotCounted(f"{game_id}: not finished (or aborted)")
+    seats: list[SeatAccount | None] = list(started.accounts) or [None] * len(started.players)
+    for e in events:
+        if isinstance(e, SeatJoined) and e.account is not None:
+            seats[e.player] = e.account
+    taken = [s for s in seats if s is not None]
+    if len(taken) != len(seats) or len({s.account for s in taken}) != len(taken):
+        raise NotCounted(f"{game_id}: a rated game's seats are each a different account's")
+    state = fold(events)
+    outcome = Outcome(0, 0, tuple(range(len(taken))), tuple(state.winners), tuple(state.favors), tuple(state.resigned))
+    return RatedGame(game_id, started.ruleset, started.at or 0, tuple(taken), tuple(state.players), outcome)
+
+
+def standings(games: Iterable[RatedGame]) -> dict[Group, list[Standing]]:
+    """Every ladder the games make: its accounts, best first (by mu, then account id), each with its rating."""
+    by_group: dict[Group, list[RatedGame]] = {}
+    for game in sorted(games, key=lambda g: (g.at, g.game_id)):
+        by_group.setdefault(game.group, []).append(game)
+    return {group: _ladder(played) for group, played in sorted(by_group.items())}
+
+
+def _ladder(games: list[RatedGame]) -> list[Standing]:
+    index: dict[str, int] = {}
+    who: dict[str, tuple[str, str]] = {}
+    counts: dict[str, int] = {}
+    outcomes = []
+    for game in games:
+        for seat, name in zip(game.seats, game.names, strict=True):
+            index.setdefault(seat.account, len(index))
+            who[seat.account] = (seat.kind, name)
+            counts[seat.account] = counts.get(seat.account, 0) + 1
+        seat_bots = tuple(index[s.account] for s in game.seats)
+        o = game.outcome
+        outcomes.append(Outcome(o.game, o.deal, seat_bots, o.winners, o.favors, o.resigned))
+    ratings = rate(outcomes, len(index), keep_history=False).final
+    out = [
+        Standing(account, who[account][0], who[account][1], ratings[i].mu, ratings[i].sigma, counts[account])
+        for account, i in index.items()
+    ]
+    return sorted(out, key=lambda s: (-s.mu, s.account))

@@ -1,0 +1,139 @@
+"""Challenges: one account invites another (by id or by name) to a two-seat game, rated or not; the challenged account
+accepts, which creates the game with its own seat taken and the other kept for the challenger, or declines.
+
+The challenger learns the outcome from the challenge (`public`: its status and, once accepted, its game) and takes
+the seat kept for it by joining the game with its account key; no invite travels, and no seat token is kept for
+anyone. Accepting closes the challenge first (compare and swap on its status), then creates the game under the id
+it recorded, so two acceptances at once make one game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Any
+
+from loveletter.core.lang import Text
+from loveletter.events.accounts import AccountRow, ChallengeRow
+from loveletter.referee.accounts import Accounts, account_not_found, key_rejected, normalize_name
+from loveletter.referee.inputs import NewGame, NewSeat
+from loveletter.referee.refusals import Refusal
+from loveletter.referee.seating import Seating
+
+
+def challenge_not_found(challenge_id: str) -> Refusal:
+    return Refusal(
+        "challenge_not_found",
+        Text(f"there is no challenge {challenge_id!r}", f"il n'y a pas de défi « {challenge_id} »"),
+    )
+
+
+class Challenges:
+    def __init__(self, accounts: Accounts, seating: Seating) -> None:
+        self.accounts = accounts
+        self.store = accounts.store
+        self.seating = seating
+
+    async def _account(self, ref: str) -> AccountRow:
+        """An account by its public id, or by its name (compared as names are)."""
+        row = await asyncio.to_thread(self.store.account, ref) if ref.startswith("a_") else None
+        if row is None:
+            try:
+                key = normalize_name(ref)[1]
+            except Refusal:
+                raise account_not_found(ref) from None
+            row = await asyncio.to_thread(self.store.account_by_name, key)
+        if row is None:
+            raise account_not_found(ref)
+        return row
+
+    async def make(self, key: str, to: str, ruleset: str, rated: bool) -> dict[str, Any]:
+        """The account of `key` challenges the account `to` (an id or a name): the open challenge."""
+        challenger = await self.accounts.holder(key)
+        challenged = await self._account(to)
+        if challenged.account_id == challenger.account_id:
+            raise Refusal(
+                "challenge_refused",
+                Text("an account cannot challenge itself", "un compte ne peut pas se défier lui-même"),
+            )
+        if challenged.key_digest is None:
+            raise Refusal(
+                "challenge_refused",
+                Text(
+                    "this account's key is revoked: it plays no more",
+                    "la clé de ce compte est révoquée : il ne joue plus",
+                ),
+            )
+        row = ChallengeRow(
+            "c_" + secrets.token_urlsafe(12), challenger.account_id, challenged.account_id, ruleset, rated, "open",
+            None, self.accounts.now(),
+        )  # fmt: skip
+        await asyncio.to_thread(self.store.create_challenge, row)
+        return await self._shown(row)
+
+    async def _open(self, challenge_id: str, key: str) -> ChallengeRow:
+        """The open challenge `challenge_id`, if `key` is the challenged account's."""
+        row = await asyncio.to_thread(self.store.challenge, challenge_id)
+        if row is None:
+            raise challenge_not_found(challenge_id)
+        if (await self.accounts.holder(key)).account_id != row.challenged:
+            raise key_rejected()
+        if row.status != "open":
+            raise closed(row.status)
+        return row
+
+    async def accept(self, challenge_id: str, key: str) -> dict[str, Any]:
+        """Accept: the game, with the challenged account's seat (its token) and the other kept for the challenger."""
+        row = await self._open(challenge_id, key)
+        game_id = "g_" + secrets.token_urlsafe(12)
+        if not await asyncio.to_thread(self.store.settle_challenge, challenge_id, "accepted", game_id):
+            raise closed("accepted")  # another acceptance (or a decline) came first
+        game = NewGame((NewSeat(open=True), NewSeat(account_key=key)), ruleset=row.ruleset, rated=row.rated)
+        made = await self.seating.create(game, game_id=game_id, reserved_accounts={0: row.challenger})
+        mine = made["seats"][1]
+        return {"challenge_id": challenge_id, "game_id": game_id, "seat": 1, "name": mine["name"],
+                "token": mine["token"], "version": made["version"]}  # fmt: skip
+
+    async def decline(self, challenge_id: str, key: str) -> dict[str, Any]:
+        await self._open(challenge_id, key)
+        if not await asyncio.to_thread(self.store.settle_challenge, challenge_id, "declined", None):
+            raise closed("accepted")
+        return await self.public(challenge_id)
+
+    async def public(self, challenge_id: str) -> dict[str, Any]:
+        """What anyone may read of a challenge: who, what, its status and (accepted) its game."""
+        row = await asyncio.to_thread(self.store.challenge, challenge_id)
+        if row is None:
+            raise challenge_not_found(challenge_id)
+        return await self._shown(row)
+
+    async def of_account(self, account_id: str) -> list[dict[str, Any]]:
+        """The account's open challenges, made or received, oldest first."""
+        if await asyncio.to_thread(self.store.account, account_id) is None:
+            raise account_not_found(account_id)
+        rows = await asyncio.to_thread(self.store.open_challenges, account_id)
+        return [await self._shown(r) for r in rows]
+
+    async def _shown(self, row: ChallengeRow) -> dict[str, Any]:
+        async def who(account_id: str) -> dict[str, str]:
+            found = await asyncio.to_thread(self.store.account, account_id)
+            assert found is not None  # accounts are never deleted
+            return {"account_id": found.account_id, "name": found.name, "kind": found.kind}
+
+        return {
+            "challenge_id": row.challenge_id,
+            "challenger": await who(row.challenger),
+            "challenged": await who(row.challenged),
+            "ruleset": row.ruleset,
+            "players": 2,
+            "rated": row.rated,
+            "status": row.status,
+            "game_id": row.game_id,
+            "created": row.created,
+        }
+
+
+def closed(status: str) -> Refusal:
+    en, fr = {"accepted": ("accepted", "accepté"), "declined": ("declined", "refusé")}[status]
+    said = Text(f"this challenge is closed: it was {en}", f"ce défi est clos : il a été {fr}")
+    return Refusal("challenge_closed", said)

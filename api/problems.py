@@ -167,7 +167,13 @@ class Problem(Exception):
         return orjson.dumps(self.body(lang, instance))
 
 
+_LEAVES = frozenset((int, str, bool, float, type(None)))
+"""Values returned as they are, checked first: a refusal's legal moves are many small plain dicts."""
+
+
 def _render(value: Any, lang: str) -> Any:
+    if type(value) in _LEAVES:
+        return value
     if isinstance(value, Text):
         return value(lang)
     if isinstance(value, dict):

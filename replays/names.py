@@ -71,4 +71,7 @@ def not_a_card(value: Any) -> Text:
 
 def card_named(value: Any) -> Card | None:
     """The card `value` names (id, English or French name, themed names; case and accents aside), or None."""
-    return _CARD_NAMES.get(_fold_name(value)) if isinstance(value, str) else None
+    if not isinstance(value, str):
+        return None
+    exact = _CARD_NAMES.get(value)  # most bodies name a card by its id: no folding needed
+    return exact if exact is not None else _CARD_NAMES.get(_fold_name(value))

@@ -90,3 +90,11 @@ def test_transcripts_read_themed_names_in_every_ruleset() -> None:
     doc["ruleset"] = "princess-princess"
     doc["rounds"][0]["turns"][0]["play"] = "Oliver le dragon"
     assert expand(doc).ok
+
+
+def test_a_card_id_is_read_without_folding_and_as_folding_would() -> None:
+    """`card_named` looks an exact key up first; that is only right because every key is its own folded form."""
+    from loveletter.replays.names import _CARD_NAMES, _fold_name, card_named
+
+    assert all(_fold_name(key) == key for key in _CARD_NAMES)
+    assert card_named("guard") is card_named(" GUARD ") is card_named("Garde")

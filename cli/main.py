@@ -3,8 +3,8 @@ pyproject's `[project.scripts]`) that turns every error into one line on stderr 
 else `LOVELETTER_LANG`, else the locale).
 
 Each family of commands lives in a module of its own: `logs` (replay, audit, show), `disputes` (explain,
-situation), `analyse`, `play` (simulate, demo), `tournament`, `bots` (bot run) and `serve`; what they share is in
-`options` (the language, click's classes, the shared options), `failures`, `game_file` and `progress`.
+situation), `analyse`, `play` (simulate, demo), `tournament`, `bots` (bot run), `solve` and `serve`; what they share
+is in `options` (the language, click's classes, the shared options), `failures`, `game_file` and `progress`.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from loveletter.cli.logs import audit, replay, show
 from loveletter.cli.options import UI, Group, _
 from loveletter.cli.play import demo, simulate
 from loveletter.cli.serve import serve
+from loveletter.cli.solve import solve
 from loveletter.cli.text import OneOf, usage_error
 from loveletter.cli.tournament import tournament
 from loveletter.core.lang import Text
@@ -33,9 +34,9 @@ EXIT_USAGE = 2
     context_settings={"help_option_names": ["-h", "--help"]},
     help=_(
         "Love Letter referee: serve, replay, audit, show, explain, situation, analyse, simulate, demo, tournament, "
-        "bot.",
+        "bot, solve.",
         "Arbitre de Love Letter : servir, rejouer, auditer, raconter, expliquer, juger une situation, analyser, "
-        "simuler, démontrer, organiser un tournoi, faire jouer un robot.",
+        "simuler, démontrer, organiser un tournoi, faire jouer un robot, résoudre.",
     ),
 )
 @click.version_option(
@@ -57,7 +58,7 @@ def app() -> None:
     pass
 
 
-for each in (serve, replay, audit, show, explain, situation, analyse, simulate, demo, tournament, bot):
+for each in (serve, replay, audit, show, explain, situation, analyse, simulate, demo, tournament, bot, solve):
     app.add_command(each)
 
 

@@ -38,6 +38,8 @@ SMALL = {
     "engine.py": (["--games", "2", "--iterations", "4", "--match", "two,four"], "Wilson interval"),
     # issue 11's replay viewer and statistics page in Chromium: their weight, the viewer's first position
     "viewer_page_weight.py": (["--loads", "1"], "first position drawn"),
+    # issue 26's solver: the published 4- and 5-card games, a few iterations
+    "solve.py": (["--cards", "4,5", "--iterations", "20", "--bots", "heuristic"], "exploitability at most 1%"),
 }
 
 

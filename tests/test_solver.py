@@ -28,6 +28,7 @@ from loveletter.play.solver.cfr import CFRPlus
 from loveletter.play.solver.exploit import measure, policy_strategy, uniform
 from loveletter.play.solver.games import _JavaRandom, cut, java_order, published
 from loveletter.play.solver.tree import CHANCE, DECISION, Tree, build
+from tests.cli import loveletter
 
 G, PR, B, H, P, K, CO, PS = (
     Card.GUARD,
@@ -245,3 +246,26 @@ def test_the_solver_leaves_the_rules_core_as_it_found_it() -> None:
     policy_strategy(tree, choose_heuristic)
     assert {rs.id: (rs.deck, dict(rs.values)) for rs in RULESETS.values()} == catalogue
     assert _seeded_game() == before
+
+
+# -- the command line ------------------------------------------------------------------------------------------------
+
+
+def test_loveletter_solve_prints_its_progress_and_figures_as_json() -> None:
+    result = loveletter("solve", "--cards", "5", "--iterations", "20", "--against", "heuristic", "--json")
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    assert figures["ruleset"] == published(5).ruleset.id and figures["iterations"] == 20
+    assert (figures["nodes"], figures["infosets"]) == (len(build(published(5))), len(build(published(5)).infosets))
+    assert [s["iterations"] for s in figures["steps"]] == [1, 2, 5, 10, 20]
+    assert figures["exploitability"] == figures["steps"][-1]["exploitability"] < 0.01
+    assert figures["bots"]["heuristic"]["exploitability"] > figures["exploitability"]
+    assert "iteration 20: exploitability" in result.stderr
+
+
+def test_loveletter_solve_speaks_french() -> None:
+    result = loveletter("solve", "--cards", "4", "--target", "1", "--lang", "fr")
+    assert result.returncode == 0, result.stderr
+    assert "exploitabilité" in result.stdout and "itération 5 : exploitabilité 0,556" in result.stderr
+    refused = loveletter("solve", "--target", "beaucoup", "--lang", "fr")
+    assert refused.returncode == 2 and "« beaucoup » n'est pas un pourcentage" in refused.stderr

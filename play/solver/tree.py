@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from loveletter.core.cards import Card
 from loveletter.core.catalogue import CardDrawn, Event, GameStarted, RoundStarted, TurnStarted
@@ -90,7 +89,8 @@ class _Builder:
         self.tree = Tree(game)
         self.keep = keep_states
         self.progress = progress
-        self.seen: dict[tuple[Any, ...], int] = {}  # (seat, what it had seen, what it sees now) -> a number
+        self.words: dict[object, int] = {}  # an event as a seat sees it -> a number (a few thousand in a game)
+        self.seen: dict[tuple[int, int, tuple[int, ...]], int] = {}  # (seat, what it had seen, what it sees) -> number
         self.sets: dict[tuple[int, int], int] = {}  # (seat, what it has seen) -> information set
         start = fold([GameStarted(game.ruleset.id, SEATS, {}, first_player=0, scenario=True)])
         self._chance(start, (0, 0), (None, None), None)
@@ -105,7 +105,7 @@ class _Builder:
         t.probs.append(())
         t.value.append(0.0)
         t.infoset.append(-1)
-        if self.progress is not None and node % 20000 == 0:
+        if self.progress is not None and node and node % 100000 == 0:
             self.progress(node)
         return node
 
@@ -185,8 +185,16 @@ class _Builder:
         """Each seat's record of what it saw, after `events`."""
         events = tuple(events)
         out = []
+        words = self.words
         for seat in (0, 1):
-            key = (seat, seen[seat], tuple(_as_seen(event, seat) for event in events))
+            seen_now = []
+            for event in events:
+                word = _as_seen(event, seat)
+                number = words.get(word)
+                if number is None:
+                    number = words[word] = len(words)
+                seen_now.append(number)
+            key = (seat, seen[seat], tuple(seen_now))
             number = self.seen.get(key)
             if number is None:
                 number = self.seen[key] = len(self.seen) + 1  # 0 is the start: nothing seen

@@ -109,12 +109,13 @@ class _Builder:
             self.progress(node)
         return node
 
-    def _node(self, state: GameState, seen: tuple[int, int], last: Last) -> int:
+    def _node(self, state: GameState, seen: tuple[int, int], events: tuple[Event, ...], last: Last) -> int:
+        """The node of `state`, reached by `events` from where each seat had seen `seen`."""
         if state.phase != PHASE_PLAY:  # the round is over (2012 and the reduced decks have no Chancellor)
             node = self._new(TERMINAL)
             self.tree.value[node] = _share(state.round_winners)
         else:
-            node = self._decision(state, seen, last)
+            node = self._decision(state, self._saw(seen, events), last)
         if self.keep:
             self.tree.states[node] = state
         return node
@@ -146,7 +147,7 @@ class _Builder:
         base, first = self._outcome(state, move, unseen, ())
         shown = _shown(first)
         if not shown:
-            return self._node(fold(first, base), self._saw(seen, first), last)
+            return self._node(fold(first, base), seen, first, last)
         node = self._new(CHANCE)
         kids: list[int] = []
         probs: list[float] = []
@@ -154,7 +155,7 @@ class _Builder:
             laid, events = (base, first) if sequence == shown else self._outcome(state, move, unseen, sequence)
             if _shown(events) != sequence:
                 raise AssertionError("the rules showed other cards than the ones laid on top")
-            kids.append(self._node(fold(events, laid), self._saw(seen, events), last))
+            kids.append(self._node(fold(events, laid), seen, events, last))
             probs.append(p)
         self.tree.children[node] = tuple(kids)
         self.tree.probs[node] = tuple(probs)
@@ -181,9 +182,8 @@ class _Builder:
         ready = laid.freeze()
         return ready, tuple(decide(ready, move))
 
-    def _saw(self, seen: tuple[int, int], events: Iterable[Event]) -> tuple[int, int]:
+    def _saw(self, seen: tuple[int, int], events: tuple[Event, ...]) -> tuple[int, int]:
         """Each seat's record of what it saw, after `events`."""
-        events = tuple(events)
         out = []
         words = self.words
         for seat in (0, 1):

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from loveletter.play.bots import get_bot
 from loveletter.play.solver.cfr import CFRPlus, Strategy
-from loveletter.play.solver.exploit import Exploitability, measure, policy_strategy
+from loveletter.play.solver.exploit import Exploitability, best_response, measure, policy_strategy, value
 from loveletter.play.solver.games import CutGame
 from loveletter.play.solver.tree import Tree, build
 
@@ -73,13 +73,14 @@ def solve(
         if solver.iterations == mark or done:
             while mark <= solver.iterations:
                 mark = next(marks)
-            result = measure(tree, solver.average())
-            step = Step(solver.iterations, time.process_time() - start, result.exploitability)
+            average = solver.average()
+            north, south = best_response(tree, average, 0), best_response(tree, average, 1)
+            step = Step(solver.iterations, time.process_time() - start, (north + south - 1.0) / 2.0)
             solved.steps.append(step)
-            solved.result = result
             if on_step is not None:
                 on_step(step)
-            if done or (target is not None and result.exploitability <= target):
+            if done or (target is not None and step.exploitability <= target):
+                solved.result = Exploitability(north, south, value(tree, average))
                 break
     solved.iterations = solver.iterations
     solved.seconds = time.process_time() - start

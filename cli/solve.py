@@ -18,6 +18,8 @@ from loveletter.play.solver.exploit import Exploitability
 from loveletter.play.solver.games import PUBLISHED, CutGame
 
 BOTS = ("random", "heuristic", "expert")
+SOLVABLE = range(PUBLISHED.start, 9)
+"""The published games whose whole tree fits in memory (docs/engine.md: about 170 bytes a node, ×40 a card)."""
 
 
 class Percent(click.ParamType):
@@ -48,12 +50,14 @@ class Percent(click.ParamType):
 )
 @click.option(
     "--cards",
-    type=OneOf(UI, tuple(str(n) for n in PUBLISHED)),
+    type=OneOf(UI, tuple(str(n) for n in SOLVABLE)),
     default="4",
     show_default=True,
     help=_(
-        "the published game of this many cards (jackie-scholl/love-letter-AI, rebuilt with the project's cards)",
-        "la partie publiée de ce nombre de cartes (jackie-scholl/love-letter-AI, refaite avec les cartes du projet)",
+        "the published game of this many cards (jackie-scholl/love-letter-AI, rebuilt with the project's cards; "
+        "beyond 8 cards the tree would not fit in memory)",
+        "la partie publiée de ce nombre de cartes (jackie-scholl/love-letter-AI, refaite avec les cartes du projet ; "
+        "au-delà de 8 cartes, l'arbre ne tiendrait pas en mémoire)",
     ),
 )
 @click.option(

@@ -3,8 +3,9 @@ pyproject's `[project.scripts]`) that turns every error into one line on stderr 
 else `LOVELETTER_LANG`, else the locale).
 
 Each family of commands lives in a module of its own: `logs` (replay, audit, show), `disputes` (explain,
-situation), `analyse`, `play` (simulate, demo), `tournament`, `bots` (bot run), `ratings` and `serve`; what they
-share is in `options` (the language, click's classes, the shared options), `failures`, `game_file` and `progress`.
+situation), `analyse`, `play` (simulate, demo), `tournament`, `bots` (bot run), `ratings`, `solve` and `serve`;
+what they share is in `options` (the language, click's classes, the shared options), `failures`, `game_file` and
+`progress`.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from loveletter.cli.options import UI, Group, _
 from loveletter.cli.play import demo, simulate
 from loveletter.cli.ratings import ratings
 from loveletter.cli.serve import serve
+from loveletter.cli.solve import solve
 from loveletter.cli.text import OneOf, usage_error
 from loveletter.cli.tournament import tournament
 from loveletter.core.lang import Text
@@ -34,9 +36,9 @@ EXIT_USAGE = 2
     context_settings={"help_option_names": ["-h", "--help"]},
     help=_(
         "Love Letter referee: serve, replay, audit, show, explain, situation, analyse, simulate, demo, tournament, "
-        "bot, ratings.",
+        "bot, ratings, solve.",
         "Arbitre de Love Letter : servir, rejouer, auditer, raconter, expliquer, juger une situation, analyser, "
-        "simuler, démontrer, organiser un tournoi, faire jouer un robot, recalculer les classements.",
+        "simuler, démontrer, organiser un tournoi, faire jouer un robot, recalculer les classements, résoudre.",
     ),
 )
 @click.version_option(
@@ -58,7 +60,7 @@ def app() -> None:
     pass
 
 
-for each in (serve, replay, audit, show, explain, situation, analyse, simulate, demo, tournament, bot, ratings):
+for each in (serve, replay, audit, show, explain, situation, analyse, simulate, demo, tournament, bot, ratings, solve):
     app.add_command(each)
 
 

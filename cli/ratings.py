@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from loveletter.cli.failures import fail
-from loveletter.cli.options import _, command
+from loveletter.cli.options import _, command, lang_option
 from loveletter.core.lang import os_error
 
 
@@ -28,7 +28,8 @@ from loveletter.core.lang import os_error
 @click.option("--ruleset", default=None, help=_("only this ruleset's ladders", "seulement ce jeu de règles"))
 @click.option("--players", type=int, default=None, help=_("only this table size", "seulement ce nombre de joueurs"))
 @click.option("--json", "as_json", is_flag=True, help=_("print the ladders as JSON", "afficher en JSON"))
-def ratings(files: tuple[Path, ...], ruleset: str | None, players: int | None, as_json: bool) -> None:
+@lang_option
+def ratings(files: tuple[Path, ...], ruleset: str | None, players: int | None, as_json: bool, lang: str) -> None:
     from loveletter.events.log import read_games
     from loveletter.play.ladder import NotCounted, RatedGame, rated_game, standings
     from loveletter.replays.audit import Options, audit_bytes

@@ -230,9 +230,13 @@ DEFAULT_RULESET = "2019"
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:
-    """Look a ruleset up by id; an unknown id is a `KeyError` naming the known ones."""
+    """Look a ruleset up by id (a reduced research deck too); an unknown id is a `KeyError` naming the known ones."""
     try:
         return RULESETS[ruleset_id]
     except KeyError:
+        if "@" in ruleset_id:  # a reduced research deck, named by its id (core.rulesets_reduced)
+            from loveletter.core.rulesets_reduced import parse
+
+            return parse(ruleset_id)
         known = ", ".join(RULESETS)
         raise KeyError(f"unknown ruleset {ruleset_id!r} (known: {known})") from None

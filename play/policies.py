@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 
 from loveletter.core.cards import Card
 from loveletter.core.commands import PlayCard, PlayerCommand, ReturnCards
-from loveletter.core.rulesets import RULESETS
+from loveletter.core.rulesets import RULESETS, get_ruleset
 from loveletter.core.views import View
 
 Policy = Callable[[View, Sequence[PlayerCommand], random.Random], PlayerCommand]
@@ -126,7 +126,9 @@ def _score_return(move: ReturnCards, values: dict[Card, int]) -> float:
 
 def choose_heuristic(view: View, moves: Sequence[PlayerCommand], rng: random.Random) -> PlayerCommand:
     """The best-scoring legal move for this seat's knowledge; ties broken with `rng`."""
-    values = _VALUES[view.ruleset]
+    values = _VALUES.get(view.ruleset)
+    if values is None:  # a reduced research deck (core.rulesets_reduced): its parent's values, by its own id
+        values = _VALUES[view.ruleset] = dict(get_ruleset(view.ruleset).values)
     unseen_total = sum(view.unseen.values())
     best: list[PlayerCommand] = []
     top = float("-inf")

@@ -40,6 +40,8 @@ SMALL = {
     "viewer_page_weight.py": (["--loads", "1"], "first position drawn"),
     # issue 22's before/after of the HTTP load: this tree against itself, one tiny round
     "api_load_compare.py": ([".", "--rounds", "1", "--games", "2", "--concurrency", "2"], "medians over 1 rounds"),
+    # issue 26's solver: the published 4- and 5-card games, a few iterations
+    "solve.py": (["--cards", "4,5", "--iterations", "20", "--bots", "heuristic"], "exploitability at most 1%"),
 }
 
 

@@ -29,6 +29,8 @@ COMMANDS = [
     "analyse",
     "bot",
     "tournament",
+    "ratings",
+    "solve",
 ]
 IDS = [
     "princess",

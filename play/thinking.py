@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import hashlib
 import multiprocessing
+import os
 import random
 import signal
 import weakref
@@ -49,8 +50,15 @@ MAX_URGENT = 64
 """Seat decisions waiting at once; beyond, a seat is played by the heuristic (`Busy`)."""
 MAX_BACKGROUND = 16
 """Background tasks waiting at once (a review or a simulation has one task in flight at a time)."""
-DECISION_SECONDS = 3.0
-"""The time a seat's decision may take, waiting included, before the heuristic decides instead."""
+DECISION_SECONDS = 10.0
+"""The time a seat's decision may take, waiting included, before the heuristic decides instead: a guard against a
+wedged or swamped room (a decision takes tens of milliseconds), not the expert's budget."""
+NICENESS = 5
+"""How much lower the workers' CPU priority is than the server's: when the machine is short of CPU, the event loop
+answers first and the search waits."""
+START_SECONDS = 30.0
+"""More time for the decisions asked while the workers start (importing the engine takes a few tenths of a second
+of CPU, far more on a busy machine)."""
 
 
 class Busy(Exception):
@@ -101,8 +109,10 @@ def _ready() -> None:
 
 
 def _worker_start() -> None:
-    """A worker leaves Ctrl-C to the server, which shuts the pool down itself."""
+    """A worker leaves Ctrl-C to the server, which shuts the pool down itself, and the CPU to the server first."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(OSError):
+        os.nice(NICENESS)
 
 
 @dataclass(eq=False)
@@ -125,6 +135,8 @@ class Thinking:
     _waiting: dict[bool, deque[_Task]] = field(default_factory=lambda: {True: deque(), False: deque()}, init=False)
     _running: dict[bool, int] = field(default_factory=lambda: {True: 0, False: 0}, init=False)
     _closed: bool = field(default=False, init=False)
+    _started: bool = field(default=False, init=False)
+    """Whether a worker has answered once (the workers are up)."""
 
     @property
     def background_workers(self) -> int:
@@ -155,7 +167,8 @@ class Thinking:
 
     async def choose(self, bot: str, view: View, moves: Sequence[PlayerCommand], seed: int) -> PlayerCommand:
         """A seat's decision by a bot that thinks (urgent; `decision_seconds` at most, or `TimeoutError`)."""
-        return await self.run(choose, bot, view, tuple(moves), seed, urgent=True, timeout=self.decision_seconds)
+        seconds = self.decision_seconds + (0.0 if self._started else START_SECONDS)
+        return await self.run(choose, bot, view, tuple(moves), seed, urgent=True, timeout=seconds)
 
     def warm(self) -> None:
         """Start the workers now, if not yet started (a game that will need them has begun), so that the first
@@ -163,7 +176,10 @@ class Thinking:
         if self._pool is None and not self._closed:
             pool = self._executor()
             for _ in range(self.workers):
-                pool.submit(_ready)
+                pool.submit(_ready).add_done_callback(self._up)
+
+    def _up(self, _: Future[None]) -> None:
+        self._started = True  # a plain flag, set from the pool's thread
 
     def _dispatch(self) -> None:
         """Start waiting tasks while workers are free: urgent ones first; background ones on all but one worker."""
@@ -195,6 +211,7 @@ class Thinking:
         future.add_done_callback(finished)
 
     def _finished(self, task: _Task, future: Future[Any]) -> None:
+        self._started = True
         self._running[task.urgent] -= 1
         if not task.done.done():
             exc = Busy("the thinking room is closed") if future.cancelled() else future.exception()

@@ -22,14 +22,7 @@ import structlog
 
 from loveletter.core.cards import Card
 from loveletter.core.catalogue import Event
-from loveletter.core.commands import (
-    Command,
-    ContributeSeed,
-    DealRound,
-    PlayCard,
-    ReturnCards,
-    TimeOut,
-)
+from loveletter.core.commands import Command, ContributeSeed, DealRound, PlayCard, ReturnCards, TimeOut
 from loveletter.core.decide import decide
 from loveletter.core.evolve import fold
 from loveletter.core.lang import Text

@@ -18,7 +18,18 @@ from loveletter.api.limits import Guard, Limits
 from loveletter.api.logs import RequestContext, configure
 from loveletter.api.moves import RefereeApp
 from loveletter.api.openapi import complete
-from loveletter.api.routes import audits, games, lobby, moves, replays, rulings, service, simulations, streams
+from loveletter.api.routes import (
+    analyses,
+    audits,
+    games,
+    lobby,
+    moves,
+    replays,
+    rulings,
+    service,
+    simulations,
+    streams,
+)
 from loveletter.api.settings import Settings
 from loveletter.events.signing import SigningKey
 from loveletter.events.store import EventStore
@@ -74,6 +85,7 @@ def create_app(
         await referee.start_clocks()
         yield
         await referee.stop_clocks()
+        referee.judge.thinking.close()  # the expert's worker processes, if it ever thought
         if owned:
             the_store.close()
 
@@ -99,11 +111,11 @@ def create_app(
     app.add_middleware(Limits, guard=guard)
     app.state.guard = guard
 
-    for resource in (service, games, moves, lobby, streams, audits, rulings, replays, simulations):
+    for resource in (service, games, moves, lobby, streams, audits, rulings, replays, simulations, analyses):
         app.include_router(resource.router)
     app.moves_route = next(r for r in moves.router.routes if isinstance(r, APIRoute) and r.name == "play_move")
     app.moves = moves.shortcut(lambda: app.state.referee)
-    app.state.body_limits = audits.BODY_LIMITS | replays.BODY_LIMITS | simulations.BODY_LIMITS
+    app.state.body_limits = audits.BODY_LIMITS | replays.BODY_LIMITS | simulations.BODY_LIMITS | analyses.BODY_LIMITS
     documented = app.openapi
 
     def openapi() -> dict[str, Any]:

@@ -3,7 +3,8 @@ prints and `GET /analyses/{id}` answers (docs/engine.md). Both call these functi
 the same log, seat, budget and seed give the same JSON whichever asked.
 
 An entry is a pure function of the game's events, the decision, the budget, the seed and the language: the HTTP
-job computes each one in a worker process of the thinking room (`play.thinking`), the command line in its own.
+job computes each one in a worker process of the thinking room (`play.thinking`, by `entry_at`: a state does not
+pickle, its events do), the command line in its own.
 """
 
 from __future__ import annotations
@@ -93,3 +94,11 @@ def entry(d: Decision, events: Sequence[Any], budget: int, seed: int, lang: Lang
             moves=[{**shown(v.move), "game": v.game, "round": v.round, "rollouts": v.rollouts} for v in ranked],
         )
     return out
+
+
+def entry_at(events: Sequence[Any], at: int, budget: int, seed: int, lang: Lang) -> dict[str, Any]:
+    """The entry of the decision made by event `at` + 1 of `events` (the game up to that decision at least)."""
+    *_, d = decisions(events[: at + 1])
+    if d.at != at:
+        raise ValueError(f"no decision after event {at}")
+    return entry(d, events, budget, seed, lang)

@@ -25,6 +25,8 @@ import multiprocessing
 import os
 import random
 import signal
+import threading
+import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -108,11 +110,20 @@ def _ready() -> None:
     """A task that does nothing: it makes the pool start a worker."""
 
 
-def _worker_start() -> None:
-    """A worker leaves Ctrl-C to the server, which shuts the pool down itself, and the CPU to the server first."""
+def _worker_start(parent: int) -> None:
+    """A worker leaves Ctrl-C to the server, which shuts the pool down itself, and the CPU to the server first; and
+    it ends when the server (`parent`) is gone, killed before it could shut the pool down, rather than wait forever
+    (even when it was gone before this worker had started)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError):
         os.nice(NICENESS)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 @dataclass(eq=False)
@@ -228,7 +239,10 @@ class Thinking:
         if self._pool is None:
             # spawned, not forked: the server has threads (its store's, asyncio's), which a fork would copy mid-step
             self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_start,
+                initargs=(os.getpid(),),
             )
             weakref.finalize(self, self._pool.shutdown, wait=False, cancel_futures=True)  # a room nobody closed
         return self._pool

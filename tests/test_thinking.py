@@ -5,8 +5,12 @@ simulation played a game at a time adding up to `simulate`'s own totals."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -152,3 +156,44 @@ def test_a_simulation_a_game_at_a_time_adds_up_to_simulates_totals() -> None:
         answer.pop("games_per_second")
     assert ours == theirs
     assert total.games == 12 and sum(total.wins_by_seat) >= 12
+
+
+WORKERS_OF_A_KILLED_SERVER = """
+import asyncio, time
+from loveletter.play.thinking import Thinking
+
+async def main():
+    room = Thinking(workers=2)
+    await asyncio.gather(*(room.run(time.sleep, 0.2) for _ in range(2)))
+    print(" ".join(str(pid) for pid in room._pool._processes), flush=True)
+    await asyncio.sleep(60)
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def test_the_workers_end_when_their_server_is_killed(tmp_path: Path) -> None:
+    script = tmp_path / "server.py"
+    script.write_text(WORKERS_OF_A_KILLED_SERVER)
+    server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        pids = [int(p) for p in server.stdout.readline().split()]
+        assert len(pids) == 2 and all(alive(pid) for pid in pids)
+    finally:
+        server.kill()  # no shutdown: the workers are left to notice by themselves
+        server.wait()
+    deadline = time.monotonic() + 15
+    while any(alive(pid) for pid in pids):
+        assert time.monotonic() < deadline, "a worker outlived its server"
+        time.sleep(0.1)
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:  # a zombie waiting for its reaper has ended too
+        return stat.read().split(") ")[-1][0] != "Z"

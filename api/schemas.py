@@ -46,7 +46,9 @@ class SeatIn(_Strict):
     to join (`POST /games/{id}/join`) by invite or from the lobby."""
 
     name: Annotated[str, Field(min_length=1, max_length=40)] | None = None
-    bot: Literal["random", "heuristic"] | None = Field(None, description="this seat is played by the server")
+    bot: Literal["random", "heuristic", "expert"] | None = Field(
+        None, description="this seat is played by the server (the expert thinks in worker processes: docs/engine.md)"
+    )
     seed: Annotated[str, SEED] | None = Field(None, description="the seat's own seed, mixed into every deck")
     open: Literal[True] | None = Field(None, description="a seat left open, without a name")
     account_key: Annotated[str, Field(min_length=1, max_length=200)] | None = Field(
@@ -122,7 +124,7 @@ class CreateGameIn(_Strict):
     public: bool = Field(False, description="listed in the lobby (GET /games); otherwise joined by invite only")
     turn_seconds: StrictInt | None = Field(None, ge=1, le=7 * 24 * 3600, description="a clock for each decision")
     on_timeout: Literal["bot", "resign"] | None = Field(
-        None, description="when a clock runs out: the server's heuristic bot decides, or the seat resigns"
+        None, description="when a clock runs out: the server's expert bot decides, or the seat resigns"
     )
     server_seed: Annotated[str, SEED] | None = Field(
         None,

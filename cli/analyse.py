@@ -4,7 +4,6 @@ the round) is estimated from the deciding seat's view only, by the engine's worl
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,9 @@ from loveletter.cli.logs import _seat_of
 from loveletter.cli.options import FILE, UI, _, command, game_option, lang_option
 from loveletter.cli.text import Integer
 from loveletter.core.lang import Lang, Text, number
-from loveletter.play.engine.review import BLUNDER, DEFAULT_ROLLOUTS, INACCURACY, MISTAKE, OPPONENTS
+from loveletter.play.engine import analysis
+from loveletter.play.engine.analysis import pct as _pct
+from loveletter.play.engine.review import DEFAULT_ROLLOUTS
 
 MARKS = {
     "inaccuracy": Text("inaccuracy", "imprécision"),
@@ -69,16 +70,7 @@ def analyse(file: Path, seat: str | None, budget: int, seed: int, as_json: bool,
     players = list(seat_names(events))
     who = None if seat is None else _seat_of(seat, players, "--seat")
     entries = _review(events, who, budget, seed, lang, str(file))
-    header = {
-        "file": str(file),
-        "game": game,
-        "seat": None if who is None else players[who],
-        "rollouts": budget,
-        "seed": seed,
-        "model": _model(budget)(lang),
-        "others": OPPONENTS,
-        "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
-    }
+    header = analysis.header(str(file), game, None if who is None else players[who], budget, seed, lang)
     if as_json:
         print(orjson.dumps({**header, "decisions": entries}, option=orjson.OPT_INDENT_2).decode())
         return
@@ -89,70 +81,17 @@ def analyse(file: Path, seat: str | None, budget: int, seed: int, as_json: bool,
         print(_render(entry, lang))
 
 
-def _model(budget: int) -> Text:
-    return Text(
-        f"Model: every legal move is tried in {budget} worlds drawn from what the seat knew (never the hidden "
-        f"cards); then every seat, this one included, plays {OPPONENTS} from its own view to the end of the round. "
-        f"Figures: chance of winning the game (round won in brackets). Marks by the game's chance lost against the "
-        f"best move: inaccuracy from {_pct(INACCURACY, 'en')}, mistake from {_pct(MISTAKE, 'en')}, blunder from "
-        f"{_pct(BLUNDER, 'en')}.",
-        f"Modèle : chaque coup légal est essayé dans {budget} mondes tirés de ce que le siège savait (jamais les "
-        f"cartes cachées) ; puis chaque siège, celui-ci compris, joue {OPPONENTS} d'après ce qu'il voit jusqu'à la "
-        f"fin de la manche. Chiffres : chance de gagner la partie (manche gagnée entre parenthèses). Marques selon la "
-        f"chance perdue face au meilleur coup : imprécision dès {_pct(INACCURACY, 'fr')}, erreur dès "
-        f"{_pct(MISTAKE, 'fr')}, gaffe dès {_pct(BLUNDER, 'fr')}.",
-    )
-
-
 def _review(events: list[Any], who: int | None, budget: int, seed: int, lang: Lang, name: str) -> list[dict[str, Any]]:
-    """One entry per decision of the seat (or of every seat), searched unless forced."""
-    from loveletter.core.legal import action_code, legal_moves, move_as_dict
-    from loveletter.core.views import view
-    from loveletter.play.engine.review import decisions, review, verdict
-    from loveletter.replays.moves import describe_move
-    from loveletter.replays.position import position
+    """One entry per decision of the seat (or of every seat), searched unless forced (`play.engine.analysis`)."""
+    from loveletter.play.engine.analysis import chosen, entry
 
-    chosen = [d for d in decisions(events) if who is None or d.seat == who]
+    picked = chosen(events, who)
     entries = []
-    with _Bar(name, len(chosen), lang) as bar:
-        for d in chosen:
-            rs = d.state.ruleset
-            assert rs is not None
-            moves = legal_moves(d.state, d.seat)
-            played = action_code(d.played)
-
-            def shown(move: Any, state: Any = d.state, rs: Any = rs) -> dict[str, Any]:
-                fields = move_as_dict(state, move)
-                return {**fields, "text": describe_move(fields, rs, lang)}
-
-            entry: dict[str, Any] = {
-                "at": d.at,
-                "round": d.state.round,
-                "player": d.state.players[d.seat],
-                "when": position(d.state, events[: d.at]).when(lang),
-                "played": shown(d.played),
-                "forced": len(moves) == 1,
-            }
-            if len(moves) > 1:
-                rng = random.Random(f"{seed}/{d.at}")  # public: the seed and how many events came before
-                values = review(view(d.state, d.seat), moves, rng, budget)
-                ranked = sorted(values, key=lambda v: -v.game)  # stable: ties keep the rules core's order
-                best = ranked[0]
-                mine = next((v for v in values if action_code(v.move) == played), None)
-                drop = None if mine is None else max(0.0, best.game - mine.game)
-                entry.update(
-                    best=shown(best.move),
-                    drop=drop,
-                    verdict=None if drop is None else verdict(drop),
-                    moves=[{**shown(v.move), "game": v.game, "round": v.round, "rollouts": v.rollouts} for v in ranked],
-                )
-            entries.append(entry)
+    with _Bar(name, len(picked), lang) as bar:
+        for d in picked:
+            entries.append(entry(d, events, budget, seed, lang))
             bar.advance()
     return entries
-
-
-def _pct(x: float, lang: str) -> str:
-    return number(f"{100 * x:.1f}%", lang)
 
 
 def _title(header: dict[str, Any], players: list[str], lang: Lang) -> str:

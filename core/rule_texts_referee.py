@@ -143,9 +143,9 @@ REFEREE: tuple[RuleText, ...] = (
     (
         "clock.timeout",
         "A timeout is recorded only once the deadline has passed. Then, as the game says, the seat resigns, or the "
-        "server's heuristic bot makes the pending decision as an ordinary move of that seat.",
+        "server's expert bot makes the pending decision as an ordinary move of that seat.",
         "Un dépassement de temps n'est enregistré qu'une fois l'échéance passée. Alors, selon la partie, le siège "
-        "abandonne, ou le robot « heuristic » du serveur prend la décision en attente, comme un coup ordinaire "
+        "abandonne, ou le robot « expert » du serveur prend la décision en attente, comme un coup ordinaire "
         "de ce siège.",
         ("RULINGS §12",),
     ),

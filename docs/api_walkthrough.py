@@ -233,7 +233,7 @@ def strangers(base: str) -> list[str]:
     lines = [
         "## Strangers at one table",
         "",
-        "Olga organises a game for two people she does not know, with a 60-second clock (the heuristic bot decides",
+        "Olga organises a game for two people she does not know, with a 60-second clock (the expert bot decides",
         "for a player whose time runs out). She takes no seat: both seats are open, and the game is public.",
         "",
     ]

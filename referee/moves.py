@@ -3,14 +3,17 @@ bot seats, a clock started) appended with it in one atomic batch at the expected
 may see; a move sent with an idempotency key is answered once and that answer replayed to its retries.
 
 A move refused by the rules is judged again on a fresh read before the refusal stands when other workers share the
-store (this worker's cache may be behind); a lost race at the store reads the game again and judges again."""
+store (this worker's cache may be behind); a lost race at the store reads the game again and judges again.
+
+What follows a move by itself (chance, the bot seats, a person's clock) is `referee.following`'s: a bot that thinks
+(the `expert`) is awaited from the thinking room's worker processes, never run on the event loop, and a game
+created with such a bot to play first has its move recorded by a task of its own (`_nudge`). The `expert` also
+decides for a seat whose clock ran out under `on_timeout: bot` (`TIMEOUT_BOT`)."""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
-import random
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -19,17 +22,17 @@ import structlog
 
 from loveletter.core.cards import Card
 from loveletter.core.catalogue import Event
-from loveletter.core.chance import chance_move
-from loveletter.core.commands import Command, ContributeSeed, DealRound, PlayCard, ReturnCards, SetClock, TimeOut
+from loveletter.core.commands import Command, ContributeSeed, DealRound, PlayCard, ReturnCards, TimeOut
 from loveletter.core.decide import decide
 from loveletter.core.evolve import fold
 from loveletter.core.lang import Text
-from loveletter.core.legal import from_action_code, legal_moves, legal_moves_as_dicts
+from loveletter.core.legal import from_action_code, legal_moves_as_dicts
 from loveletter.core.rules import RuleViolation
-from loveletter.core.state import PHASE_CHANCELLOR, PHASE_DEAL, PHASE_PLAY, GameState
+from loveletter.core.state import PHASE_CHANCELLOR, PHASE_PLAY, GameState
 from loveletter.core.views import view
 from loveletter.events.store import Append, ConflictError, EventStore, GameIndex, Idempotency
-from loveletter.play.bots import get_bot
+from loveletter.play.thinking import OFF_THE_LOOP, Thinking
+from loveletter.referee.following import Following, thinker
 from loveletter.referee.inputs import Code, Move, Play, Return, SeatRef, Seed
 from loveletter.referee.refusals import Refusal, kept_changing, ruled_out, unknown_player
 from loveletter.referee.tables import Table, Tables, events_json, game_index, lobby_news
@@ -38,6 +41,8 @@ from loveletter.referee.tokens import Credentials
 log = structlog.get_logger()
 
 MAX_RETRIES = 5
+TIMEOUT_BOT = "expert"
+"""Who decides for a seat whose clock ran out in a game with `on_timeout: bot`."""
 Kept = tuple[int, bytes]
 """An answer as its transport keeps it with an idempotency key (for HTTP: the status and the body's bytes); the
 referee stores and replays it without reading it."""
@@ -95,50 +100,62 @@ def deal_of(data: dict[str, Any]) -> DealRound:
 
 
 class Judge:
-    """Decides commands on cached tables and records them; `now` is the time source (Unix milliseconds)."""
+    """Decides commands on cached tables and records them; `now` is the time source (Unix milliseconds);
+    `thinking`, where the bots that think are asked (started at its first use)."""
 
-    def __init__(self, store: EventStore, tables: Tables, credentials: Credentials, now: Callable[[], int]) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        tables: Tables,
+        credentials: Credentials,
+        now: Callable[[], int],
+        thinking: Thinking | None = None,
+    ) -> None:
         self.store = store
         self.tables = tables
         self.credentials = credentials
         self.now = now
-        self.rng = random.Random(secrets.randbits(128))
+        self.thinking = thinking if thinking is not None else Thinking()
+        self.follow = Following(now, self.thinking)
+        self._nudged: dict[str, asyncio.Task[None]] = {}
+        tables.loaded.append(self._nudge_if_due)
 
     # -- what follows by itself --------------------------------------------------------------------
 
     def automatic(
         self, state: GameState, meta: dict[str, Any], scenario_deals: list[DealRound]
     ) -> tuple[list[Event], GameState]:
-        """Let chance and the bot seats move until a person must decide or the game is over (a person's clock
-        started, on a clocked game): the events, and the state they lead to."""
-        events: list[Event] = []
-        seats = meta["seats"]
-        server_seed = bytes.fromhex(meta["server_seed"])
-        while True:
-            command: Command | None
-            if state.phase == PHASE_DEAL and state.round == 0 and state.open_seats:
-                break  # dealt once the last seat is taken
-            if state.phase == PHASE_DEAL and state.round < len(scenario_deals):
-                command = scenario_deals[state.round]
-            elif (command := chance_move(state, server_seed)) is None:
-                if state.over:
-                    break
-                bot = seats[state.active].get("bot")
-                if bot is None:
-                    if state.turn_seconds is None or state.deadline is not None:
-                        break
-                    command = SetClock(state.active, self.now())  # a person must decide: start their clock
-                else:
-                    command = self.bot_move(state, bot)
-            new = decide(state, command)
-            events.extend(new)
-            state = fold(new, state)
-        return events, state
+        """What follows `state` by itself without thinking (`Following.automatic`)."""
+        return self.follow.automatic(state, meta, scenario_deals)
 
-    def bot_move(self, state: GameState, bot: str) -> Command:
-        moves = legal_moves(state, state.active)
-        choice: Command = get_bot(bot).choose(view(state, state.active), moves, self.rng)
-        return choice
+    def _nudge_if_due(self, game_id: str, state: GameState) -> None:
+        """A table loaded or grown where a bot must think (a game just created with a thinking bot to play
+        first: creation does not wait for it): record its move in a task of its own."""
+        table = self.tables.cached.get(game_id)
+        if table is None or state.over:
+            return
+        if any(seat.get("bot") in OFF_THE_LOOP for seat in table.meta["seats"]):
+            self.thinking.warm()  # this game needs the thinking room: have it ready for its first decision
+        if game_id in self._nudged or thinker(state, table.meta) is None:
+            return
+        try:
+            task = asyncio.get_running_loop().create_task(self._nudge(game_id))
+        except RuntimeError:  # no loop runs (a table loaded by a synchronous tool): nobody plays here
+            return
+        self._nudged[game_id] = task
+        task.add_done_callback(lambda _: self._nudged.pop(game_id, None))
+
+    async def _nudge(self, game_id: str) -> None:
+        try:
+            table = await self.tables.table(game_id)
+            async with table.lock:
+                for _ in range(MAX_RETRIES):
+                    if thinker(table.state, table.meta) is None:
+                        return
+                    if await self.commit(table, table.state, []) is not None:
+                        return
+        except Exception:  # a store outage, say: the next load or append of the game tries again
+            log.exception("bot move", game_id=game_id)
 
     # -- recording -----------------------------------------------------------------------------------
 
@@ -148,7 +165,7 @@ class Judge:
         """Record `mine` and what follows automatically after `state` (with the game's new record `meta`, if it
         changes); None when another writer got there first (the table is refreshed: judge again)."""
         deals = [deal_of(d) for d in table.meta.get("scenario_deals", [])]
-        automatic, final = self.automatic(fold(mine, state), meta or table.meta, deals)
+        automatic, final = await self.follow.following(fold(mine, state), meta or table.meta, deals)
         events = [*mine, *automatic]
         index = self.index_change(table, meta or table.meta, final, events)
         try:
@@ -215,7 +232,7 @@ class Judge:
                 events = list(decide(state, TimeOut(seat, now)))
                 after = fold(events, state)
                 if after.on_timeout == "bot" and after.active == seat and after.phase in (PHASE_PLAY, PHASE_CHANCELLOR):
-                    events += decide(after, self.bot_move(after, "heuristic"))
+                    events += decide(after, await self.follow.thought(after, table.meta, TIMEOUT_BOT))
                 if await self.commit(table, state, events) is not None:
                     log.info("clock ran out", game_id=game_id, seat=seat, on_timeout=state.on_timeout)
                     return True
@@ -302,7 +319,7 @@ class Judge:
                         raise refusal
                     continue
                 deals = [deal_of(d) for d in table.meta.get("scenario_deals", [])]
-                automatic, final = self.automatic(fold(mine, state), table.meta, deals)
+                automatic, final = await self.follow.following(fold(mine, state), table.meta, deals)
                 events = [*mine, *automatic]
                 said = answer(final, seat, events, state.seq + 1)
                 kept = keep(said) if key is not None and keep is not None else None

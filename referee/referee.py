@@ -3,8 +3,9 @@
 Like boardgame.io's master, it is handed its storage (an `EventStore`), its time source and its intervals, and
 knows no transport: it takes plain inputs (`referee.inputs`) and tokens, and returns plain data or raises a
 `Refusal`. Its parts, each of one concern: `tables` (the cache of folded games, their watches, presence),
-`tokens` (who is asking), `moves` (judging and recording, idempotency, bots and chance), `seating` (create, join,
-rematch, resign, abort) and `clocks` (turn clocks, the streams' ticker)."""
+`tokens` (who is asking), `moves` (judging and recording, idempotency), `following` (chance and the bot seats,
+the expert thought off the event loop), `seating` (create, join, rematch, resign, abort) and `clocks` (turn clocks,
+the streams' ticker)."""
 
 from __future__ import annotations
 

@@ -20,6 +20,7 @@ from loveletter.api.moves import RefereeApp
 from loveletter.api.openapi import complete
 from loveletter.api.routes import (
     accounts,
+    analyses,
     audits,
     challenges,
     games,
@@ -87,6 +88,7 @@ def create_app(
         await referee.start_clocks()
         yield
         await referee.stop_clocks()
+        referee.judge.thinking.close()  # the expert's worker processes, if it ever thought
         if owned:
             the_store.close()
 
@@ -125,11 +127,12 @@ def create_app(
         accounts,
         ladder,
         challenges,
+        analyses,
     ):
         app.include_router(resource.router)
     app.moves_route = next(r for r in moves.router.routes if isinstance(r, APIRoute) and r.name == "play_move")
     app.moves = moves.shortcut(lambda: app.state.referee)
-    app.state.body_limits = audits.BODY_LIMITS | replays.BODY_LIMITS | simulations.BODY_LIMITS
+    app.state.body_limits = audits.BODY_LIMITS | replays.BODY_LIMITS | simulations.BODY_LIMITS | analyses.BODY_LIMITS
     documented = app.openapi
 
     def openapi() -> dict[str, Any]:

@@ -550,7 +550,7 @@ CASES: list[Case] = [
     ),
     Case("simulation: no such bot", 422, "invalid_request", plain("POST", "/simulations", json={"bots": ["a", "b"]})),
     Case(
-        "simulation: the expert is for the command line",
+        "simulation: too many games for the expert",
         422,
         "invalid_request",
         plain("POST", "/simulations", json={"bots": ["expert", "random"]}),

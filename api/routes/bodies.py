@@ -1,4 +1,4 @@
-"""The request bodies of the public routes (rulings, replay views, simulations), typed with pydantic.
+"""The request bodies of the public routes (rulings, replay views, simulations, analyses), typed with pydantic.
 
 Every value a body carries is bounded here, before a handler sees it: a number by its range, a list by its length,
 a string by its length. FastAPI checks them as it reads the body, and a refusal is the same 422 `invalid_request`
@@ -18,7 +18,15 @@ from typing import Annotated, Any, Literal
 import orjson
 from fastapi import APIRouter
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, ConfigDict, Field, PlainValidator, StrictInt, WithJsonSchema, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    StrictInt,
+    WithJsonSchema,
+    field_validator,
+)
 from pydantic_core import PydanticCustomError
 from pydantic_core.core_schema import ValidationInfo
 from starlette.requests import Request
@@ -191,9 +199,13 @@ class ViewsIn(_Body):
     lang: LangIn = None
 
 
-SIMULATION_BOTS = tuple(sorted(name for name in BOTS if name != "expert"))
-"""The bots a simulation on the referee may seat: the `expert` searches for ~25 ms a decision, so a run of
-`MAX_GAMES` games would hold a core for hours; its simulations belong to the command line."""
+SIMULATION_BOTS = tuple(sorted(BOTS))
+"""The bots a simulation on the referee may seat: every built-in one."""
+THINKING_BOTS = ("expert",)
+"""Bots whose simulations run in the thinking room's worker processes, a game at a time (`play.thinking`)."""
+MAX_EXPERT_GAMES = 50
+"""Games of a simulation that seats the `expert`: it searches for ~25 ms a decision (more with more players), so a
+game takes it one to a few seconds of a worker, and 50 games a few minutes at most."""
 BotName = Literal[SIMULATION_BOTS]  # type: ignore[valid-type]
 
 
@@ -211,7 +223,9 @@ class SimulationIn(_Body):
     bots: list[BotName] | None = Field(  # type: ignore[valid-type]
         None, max_length=MOST_PLAYERS, description="one per player (default: random ones)"
     )
-    games: StrictInt = Field(100, ge=1, le=MAX_GAMES)
+    games: StrictInt = Field(
+        100, ge=1, le=MAX_GAMES, validate_default=True, description=f"at most {MAX_EXPERT_GAMES} with the expert"
+    )
     seed: StrictInt = Field(1, ge=-(2**SEED_BITS), lt=2**SEED_BITS, description="the same seed plays the same games")
 
     @field_validator("games", mode="before")
@@ -222,6 +236,20 @@ class SimulationIn(_Body):
             shown = games if abs(games) < 10**12 else f"{str(games)[:6]}…"
             raise refused(
                 Text(f"from 1 to {MAX_GAMES} games, not {shown}", f"de 1 à {MAX_GAMES} parties, et non {shown}")
+            )
+        return games
+
+    @field_validator("games")
+    @classmethod
+    def _few_games_for_the_expert(cls, games: int, info: ValidationInfo) -> int:
+        bots = info.data.get("bots") or ()
+        thinking = sorted(set(bots) & set(THINKING_BOTS))
+        if thinking and games > MAX_EXPERT_GAMES:
+            raise refused(
+                Text(
+                    f"from 1 to {MAX_EXPERT_GAMES} games with the {thinking[0]} bot, not {games}",
+                    f"de 1 à {MAX_EXPERT_GAMES} parties avec le robot {thinking[0]}, et non {games}",
+                )
             )
         return games
 
@@ -237,6 +265,47 @@ class SimulationIn(_Body):
                 )
             )
         return bots
+
+
+MAX_ANALYSIS_BUDGET = 1000
+"""Rollouts a legal move of a reviewed decision may get over HTTP (the command line's default is 200)."""
+MAX_GAME_INDEX = 100_000
+
+
+class AnalysisIn(_Body):
+    """`POST /analyses`: review every decision of a game (or of one seat), as `loveletter analyse` does."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"log": "<the JSONL log as text, or a transcript object>", "seat": "Alice", "budget": 100},
+                {"game_id": "g_3kq9ZrT1x0aB", "budget": 200, "seed": 7, "lang": "fr"},
+            ]
+        },
+    )
+    log: LogIn | None = None
+    game_id: str | None = Field(
+        None, min_length=1, max_length=64, description="instead of a log: a game of this server, once it is over"
+    )
+    seat: PovIn | None = Field(None, description="review this seat only (its number or its player's name)")
+    budget: StrictInt = Field(200, ge=1, le=MAX_ANALYSIS_BUDGET, description="rollouts for each legal move")
+    seed: StrictInt = Field(0, ge=0, lt=2**SEED_BITS, description="the same seed gives the same figures")
+    game: StrictInt | None = Field(
+        None, ge=1, le=MAX_GAME_INDEX, description="which game of a log holding several (counted from 1)"
+    )
+    lang: LangIn = None
+
+    def source(self) -> None:
+        """Either a log or a game id, not both and not neither (a 422 naming `log`)."""
+        if (self.log is None) == (self.game_id is None):
+            raise invalid(
+                "log",
+                Text(
+                    "send either a log or a game_id, not both and not neither",
+                    "envoyez soit un journal (« log »), soit un « game_id », pas les deux ni aucun",
+                ),
+            )
 
 
 # -- uploaded logs ----------------------------------------------------------------------------------------------

@@ -5,7 +5,9 @@
 interval) plus how many games lasted each number of rounds. A visitor cannot exhaust the server: every value of
 the request is bounded before it is used (`api.routes.bodies.SimulationIn`), at most `MAX_GAMES` games a
 simulation, one simulation at a time per worker (a second is a 409 `simulation_running` with Retry-After: the
-server is not failing, this one resource is taken), and only the last `KEPT` answers are kept.
+server is not failing, this one resource is taken), and only the last `KEPT` answers are kept. A simulation that
+seats the `expert` (at most `MAX_EXPERT_GAMES` games) is played a game at a time in the thinking room's worker
+processes (`play.thinking`), behind the seats' decisions, since its search would hold the interpreter.
 `POST /simulations/tally` counts the same figures from a log written by `loveletter simulate --log`.
 """
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import threading
+import time
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -25,13 +28,14 @@ from fastapi.responses import Response
 from loveletter.api import parse
 from loveletter.api.openapi import answers, problem
 from loveletter.api.problems import Problem, lang_of
-from loveletter.api.routes.bodies import LOG_UPLOAD, SimulationIn, invalid, json_router, log_upload
+from loveletter.api.routes.bodies import LOG_UPLOAD, THINKING_BOTS, SimulationIn, invalid, json_router, log_upload
 from loveletter.client.answers import Simulation, Tally
 from loveletter.core.catalogue import FavorGained, GameEnded, GameStarted, PlayerEliminated, RoundStarted, TurnStarted
 from loveletter.core.lang import Text
 from loveletter.events.log import LogFormatError, read_games
 from loveletter.play.report import statistics
 from loveletter.play.simulate import Config, SimulationError, Stats, simulate
+from loveletter.play.thinking import Thinking, add_game, simulated_game
 
 KEPT = 20
 """Finished simulations whose answers are kept, oldest dropped first."""
@@ -80,9 +84,11 @@ def rounds_histogram(rounds: Counter[int]) -> list[dict[str, int]]:
 class Simulations:
     """The simulations of one worker: one running at a time, the last `KEPT` kept."""
 
-    def __init__(self) -> None:
+    def __init__(self, thinking: Thinking | None = None) -> None:
         self.runs: OrderedDict[str, Run] = OrderedDict()
         self.busy = threading.Lock()
+        self.thinking = thinking if thinking is not None else Thinking()
+        self._thought: set[asyncio.Task[None]] = set()
 
     def start(self, config: Config) -> Run:
         if not self.busy.acquire(blocking=False):
@@ -99,8 +105,31 @@ class Simulations:
         self.runs[run.id] = run
         while len(self.runs) > KEPT:
             self.runs.popitem(last=False)
-        threading.Thread(target=self._play, args=(run, config), name=f"simulation-{run.id}", daemon=True).start()
+        if set(config.bots) & set(THINKING_BOTS):
+            task = asyncio.get_running_loop().create_task(self._think(run, config))
+            self._thought.add(task)
+            task.add_done_callback(self._thought.discard)
+        else:
+            threading.Thread(target=self._play, args=(run, config), name=f"simulation-{run.id}", daemon=True).start()
         return run
+
+    async def _think(self, run: Run, config: Config) -> None:
+        """The simulation a game at a time in the thinking room, the totals added up here (`simulate`'s own)."""
+        result: dict[str, Any] | None = None
+        failed: Text | None = None
+        try:
+            start = time.perf_counter()
+            total = Stats(config, wins_by_seat=[0] * config.players)
+            for game in range(config.games):
+                add_game(total, await self.thinking.run(simulated_game, config, game))
+                run.seen(total)
+            total.seconds = time.perf_counter() - start
+            result = statistics(total)
+        except Exception as exc:  # the room closed, say: say so rather than spin forever
+            failed = Text(f"the simulation failed: {exc}", f"la simulation a échoué : {exc}")
+        finally:
+            self.busy.release()
+        run.result, run.failed = result, failed
 
     def _play(self, run: Run, config: Config) -> None:
         result: dict[str, Any] | None = None
@@ -221,7 +250,8 @@ async def simulations_of(request: Request) -> Simulations:
     """This app's simulations, made at its first use (on the event loop: never two)."""
     state = request.app.state
     if getattr(state, "simulations", None) is None:
-        state.simulations = Simulations()
+        referee = getattr(state, "referee", None)
+        state.simulations = Simulations(referee.judge.thinking if referee is not None else None)
     runs: Simulations = state.simulations
     return runs
 
@@ -242,7 +272,8 @@ async def simulations_of(request: Request) -> Simulations:
 async def start_simulation(
     body: SimulationIn, request: Request, runs: Annotated[Simulations, Depends(simulations_of)]
 ) -> Response:
-    """Start a bot-against-bot simulation (at most 5000 games, one at a time per worker); poll its `url`."""
+    """Start a bot-against-bot simulation (at most 5000 games, 50 with the expert; one at a time per worker); poll
+    its `url`."""
     run = runs.start(config_of(body))
     answer = {**run.as_dict(lang_of(request)), "url": f"/simulations/{run.id}"}
     return Response(orjson.dumps(answer), status_code=202, media_type="application/json")

@@ -1,7 +1,9 @@
 // The replay and dispute viewer: a game's log (a finished game of this referee, or a file dropped or picked) stepped
 // position by position from one point of view. The page holds no rule: every position's view and story come from
-// POST /replays/views, the verdict from POST /audits, and a "what if" from POST /rulings.
+// POST /replays/views, the verdict from POST /audits, a "what if" from POST /rulings, and the evaluation graph from
+// POST /analyses (evaluation.js).
 import { announce, api, cardName, cardValue, data, el, hideProblem, labelled, showProblem, sourcesLine, t } from "./common.js";
+import * as evaluation from "./evaluation.js";
 
 const $ = (id) => document.getElementById(id);
 const query = new URLSearchParams(location.search);
@@ -243,6 +245,7 @@ function show(position) {
   $("permalink").href = url.toString();
   $("wi-player").value = String(current.view.active ?? $("wi-player").value);
   chooseKind(current.view.phase === "chancellor" ? "return" : "play"); // the decision pending here
+  evaluation.draw(at, count, players);
   announce(stories[at - 1].at(-1) ?? current.where);
 }
 
@@ -352,8 +355,19 @@ document.addEventListener("keydown", (event) => {
   } else if (event.key === "v" || event.key === "V") {
     event.preventDefault();
     choosePov(nextPov());
+  } else if (event.key === "a" || event.key === "A") {
+    event.preventDefault();
+    evaluation.run(analysisSource());
   }
 });
+
+/** What the evaluation reviews: a finished game of this referee by its id, else the log itself. */
+function analysisSource() {
+  return data.game_id ? { game_id: data.game_id } : { log };
+}
+
+evaluation.setUp(analysisSource, (position) => show(position));
+document.addEventListener("ll:evaluated", () => show(at)); // the graph drawn as soon as the review is done
 
 // -- where the log comes from -------------------------------------------------------------------------------------
 

@@ -38,6 +38,8 @@ SMALL = {
     "engine.py": (["--games", "2", "--iterations", "4", "--match", "two,four"], "Wilson interval"),
     # issue 11's replay viewer and statistics page in Chromium: their weight, the viewer's first position
     "viewer_page_weight.py": (["--loads", "1"], "first position drawn"),
+    # issue 24's click on Play → the other seat's page, two seat pages in Chromium
+    "seat_latency.py": (["--moves", "3"], "the other seat's page shows the move"),
 }
 
 
@@ -49,7 +51,7 @@ def test_every_benchmark_script_is_listed() -> None:
     assert scripts - not_run_here == set(SMALL)
 
 
-IN_CHROMIUM = {"page_weight.py", "viewer_page_weight.py"}
+IN_CHROMIUM = {"page_weight.py", "viewer_page_weight.py", "seat_latency.py"}
 
 
 @pytest.mark.parametrize(

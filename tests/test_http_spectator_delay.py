@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from loveletter.replays.audit import Options as AuditOptions
+from loveletter.replays.audit import audit_bytes
 from loveletter.replays.narrative import narrate
 from tests.servers import (
     Server,
@@ -148,7 +150,9 @@ def test_a_spectator_never_sees_a_move_before_n_later_moves_exist(
     header = data.split(b"\n", 1)[0]
     assert b'"spectator_delay":"%d"' % delay in header  # in the log's options, header and game_started
     assert log_events(data)[0].options["spectator_delay"] == str(delay)
-    assert verify_log(data, tmp_path).finished  # the replay accepts it
+    assert verify_log(data, tmp_path).finished  # the replay accepts it, and so does the audit
+    audit = audit_bytes(data, "delayed", AuditOptions(require_signature=True))
+    assert audit.exit_code == 0 and audit.verdict == "valid", audit.as_dict()
 
 
 def test_without_a_delay_spectators_see_at_once_and_the_options_are_unchanged(server: Server) -> None:

@@ -15,16 +15,23 @@ Each page is instrumented by an init script that wraps `EventSource` and `fetch`
 themselves are the ones the referee serves.
 
     python bench/seat_latency.py --moves 100
+    python bench/seat_latency.py --moves 100 --page-wait 0   # an experiment: see below
+
+`--page-wait MS` is an experiment, not a measure of the page as served: the seat page waits 60 ms after an event
+reaches its stream before it asks for the new state (it gathers the events of one append into one refresh), and
+this serves the page's script with that wait replaced by `MS`, to show what the wait costs. It fails if the script
+no longer has that wait.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -62,9 +69,11 @@ PROBE = """
   document.addEventListener("click", (event) => {
     if (event.target && event.target.id === "play") notes.clicks.push(performance.timeOrigin + event.timeStamp);
   }, true);
-  new MutationObserver(() => {
-    notes.versions.push([Number(document.body.dataset.version), now()]);
-  }).observe(document.documentElement, { attributes: true, subtree: true, attributeFilter: ["data-version"] });
+  document.addEventListener("DOMContentLoaded", () => {
+    new MutationObserver(() => {
+      notes.versions.push([Number(document.body.dataset.version), now()]);
+    }).observe(document.body, { attributes: true, attributeFilter: ["data-version"] });
+  });
 })();
 """
 
@@ -106,14 +115,39 @@ def first_after(pairs: list[list[float]], key: float, at: float = float("-inf"))
     return min(times) if times else None
 
 
+WAIT = re.compile(r"(window\.setTimeout\(\(\) => \{ soon = null; refresh\(\); \}, )60(\))")
+"""The seat page's wait between an event and its refresh (`--page-wait` replaces it)."""
+
+
+def with_wait(wait: int) -> Callable[[Any], None]:
+    """A Playwright route handler that serves the seat page's script with its 60 ms wait set to `wait`."""
+
+    def serve(route: Any) -> None:
+        script, found = WAIT.subn(rf"\g<1>{wait}\g<2>", route.fetch().text())
+        if found != 1:
+            raise SystemExit("--page-wait: web/static/seat.js no longer has its 60 ms wait before a refresh")
+        route.fulfill(body=script, content_type="text/javascript")
+
+    return serve
+
+
 def measure_game(
-    browser: Any, base: str, game: str, tokens: list[str], rows: list[dict[str, float]], want: int
+    browser: Any,
+    base: str,
+    game: str,
+    tokens: list[str],
+    rows: list[dict[str, float]],
+    want: int,
+    page_wait: int | None = None,
 ) -> None:
     """Play one game through the two seat pages, adding a row per measured move, until it ends or `want` rows."""
-    contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in tokens]
+    # bypass_csp: the page allows only its own scripts, and Playwright's waits evaluate theirs
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True) for _ in tokens]
     pages = []
     for context, token in zip(contexts, tokens, strict=True):
         context.add_init_script(PROBE)
+        if page_wait is not None:
+            context.route("**/static/seat.js", with_wait(page_wait))
         page = context.new_page()
         page.goto(f"{base}/play/{game}#t={token}")
         page.wait_for_function("performance.getEntriesByName('ll:rendered').length > 0", timeout=15_000)
@@ -161,6 +195,7 @@ def measure_game(
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--moves", type=int, default=100, help="moves to measure (two-player games, as many as needed)")
+    ap.add_argument("--page-wait", type=int, default=None, help="an experiment: the seat page's 60 ms wait, in ms")
     args = ap.parse_args()
     chromium = chromium_path()
     from playwright.sync_api import sync_playwright
@@ -173,12 +208,13 @@ def main() -> None:
         while len(rows) < args.moves:
             game, tokens = new_game(base)
             games += 1
-            measure_game(browser, base, game, tokens, rows, args.moves)
+            measure_game(browser, base, game, tokens, rows, args.moves, args.page_wait)
         browser.close()
 
     totals = sorted(r["total"] for r in rows)
     p90 = totals[min(len(totals) - 1, int(0.9 * len(totals)))]
-    print(f"{len(rows)} moves in {games} games ({time.monotonic() - started:.0f} s)")
+    wait = "" if args.page_wait is None else f", the seat page's wait set to {args.page_wait} ms (an experiment)"
+    print(f"{len(rows)} moves in {games} games ({time.monotonic() - started:.0f} s){wait}")
     print(
         f"click on Play → the other seat's page shows the move: median {statistics.median(totals):.0f} ms, "
         f"p90 {p90:.0f} ms, max {totals[-1]:.0f} ms; goal 100 ms (median): "

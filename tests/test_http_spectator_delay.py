@@ -192,3 +192,22 @@ def test_a_bad_spectator_delay_is_a_422_problem(server: Server, body: dict[str, 
     assert r.status_code == 422, r.text
     assert r.headers["content-type"].startswith("application/problem+json")
     assert "spectator_delay" in r.text
+
+
+def test_a_spectator_sees_the_setup_at_once_and_everything_once_the_game_is_aborted(server: Server) -> None:
+    created = create_game(server.url, [{"name": "Ann"}, {"name": "Bob"}], first_player="Ann", spectator_delay=2)
+    gid, start = created["game_id"], created["version"]
+    with client(server.url, created["seats"][0]["token"]) as ann, client(server.url) as spectator:
+        seen = spectator.get(f"/games/{gid}").json()
+        assert seen["version"] == start and seen["view"]["round"] == 1  # the deal, before any move: shown
+        move = ann.get(f"/games/{gid}").json()["legal_moves"][0]
+        moved = ann.post(f"/games/{gid}/moves", json={"type": "code", "action_code": move["action_code"]}).json()
+        assert moved["version"] > start
+        assert spectator.get(f"/games/{gid}").json()["version"] == start  # one move of two: nothing more
+        assert spectator.get(f"/games/{gid}/events", params={"after": start}).json()["events"] == []
+        with client(server.url, created["organiser_token"]) as organiser:
+            assert organiser.get(f"/games/{gid}").json()["version"] == start  # no seat: a spectator
+            assert organiser.post(f"/games/{gid}/abort").status_code == 200
+        final = ann.get(f"/games/{gid}").json()
+        seen = spectator.get(f"/games/{gid}").json()
+    assert seen["over"] and seen["version"] == final["version"]  # over: everything public, to everyone

@@ -191,8 +191,9 @@ async def get_state(
     at: Annotated[int | None, Query(description="the seq to look at (default: the current version)")] = None,
     full: Annotated[bool, Query(description="the whole state: once the game is over, or for the admin")] = False,
 ) -> Response:
-    """What the caller's seat (spectator without a token) could see after seq `at`; `full=true`, or the admin
-    token, gives the whole state (every hand, the deck) — only once the game is over or for the admin."""
+    """What the caller's seat (spectator without a token, as far as the game's spectator delay lets them) could
+    see after seq `at`; `full=true`, or the admin token, gives the whole state (every hand, the deck) — only once
+    the game is over or for the admin."""
     table = await referee.table(game_id)
     admin = referee.is_admin(token)
     seat = None if admin else referee.seat_for(table, token, required=False)

@@ -14,6 +14,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, S
 
 from loveletter.core.cards import Card
 from loveletter.core.lang import BilingualError, Text
+from loveletter.core.rulesets import MAX_SPECTATOR_DELAY
 from loveletter.referee import inputs
 from loveletter.replays.transcript import card_named
 
@@ -126,6 +127,14 @@ class CreateGameIn(_Strict):
     on_timeout: Literal["bot", "resign"] | None = Field(
         None, description="when a clock runs out: the server's expert bot decides, or the seat resigns"
     )
+    spectator_delay: StrictInt | None = Field(
+        None,
+        ge=0,
+        le=MAX_SPECTATOR_DELAY,
+        description="spectators see the running game this many moves behind (a move: a card played, or the cards "
+        "a Chancellor keeps); the seats see it at once, and everyone sees everything once it is over. Recorded in "
+        "the log's options (as a string); default 0",
+    )
     server_seed: Annotated[str, SEED] | None = Field(
         None,
         description="admin only: the server seed every deck derives from, instead of a secret random one (duplicate "
@@ -135,11 +144,25 @@ class CreateGameIn(_Strict):
         False, description="a rated game: every seat an account's (account_key), each account once (docs/accounts.md)"
     )
 
+    @model_validator(mode="after")
+    def _delay_once(self) -> CreateGameIn:
+        if self.spectator_delay is not None and "spectator_delay" in self.options:
+            raise BilingualError(
+                Text(
+                    "spectator_delay is given twice: as a field and among the options",
+                    "« spectator_delay » est donné deux fois : comme champ et parmi les options",
+                )
+            )
+        return self
+
     def plain(self) -> inputs.NewGame:
+        options = dict(self.options)
+        if self.spectator_delay:  # recorded among the options, where the log keeps it (0: the default, unwritten)
+            options["spectator_delay"] = str(self.spectator_delay)
         return inputs.NewGame(
             tuple(p.plain() for p in self.players),
             self.ruleset,
-            dict(self.options),
+            options,
             self.first_player,
             tuple(d.plain() for d in self.scenario.deals) if self.scenario is not None else None,
             self.public,

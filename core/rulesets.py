@@ -42,20 +42,31 @@ class GuardUnknown(StrEnum):
     MISS = "miss"
 
 
+MAX_SPECTATOR_DELAY = 100
+"""The longest spectator delay, in moves: beyond any two-player game's length, so a bound and not a setting."""
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
-    """The rule options chosen when a game is created (recorded in `game_started`)."""
+    """The rule options chosen when a game is created (recorded in `game_started`), and one table option that
+    rides with them: `spectator_delay`, the moves a spectator's view of the running game lags behind (the referee
+    enforces it; the rules ignore it). It is written only when set, so the options of older games keep their
+    bytes and every log without it stays valid."""
 
     tie_2012: Tie2012 = Tie2012.NOBODY
     guard_unknown: GuardUnknown = GuardUnknown.REFUSE
+    spectator_delay: int = 0
 
     def as_dict(self) -> dict[str, str]:
-        return {"tie_2012": self.tie_2012.value, "guard_unknown": self.guard_unknown.value}
+        options = {"tie_2012": self.tie_2012.value, "guard_unknown": self.guard_unknown.value}
+        if self.spectator_delay:
+            options["spectator_delay"] = str(self.spectator_delay)
+        return options
 
     @classmethod
     def from_dict(cls, data: Mapping[str, str] | None) -> Options:
         data = data or {}
-        unknown = set(data) - {"tie_2012", "guard_unknown"}
+        unknown = set(data) - {"tie_2012", "guard_unknown", "spectator_delay"}
         if unknown:
             names = ", ".join(sorted(unknown))
             quoted = ", ".join(f"« {name} »" for name in sorted(unknown))
@@ -68,10 +79,24 @@ class Options:
         return cls(
             tie_2012=_option(Tie2012, "tie_2012", data.get("tie_2012", Tie2012.NOBODY.value)),
             guard_unknown=_option(GuardUnknown, "guard_unknown", data.get("guard_unknown", GuardUnknown.REFUSE.value)),
+            spectator_delay=_delay(data.get("spectator_delay", "0")),
         )
 
 
 E = TypeVar("E", Tie2012, GuardUnknown)
+
+
+def _delay(value: str) -> int:
+    """A spectator delay as the options write it: a whole number of moves, in decimal digits, within the bound."""
+    digits = isinstance(value, str) and 0 < len(value) <= 3 and value.isascii() and value.isdigit()
+    if digits and int(value) <= MAX_SPECTATOR_DELAY:
+        return int(value)
+    raise BilingualError(
+        Text(
+            f"spectator_delay must be a number of moves from 0 to {MAX_SPECTATOR_DELAY}, not {value!r}",
+            f"l'option spectator_delay doit être un nombre de coups de 0 à {MAX_SPECTATOR_DELAY}, et non « {value} »",
+        )
+    )
 
 
 def _option(kind: type[E], key: str, value: str) -> E:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from loveletter.core.catalogue import EVENT_TYPES
-from loveletter.core.rulesets import RULESETS, GuardUnknown, Tie2012
+from loveletter.core.rulesets import MAX_SPECTATOR_DELAY, RULESETS, GuardUnknown, Tie2012
 from loveletter.events.codec import event_schema
 from loveletter.events.log import FORMAT, FORMAT_VERSION, SIGNATURE_FORMAT
 
@@ -33,6 +33,12 @@ def header_schema() -> dict[str, Any]:
                 "properties": {
                     "tie_2012": {"enum": [o.value for o in Tie2012]},
                     "guard_unknown": {"enum": [o.value for o in GuardUnknown]},
+                    "spectator_delay": {
+                        "description": "optional: how many moves a spectator's view of the running game lags "
+                        f"behind, 1 to {MAX_SPECTATOR_DELAY} (absent: none; the rules ignore it)",
+                        "type": "string",
+                        "pattern": "^[0-9]{1,3}$",
+                    },
                 },
                 "additionalProperties": False,
             },

@@ -24,7 +24,7 @@ from loveletter.referee.inputs import Joining, Move, NewGame
 from loveletter.referee.moves import Judge, Keeper, Moved, Replayed
 from loveletter.referee.refusals import Refusal
 from loveletter.referee.seating import Seating
-from loveletter.referee.tables import Presence, Table, Tables, Watch
+from loveletter.referee.tables import Presence, Table, Tables, Watch, state_seen_by
 from loveletter.referee.tokens import AdminTokens, Credentials
 
 
@@ -136,8 +136,8 @@ class Referee:
     # -- reading ----------------------------------------------------------------------------------------
 
     def game_json(self, table: Table, seat: int | None) -> dict[str, Any]:
-        """The game as `seat` sees it (None: a spectator)."""
-        state = table.state
+        """The game as `seat` sees it (None: a spectator, who sees it as it was the spectator delay ago)."""
+        state = state_seen_by(table, seat)
         return {
             "game_id": table.game_id,
             "version": state.seq,

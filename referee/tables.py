@@ -1,5 +1,6 @@
 """The games in memory: each `Table` (its record, events and folded state), the bounded cache of them, the watches
-that wake a game's streams, the lobby's news bell, and which seats are present.
+that wake a game's streams, the lobby's news bell, which seats are present, and how much of a game a spectator
+sees (`seen_by`: a game's spectator delay, docs/api.md).
 
 The store is the truth: a game missing here is folded again from its log, and a game another worker appended to
 is caught up (`refresh`) when the store says so or when a judgement needs the latest state."""
@@ -13,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from loveletter.core.catalogue import Event, GameAborted, GameEnded, SeatJoined
+from loveletter.core.catalogue import CardPlayed, ChancellorReturned, Event, GameAborted, GameEnded, SeatJoined
 from loveletter.core.evolve import fold
 from loveletter.core.state import GameState
 from loveletter.core.views import redact
@@ -36,6 +37,8 @@ class Table:
     rendered: dict[Any, list[Any]] = field(default_factory=dict)
     """Each viewer's events as a transport renders them (say, server-sent event frames), made once and shared by
     that viewer's streams; kept here so that they go when the game leaves the cache."""
+    delayed: GameState | None = None
+    """The state a spectator last saw, behind by the game's spectator delay (folded on from there, never again)."""
 
     @property
     def version(self) -> int:
@@ -45,6 +48,42 @@ class Table:
         """Append `events`; `state`, when the caller already folded them onto the current state, saves a fold."""
         self.events.extend(events)
         self.state = fold(events, self.state) if state is None else state
+
+
+MOVES = (CardPlayed, ChancellorReturned)
+"""The events a spectator delay counts: a seat's decisions in play (a card played, the cards a Chancellor keeps
+and returns), whoever made them (the person, a bot, or the bot a clock called)."""
+
+
+def seen_by(table: Table, seat: int | None) -> int:
+    """How many of the game's events `seat` may see (None: a spectator). A seat sees every one, and so does
+    anyone once the game is over; a spectator of a game with a spectator delay of N moves sees the events before
+    the N-th last move (before the first, if fewer were made): the game as it was N moves ago."""
+    delay = table.state.options.spectator_delay
+    if not delay or seat is not None or table.state.over:
+        return len(table.events)
+    cut = len(table.events)
+    for index in range(len(table.events) - 1, -1, -1):
+        if type(table.events[index]) in MOVES:
+            cut = index
+            delay -= 1
+            if not delay:
+                break
+    return cut
+
+
+def state_seen_by(table: Table, seat: int | None) -> GameState:
+    """The state `seat` sees: the table's, or a spectator's delayed one (`seen_by`), folded on from the last."""
+    shown = seen_by(table, seat)
+    if shown == len(table.events):
+        return table.state
+    delayed = table.delayed
+    if delayed is None or delayed.seq > shown:
+        delayed = fold(table.events[:shown])
+    elif delayed.seq < shown:
+        delayed = fold(table.events[delayed.seq : shown], delayed)
+    table.delayed = delayed
+    return delayed
 
 
 def events_json(events: list[Event], first_seq: int, seat: int | None) -> list[dict[str, Any]]:

@@ -42,6 +42,8 @@ SMALL = {
     "api_load_compare.py": ([".", "--rounds", "1", "--games", "2", "--concurrency", "2"], "medians over 1 rounds"),
     # issue 26's solver: the published 4- and 5-card games, a few iterations
     "solve.py": (["--cards", "4,5", "--iterations", "20", "--bots", "heuristic"], "exploitability at most 1%"),
+    # issue 24's click on Play → the other seat's page, two seat pages in Chromium
+    "seat_latency.py": (["--moves", "3"], "the other seat's page shows the move"),
 }
 
 
@@ -53,7 +55,7 @@ def test_every_benchmark_script_is_listed() -> None:
     assert scripts - not_run_here == set(SMALL)
 
 
-IN_CHROMIUM = {"page_weight.py", "viewer_page_weight.py"}
+IN_CHROMIUM = {"page_weight.py", "viewer_page_weight.py", "seat_latency.py"}
 
 
 @pytest.mark.parametrize(

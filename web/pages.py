@@ -30,6 +30,7 @@ from loveletter.core.catalogue import EVENT_TYPES
 from loveletter.core.lang import Lang
 from loveletter.referee.referee import Referee
 from loveletter.referee.refusals import Refusal
+from loveletter.referee.tables import seen_by
 from loveletter.replays.narrative import narrate
 from loveletter.replays.pov import narrate_pov
 from loveletter.web.words import COOKIE, WORDS, choose, rulesets, words
@@ -145,9 +146,10 @@ def install(app: FastAPI, referee: Referee) -> None:
         table = await referee.table(parse.game_id(game_id))
         seat = referee.seat_for(table, parse.bearer(authorization), required=False)
         chosen: Lang = "fr" if lang == "fr" else "en"
-        lines = narrate(table.events, chosen) if seat is None else narrate_pov(table.events, seat, chosen)
+        shown = seen_by(table, seat)  # a spectator's story lags by the game's spectator delay
+        lines = narrate(table.events[:shown], chosen) if seat is None else narrate_pov(table.events, seat, chosen)
         present = referee.presence.seats(table.game_id, len(table.state.players))
-        body = {"version": table.version, "seat": seat, "lines": lines, "present": present}
+        body = {"version": shown, "seat": seat, "lines": lines, "present": present}
         return Response(orjson.dumps(body), media_type="application/json", headers=PRIVATE)
 
     @app.get("/web/games/{game_id}/presence", include_in_schema=False)

@@ -15,7 +15,7 @@ from loveletter.api.routes.deps import OPTIONAL, AdminScheme, AdminToken, GameId
 from loveletter.api.schemas import CreateGameIn
 from loveletter.client.models import Created, Events, Game
 from loveletter.core.lang import Text
-from loveletter.referee.tables import events_json
+from loveletter.referee.tables import events_json, seen_by
 
 JSON = "application/json"
 router = APIRouter(tags=["games"])
@@ -122,7 +122,7 @@ async def get_game(
 ) -> Response:
     table = await referee.table(game)
     seat = referee.seat_for(table, token, required=False)
-    etag = viewer_etag(table.version, seat)
+    etag = viewer_etag(seen_by(table, seat), seat)  # a spectator's version lags by the spectator delay
     if _unchanged(if_none_match, etag):
         return Response(status_code=304, headers={"ETag": etag, **PRIVATE})
     return _json(referee.game_json(table, seat), headers={"ETag": etag, **PRIVATE})
@@ -136,7 +136,8 @@ async def list_events(
 ) -> Response:
     table = await referee.table(game)
     seat = referee.seat_for(table, token, required=False)
-    body = {"version": table.version, "events": events_json(table.events[after:], after + 1, seat)}
+    shown = seen_by(table, seat)
+    body = {"version": shown, "events": events_json(table.events[after:shown], after + 1, seat)}
     return _json(body, headers=PRIVATE)
 
 

@@ -24,6 +24,7 @@ from loveletter.client.answers import Ruling, SeatAt
 from loveletter.core.catalogue import Event
 from loveletter.core.evolve import fold
 from loveletter.core.lang import BilingualError, Text
+from loveletter.referee.tables import seen_by
 from loveletter.replays.rulings import MoveFormatError, explain, seat_view_at
 
 JSON = "application/json"
@@ -190,11 +191,14 @@ async def get_state(
     at: Annotated[int | None, Query(description="the seq to look at (default: the current version)")] = None,
     full: Annotated[bool, Query(description="the whole state: once the game is over, or for the admin")] = False,
 ) -> Response:
-    """What the caller's seat (spectator without a token) could see after seq `at`; `full=true`, or the admin
-    token, gives the whole state (every hand, the deck) — only once the game is over or for the admin."""
+    """What the caller's seat (spectator without a token, as far as the game's spectator delay lets them) could
+    see after seq `at`; `full=true`, or the admin token, gives the whole state (every hand, the deck) — only once
+    the game is over or for the admin."""
     table = await referee.table(game_id)
     admin = referee.is_admin(token)
-    events: list[Event] = list(table.events)
+    seat = None if admin else referee.seat_for(table, token, required=False)
+    # a spectator looks no further than the game's spectator delay lets them (the admin, anywhere)
+    events: list[Event] = list(table.events if admin else table.events[: seen_by(table, seat)])
     point = len(events) if at is None else at
     if not 0 < point <= len(events):
         within = Text(f"a seq from 1 to {len(events)}", f"un numéro d'événement de 1 à {len(events)}")
@@ -211,7 +215,6 @@ async def get_state(
                 }
             ],
         )
-    seat = None if admin else referee.seat_for(table, token, required=False)
     if full or admin:
         if not (table.state.over or admin):
             raise Problem(
@@ -230,5 +233,5 @@ async def get_state(
             headers=PRIVATE,
         )
     seen = await asyncio.to_thread(seat_view_at, events, point, seat)
-    body = {"game_id": game_id, "at": point, "version": table.version, "seat": seat, "view": seen}
+    body = {"game_id": game_id, "at": point, "version": len(events), "seat": seat, "view": seen}
     return Response(orjson.dumps(body), media_type=JSON, headers=PRIVATE)

@@ -1,4 +1,5 @@
-"""Server-sent event streams: a game's events as the caller may see them, and the lobby's news.
+"""Server-sent event streams: a game's events as the caller may see them (a spectator: as far as the game's
+spectator delay lets them, `referee.tables.seen_by`), and the lobby's news.
 
 A stream holds a game's id, never its `Table`: the cache may evict the game and a later request rebuild it from
 the store, so each round reads the game afresh (`Referee.current`), woken by the game's watch. Each event is framed
@@ -22,7 +23,7 @@ from loveletter.client.models import LobbyGame
 from loveletter.core.catalogue import EVENT_TYPES
 from loveletter.events.codec import dumps
 from loveletter.referee.referee import Referee
-from loveletter.referee.tables import Table, events_json
+from loveletter.referee.tables import Table, events_json, seen_by
 
 router = APIRouter()
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -51,13 +52,14 @@ def sse_frame(ident: int, kind: str, data: bytes) -> bytes:
     return b"id: %d\nevent: %s\ndata: %s\n\n" % (ident, kind.encode(), data)
 
 
-def frames(table: Table, seat: int | None, after: int) -> bytes:
-    """The events after seq `after` as `seat` sees them, as frames in one chunk (each framed once per viewer)."""
+def frames(table: Table, seat: int | None, after: int, upto: int) -> bytes:
+    """The events after seq `after` up to seq `upto` as `seat` sees them, as frames in one chunk (each framed
+    once per viewer)."""
     done: list[bytes] = table.rendered.setdefault(seat, [])
-    if len(done) < len(table.events):
-        for item in events_json(table.events[len(done) :], len(done) + 1, seat):
+    if len(done) < upto:
+        for item in events_json(table.events[len(done) : upto], len(done) + 1, seat):
             done.append(sse_frame(item["seq"], item["type"], dumps(item)))
-    return b"".join(done[after:])
+    return b"".join(done[after:upto])
 
 
 @router.get(
@@ -99,9 +101,10 @@ async def _game(
         while True:
             waiter = watch.changed  # taken before reading: an append made meanwhile wakes the wait below
             table = await referee.current(game_id, watch)
-            if cursor < len(table.events):
-                chunk = frames(table, seat, cursor)
-                cursor = len(table.events)
+            shown = seen_by(table, seat)  # a spectator's lags by the game's spectator delay until it is over
+            if cursor < shown:
+                chunk = frames(table, seat, cursor, shown)
+                cursor = shown
                 written = loop.time()
                 yield chunk
             elif loop.time() - written >= keep_alive * 0.9:  # the ticker's poke on an idle stream

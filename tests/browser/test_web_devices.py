@@ -14,6 +14,7 @@ import httpx
 
 from tests.browser.conftest import Site, outside_router, wait_until
 from tests.browser.test_viewer import Finished, finished, open_viewer  # noqa: F401 (a fixture)
+from tests.browser.test_web_cards import axe_serious
 from tests.browser.test_web_seat import open_seat, two_seats
 
 SHOWN = "() => !document.getElementById('elsewhere').hidden"
@@ -49,6 +50,7 @@ def test_the_same_seat_open_on_two_devices_is_told_to_that_seat_alone(site: Site
     assert phone.locator("#elsewhere").inner_text() == "Ce siège est aussi ouvert sur un autre appareil."
     wait_until(alice, SHOWN, timeout=12)  # at the next presence round (every 5 s)
     assert alice.locator("#elsewhere").inner_text() == "This seat is also open on another device."
+    assert axe_serious(alice) == [] and axe_serious(phone) == []
     assert phone.evaluate("document.body.dataset.version") == alice.evaluate("document.body.dataset.version")
 
     # nobody else learns anything new: not Bob, not a spectator, not the pages' answers to them
@@ -126,6 +128,7 @@ def test_the_viewer_offers_the_log_it_shows(site: Site, finished: Finished, new_
     wait_until(uploaded, "() => document.body.dataset.version && !document.getElementById('viewer').hidden")
     link = uploaded.locator("#download-log")
     assert link.inner_text() == "Télécharger ce fichier"
+    assert axe_serious(uploaded) == []
     with uploaded.expect_download() as got:
         link.click()
     assert got.value.suggested_filename == "partie.jsonl"

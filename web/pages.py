@@ -26,12 +26,13 @@ from fastapi.staticfiles import StaticFiles
 from loveletter.api import parse
 from loveletter.api.problems import Problem, of_refusal
 from loveletter.api.routes.games import PRIVATE
-from loveletter.core.catalogue import EVENT_TYPES
+from loveletter.api.routes.streams import PAGE
+from loveletter.core.catalogue import EVENT_TYPES, ClockSet
 from loveletter.core.lang import Lang
 from loveletter.referee.referee import Referee
 from loveletter.referee.refusals import Refusal
-from loveletter.referee.tables import seen_by
-from loveletter.replays.narrative import narrate
+from loveletter.referee.tables import Table, seen_by
+from loveletter.replays.narrative import clock_time, narrate
 from loveletter.replays.pov import narrate_pov
 from loveletter.web.words import COOKIE, WORDS, choose, rulesets, words
 
@@ -139,22 +140,39 @@ def install(app: FastAPI, referee: Referee) -> None:
     async def story(
         game_id: str,
         lang: Annotated[str, Query(pattern="^(en|fr)$")] = "en",
+        page: Annotated[str | None, Query(pattern=PAGE)] = None,
         authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
         """The game told so far as the caller lived it (a seat: the table's story and its own secrets; anyone
-        else: the table's story), and which seats are present."""
+        else: the table's story), the deadlines it names (each line's text and its time, for the page to show in
+        the viewer's own time), and which seats are present."""
         table = await referee.table(parse.game_id(game_id))
         seat = referee.seat_for(table, parse.bearer(authorization), required=False)
         chosen: Lang = "fr" if lang == "fr" else "en"
         shown = seen_by(table, seat)  # a spectator's story lags by the game's spectator delay
-        lines = narrate(table.events[:shown], chosen) if seat is None else narrate_pov(table.events, seat, chosen)
-        present = referee.presence.seats(table.game_id, len(table.state.players))
-        body = {"version": shown, "seat": seat, "lines": lines, "present": present}
-        return Response(orjson.dumps(body), media_type="application/json", headers=PRIVATE)
+        told = table.events[:shown] if seat is None else table.events
+        lines = narrate(told, chosen) if seat is None else narrate_pov(table.events, seat, chosen)
+        times = {clock_time(e.deadline): e.deadline for e in told if isinstance(e, ClockSet)}
+        body = {"version": shown, "seat": seat, "lines": lines, "times": times}
+        return Response(
+            orjson.dumps(body | _presence(table, seat, page)), media_type="application/json", headers=PRIVATE
+        )
 
     @app.get("/web/games/{game_id}/presence", include_in_schema=False)
-    async def presence(game_id: str) -> Response:
+    async def presence(
+        game_id: str,
+        page: Annotated[str | None, Query(pattern=PAGE)] = None,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> Response:
         """Which seats are present (each a bool, in seat order): what the seat page polls between events."""
         table = await referee.table(parse.game_id(game_id))
-        present = referee.presence.seats(table.game_id, len(table.state.players))
-        return Response(orjson.dumps({"present": present}), media_type="application/json")
+        seat = referee.seat_for(table, parse.bearer(authorization), required=False)
+        return Response(orjson.dumps(_presence(table, seat, page)), media_type="application/json", headers=PRIVATE)
+
+    def _presence(table: Table, seat: int | None, page: str | None) -> dict[str, Any]:
+        """Which seats are present, and for a seat's own page (`page`, its stream's id) alone, whether the same
+        seat is also open in another page: nobody else learns how many pages a seat has open."""
+        answer: dict[str, Any] = {"present": referee.presence.seats(table.game_id, len(table.state.players))}
+        if seat is not None:
+            answer["elsewhere"] = referee.presence.elsewhere(table.game_id, seat, page)
+        return answer

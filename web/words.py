@@ -214,6 +214,11 @@ WORDS: Mapping[str, Text] = MappingProxyType(
             "Forget this seat on this device? Without its link you will only watch.",
             "Oublier ce siège sur cet appareil ? Sans son lien, vous ne ferez que regarder.",
         ),
+        # the other device of a seat, the log offered by the viewer (issue 24)
+        "seat.elsewhere": Text(
+            "This seat is also open on another device.", "Ce siège est aussi ouvert sur un autre appareil."
+        ),
+        "replay.download_file": Text("Download this file", "Télécharger ce fichier"),
         # the replay and dispute viewer
         "replay.title": Text("Replay and disputes", "Relecture et litiges"),
         "replay.open": Text("Open a game", "Ouvrir une partie"),

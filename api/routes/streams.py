@@ -27,6 +27,9 @@ from loveletter.referee.tables import Table, events_json, seen_by
 
 router = APIRouter()
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+PAGE = "^[A-Za-z0-9_-]{1,40}$"
+"""A seat page's own random id (`page=`, the web page's alone, so not in the schema): the seat's other pages are
+told apart from it (`Presence.elsewhere`)."""
 LOBBY_PAGE = 500
 """News read from the store at once by a lobby stream."""
 
@@ -82,22 +85,24 @@ async def stream_game(
         ),
     ] = None,
     last_event_id: Annotated[str | None, Header()] = None,
+    page: Annotated[str | None, Query(pattern=PAGE, include_in_schema=False)] = None,
 ) -> StreamingResponse:
     table = await referee.table(game)
     seat = referee.seat_for(table, bearer or parse.token(token), required=False)
     resumed = parse.version(last_event_id, "Last-Event-ID")
     cursor = resumed if resumed is not None else after or 0
-    return StreamingResponse(_game(referee, table.game_id, seat, cursor, request), media_type=SSE, headers=HEADERS)
+    stream = _game(referee, table.game_id, seat, cursor, request, page)
+    return StreamingResponse(stream, media_type=SSE, headers=HEADERS)
 
 
 async def _game(
-    referee: Referee, game_id: str, seat: int | None, cursor: int, request: Request
+    referee: Referee, game_id: str, seat: int | None, cursor: int, request: Request, page: str | None
 ) -> AsyncIterator[bytes]:
     """The game's events after `cursor`, then each new one as it is appended, until the game is over."""
     loop = asyncio.get_running_loop()
     written = loop.time()
     keep_alive = referee.clocks.timing.keep_alive
-    with referee.watching(game_id) as watch, referee.presence.hold(game_id, seat):
+    with referee.watching(game_id) as watch, referee.presence.hold(game_id, seat, page):
         while True:
             waiter = watch.changed  # taken before reading: an append made meanwhile wakes the wait below
             table = await referee.current(game_id, watch)

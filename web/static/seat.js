@@ -13,6 +13,8 @@ const fragment = new URLSearchParams(location.hash.slice(1));
 let token = fragment.get("t");
 if (token) seats.set(game, token);
 else token = seats.get(game);
+/** This page's own random id, sent with its stream: the seat's other open pages (devices) are told apart from it. */
+const pageId = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
 
 /** What every part of the page reads: the game, this seat's token, the last answer of GET /games/{id}. */
 const ctx = {
@@ -21,6 +23,7 @@ const ctx = {
   get token() { return token; },
   current: null,
   present: [],
+  elsewhere: false,
   waiting: false,
   cardName: (c) => cardName(data.ruleset, c),
   cardValue: (c) => cardValue(data.ruleset, c),
@@ -73,6 +76,11 @@ function renderWaiting(view) {
       : el("strong", { text: `${s.name} (${t("seat.taken")})` }))));
 }
 
+/** The viewer's own locale for times: the browser's when it speaks the page's language, else the page's. */
+function locale() {
+  return navigator.language.startsWith(data.lang) ? navigator.language : data.lang;
+}
+
 /** m:ss, as clocks read. */
 function minutes(seconds) {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
@@ -83,9 +91,8 @@ function renderClock(view) {
   window.clearInterval(clockTimer);
   const deadline = view.clock?.deadline;
   if (!deadline || ctx.current.over) { box.hidden = true; return; }
-  // the deadline in the viewer's own time zone and clock format (the browser's, when it speaks the page's language)
-  const locale = navigator.language.startsWith(data.lang) ? navigator.language : data.lang;
-  const local = new Date(deadline.at).toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  // the deadline in the viewer's own time zone and clock format
+  const local = new Date(deadline.at).toLocaleTimeString(locale(), { hour: "2-digit", minute: "2-digit", second: "2-digit" });
   const tick = () => {
     const left = Math.max(0, Math.round((deadline.at - Date.now()) / 1000));
     $("clock-who").textContent = `${labelled("seat.clock")}${nameOf(deadline.seat)}`;
@@ -100,13 +107,36 @@ function renderClock(view) {
   clockTimer = window.setInterval(tick, 1000);
 }
 
-function renderStory(lines) {
+/** A story line, each deadline it names (`times`: the server's UTC text → Unix ms) shown in the viewer's time. */
+function storyLine(line, times) {
+  const item = el("li");
+  let rest = line.trim();
+  for (;;) {
+    let first = null;
+    for (const told of Object.keys(times)) {
+      const at = rest.indexOf(told);
+      if (at >= 0 && (first === null || at < first.at)) first = { at, told };
+    }
+    if (first === null) break;
+    const when = new Date(times[first.told]);
+    const local = when.toLocaleString(locale(), {
+      year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit",
+    });
+    item.append(rest.slice(0, first.at), el("time", { datetime: when.toISOString(), text: local }));
+    rest = rest.slice(first.at + first.told.length);
+  }
+  item.append(rest);
+  return item;
+}
+
+function renderStory(lines, times) {
   const list = $("story");
   const fresh = lines.slice(storyLines.length);
   const same = lines.length >= storyLines.length && storyLines.every((line, i) => lines[i] === line);
   if (!same) list.replaceChildren();
-  for (const line of same ? fresh : lines) list.append(el("li", { text: line.trim() }));
-  if (same && storyLines.length && fresh.length) announce(fresh.map((l) => l.trim()).join(" "));
+  const items = (same ? fresh : lines).map((line) => storyLine(line, times));
+  list.append(...items);
+  if (same && storyLines.length && fresh.length) announce(items.map((li) => li.textContent).join(" "));
   storyLines = lines;
   list.scrollTop = list.scrollHeight;
   renderLastMove(lines);
@@ -177,12 +207,12 @@ async function refresh() {
       const path = `/games/${encodeURIComponent(game)}`;
       const [state, story] = await Promise.all([
         api("GET", path, { token }),
-        api("GET", `/web${path}/story?lang=${data.lang}`, { token }),
+        api("GET", `/web${path}/story?lang=${data.lang}&page=${pageId}`, { token }),
       ]);
       if (state.status === 403 && token) { token = null; again = true; continue; } // not this game's: watch
       if (state.ok) {
         ctx.current = state.body;
-        if (story.ok) ctx.present = story.body.present;
+        if (story.ok) { ctx.present = story.body.present; ctx.elsewhere = Boolean(story.body.elsewhere); }
         const view = ctx.current.view;
         ctx.waiting = openSeats(view).length > 0;
         renderStatus(view);
@@ -193,6 +223,7 @@ async function refresh() {
         renderMoves(ctx.current.legal_moves);
         renderClock(view);
         renderTools(view);
+        renderElsewhere();
         renderInvites(game, openSeats(view).map((o) => o.seat), ctx.current.over);
         document.body.dataset.version = String(ctx.current.version);
         document.body.dataset.over = String(ctx.current.over);
@@ -201,7 +232,7 @@ async function refresh() {
       } else if (state.status === 404) {
         showProblem($("problem"), state.body);
       }
-      if (story.ok) { renderStory(story.body.lines); $("story").dataset.version = String(story.body.version); }
+      if (story.ok) { renderStory(story.body.lines, story.body.times); $("story").dataset.version = String(story.body.version); }
     } while (again);
   })();
   try { await running; } finally { running = null; }
@@ -215,8 +246,13 @@ function schedule() {
 
 function connection(text) { $("connection").textContent = text; }
 
+/** "This seat is also open on another device": told by the server to this seat's pages only. */
+function renderElsewhere() {
+  $("elsewhere").hidden = !ctx.elsewhere || ctx.current?.over !== false;
+}
+
 function connect() {
-  const query = new URLSearchParams({ after: String(lastSeq) });
+  const query = new URLSearchParams({ after: String(lastSeq), page: pageId });
   if (token) query.set("token", token);
   source = new EventSource(`/games/${encodeURIComponent(game)}/stream?${query}`);
   const seen = (event) => {
@@ -244,7 +280,11 @@ performance.mark("ll:rendered"); // the table, hand, moves and story drawn once 
 lastSeq = ctx.current ? ctx.current.version : 0;
 if (!ctx.current?.over) connect();
 async function pollPresence() { // between events: who has the table open (docs/web.md, Presence)
-  const answer = await api("GET", `/web/games/${encodeURIComponent(game)}/presence`);
+  const answer = await api("GET", `/web/games/${encodeURIComponent(game)}/presence?page=${pageId}`, { token });
+  if (answer.ok && ctx.current) {
+    ctx.elsewhere = Boolean(answer.body.elsewhere);
+    renderElsewhere();
+  }
   if (answer.ok && ctx.current && JSON.stringify(answer.body.present) !== JSON.stringify(ctx.present)) {
     ctx.present = answer.body.present;
     renderPlayers(ctx);

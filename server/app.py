@@ -30,6 +30,7 @@ from loveletter.api.routes import (
     rulings,
     service,
     simulations,
+    standing,
     streams,
 )
 from loveletter.api.settings import Settings
@@ -125,6 +126,7 @@ def create_app(
         accounts,
         ladder,
         challenges,
+        standing,  # GET /accounts/{id}/history, POST /accounts/holder: the account page and My games
     ):
         app.include_router(resource.router)
     app.moves_route = next(r for r in moves.router.routes if isinstance(r, APIRoute) and r.name == "play_move")

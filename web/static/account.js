@@ -1,7 +1,7 @@
 // An account's page: what `GET /accounts/{id}` says of it (name, kind, ratings, games) and what
 // `GET /accounts/{id}/history` adds — its rating after each rated game, drawn here as an SVG chart, its win rate and
 // its head-to-head. Every figure is the API's, shown as it came.
-import { api, data, el, labelled, showProblem, t } from "./common.js";
+import { api, count, data, el, labelled, showProblem, t } from "./common.js";
 import { figure, withInterval } from "./ladder.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -41,9 +41,10 @@ function chart(ladder) {
     drawing.append(svg("text", { x: left - 4, y: y(v) + 4, "text-anchor": "end" }, figure(v)));
   }
   drawing.append(svg("text", { x: width - right, y: height - 6, "text-anchor": "end" },
-    `${points.length} ${t("account.rated_games")}`));
+    count(points.length, "account.rated_game", "account.rated_games")));
   drawing.append(svg("polyline", { class: "line", points: points.map((p, i) => `${x(i)},${y(p.mu)}`).join(" ") }));
   points.forEach((p, i) => {
+    drawing.append(svg("line", { class: "whisker", x1: x(i), x2: x(i), y1: y(highs[i]), y2: y(lows[i]) }));
     const dot = svg("circle", { class: "point", cx: x(i), cy: y(p.mu), r: 4, "data-game": p.game_id,
       "data-mu": String(p.mu), "data-sigma": String(p.sigma) });
     dot.append(svg("title", {}, `${t("account.chart.game")} ${i + 1}: ${withInterval(p.mu, p.sigma)}`));
@@ -82,7 +83,7 @@ async function show() {
 
   const record = document.getElementById("record");
   record.textContent = h.games
-    ? `${labelled("account.record")}${Math.round(100 * h.win_rate)} % — ${h.wins} ${t("account.won")} ${t("account.of")} ${h.games} ${t("account.rated_games")}`
+    ? `${labelled("account.record")}${Math.round(100 * h.win_rate)}${data.lang === "fr" ? "\u202f%" : "%"} — ${h.wins} ${t("account.won")} ${t("account.of")} ${count(h.games, "account.rated_game", "account.rated_games")}`
     : t("account.no_rating");
   record.dataset.wins = String(h.wins);
   record.dataset.games = String(h.games);

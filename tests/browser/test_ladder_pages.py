@@ -1,7 +1,8 @@
 """The ladder page, the account page and the lobby's account key in Chromium (issue 25, docs/accounts.md "On the
 web"): in English and French, by keyboard alone, axe-core finding nothing serious, nothing asked of another host;
 the ladder's rows are `GET /ladder`'s, the chart's points are the ratings `GET /accounts/{id}/history` gives, and
-"My games" follows an account key pasted in another browser. `make screenshots` writes the pages into docs/."""
+"My games" follows an account key pasted in another browser. With LOVELETTER_SCREENSHOTS=docs/screenshots the
+screenshots test writes the pages into docs/."""
 
 from __future__ import annotations
 

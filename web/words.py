@@ -303,7 +303,6 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "account.replay": Text("replay", "relecture"),
         "account.none": Text("None yet.", "Aucune pour l'instant."),
         "account.ladders": Text("table of", "table de"),
-        "lobby.account": Text("Your account", "Votre compte"),
         "lobby.account.key": Text(
             "Account key (kept in this browser only)", "Clé de compte (gardée dans ce navigateur seulement)"
         ),

@@ -31,6 +31,7 @@ from loveletter.api.routes import (
     rulings,
     service,
     simulations,
+    standing,
     streams,
 )
 from loveletter.api.settings import Settings
@@ -128,6 +129,7 @@ def create_app(
         ladder,
         challenges,
         analyses,
+        standing,  # GET /accounts/{id}/history, POST /accounts/holder: the account page and My games
     ):
         app.include_router(resource.router)
     app.moves_route = next(r for r in moves.router.routes if isinstance(r, APIRoute) and r.name == "play_move")

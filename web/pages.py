@@ -1,5 +1,7 @@
-"""The referee's web pages: the lobby (`/`) and the seat page (`/play/{game}`), served with their own assets (the
-replay viewer and statistics are in `web.viewer`, the rulings in `web.rulings`).
+"""The referee's web pages: the lobby (`/`), the seat page (`/play/{game}`), the ladder (`/ladder`) and an account's
+page (`/accounts/{id}`), served with their own assets (the replay viewer and statistics are in `web.viewer`, the
+rulings in `web.rulings`). The ladder and account pages share their paths with the API's `GET /ladder` and
+`GET /accounts/{id}`: a browser asking for HTML gets the page, any other caller the API's JSON, unchanged.
 
 Pages are rendered on the server from Jinja2 templates (web/templates/) in the visitor's language; a small plain
 JavaScript module per page (web/static/) then talks to the same HTTP API as any other client — the lobby's and the
@@ -25,6 +27,8 @@ from fastapi.staticfiles import StaticFiles
 
 from loveletter.api import parse
 from loveletter.api.problems import Problem, of_refusal
+from loveletter.api.routes import accounts as accounts_api
+from loveletter.api.routes import ladder as ladder_api
 from loveletter.api.routes.games import PRIVATE
 from loveletter.api.routes.streams import PAGE
 from loveletter.core.catalogue import EVENT_TYPES, ClockSet
@@ -52,6 +56,7 @@ NAV: list[tuple[str, str]] = [
     ("nav.replay", "/replay"),
     ("nav.stats", "/stats"),
     ("nav.rulings", "/rulings"),
+    ("nav.ladder", "/ladder"),
 ]
 """The header's links: (catalogue key, path)."""
 
@@ -95,6 +100,18 @@ def _local(target: str | None) -> str:
     return target
 
 
+def _wants_html(request: Request) -> bool:
+    """A browser navigating (its Accept names HTML), not a program reading the API."""
+    return "text/html" in request.headers.get("accept", "")
+
+
+def _varies(answer: Response) -> Response:
+    """The same path answers a page or JSON by the request's Accept: a cache must keep them apart."""
+    known = answer.headers.get("Vary")
+    answer.headers["Vary"] = f"{known}, Accept" if known else "Accept"
+    return answer
+
+
 def install(app: FastAPI, referee: Referee) -> None:
     """The web pages, their assets under /static, and the seat page's story route; none is in the OpenAPI
     document (they are pages, not API)."""
@@ -127,6 +144,40 @@ def install(app: FastAPI, referee: Referee) -> None:
             rulesets=rulesets(lang),
             event_types=sorted(EVENT_TYPES),
         )
+
+    @app.get("/ladder", include_in_schema=False)
+    async def ladder_page(
+        request: Request,
+        ruleset: Annotated[str, Query(max_length=40)] = "2019",
+        players: Annotated[int, Query(ge=2, le=6)] = 2,
+        cursor: Annotated[str | None, Query(max_length=20)] = None,
+        limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    ) -> Response:
+        """The ladder page for a browser; anyone else gets `GET /ladder`'s JSON (the page's script reads it too)."""
+        if not _wants_html(request):
+            return _varies(await ladder_api.get_ladder(referee, ruleset, players, cursor, limit))
+        chosen = parse.ruleset_id(ruleset)
+        lang = choose(request)
+        answer = page(request, "ladder.html", "ladder.title", script="ladder.js", rulesets=rulesets(lang),
+                      ruleset=chosen, players=players, cursor=cursor, limit=limit)  # fmt: skip
+        return _varies(answer)
+
+    @app.get("/accounts/{account_id}", include_in_schema=False)
+    async def account_page(account_id: str, request: Request) -> Response:
+        """An account's page for a browser (its chart, games and head-to-head); anyone else gets the API's JSON."""
+        if not _wants_html(request):
+            return _varies(await accounts_api.get_account(referee, accounts_api.account_id(account_id)))
+        lang = choose(request)
+        try:
+            found = accounts_api.account_id(account_id)  # 404 for an id the referee could not have issued
+            await accounts_api.accounts(referee).public(found)
+        except Refusal as refused:
+            problem = of_refusal(refused)
+            answer = page(request, "message.html", "account.title", message=problem.detail(lang))
+            answer.status_code = problem.status
+            return _varies(answer)
+        return _varies(page(request, "account.html", "account.title", script="account.js", account_id=found,
+                            rulesets=rulesets(lang)))  # fmt: skip
 
     @app.get("/lang/{code}", include_in_schema=False)
     async def switch_language(code: str, next: Annotated[str | None, Query(max_length=500)] = None) -> Response:

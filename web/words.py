@@ -1,13 +1,11 @@
 """The web pages' one catalogue of words in English and French, and which language a request gets.
 
-Every page reads its words here: the layout, the lobby and the seat page (`web.pages`), the replay viewer and the
-statistics page (`web.viewer`), and their scripts (each page's data carries the catalogue in its language). Card
-names, rule texts and the narrative come from the rules themselves (`core.rulesets`, `core.rules`,
-`replays.narrative`), and what each card does, said shortly on the card, from `web.card_texts`; this catalogue holds
-only the pages' own words. Each entry is a `Text` pair, so no string
-exists in one language only, and the catalogue is read-only: what a page shows never depends on which modules were
-imported. A page's language is the visitor's choice (the `lang` cookie, set by the switch in the header) or else
-the browser's (`Accept-Language`).
+Every page reads its words here (those of the accounts' pages kept in `web.words_accounts`), and the scripts get them
+with their page's data. Card names, rule texts and the narrative come from the rules (`core.rulesets`, `core.rules`,
+`replays.narrative`), each card's short effect from `web.card_texts`. Every entry is a `Text` pair, so no string
+exists in one language only; the catalogue is read-only: what a page shows never depends on which modules were
+imported. A page's language is the visitor's choice (the `lang` cookie, set by the header's switch), else the
+browser's (`Accept-Language`).
 """
 
 from __future__ import annotations
@@ -22,6 +20,7 @@ from loveletter.api.problems import language
 from loveletter.core.lang import Lang, Text
 from loveletter.core.rulesets import RULESETS
 from loveletter.web.card_texts import effect
+from loveletter.web.words_accounts import ACCOUNT_WORDS
 
 COOKIE = "lang"
 """The cookie that remembers the visitor's language (a year; no other cookie is ever set)."""
@@ -360,6 +359,7 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "stats.bot.random": Text("random", "hasard"),
         "stats.bot.heuristic": Text("heuristic", "heuristique"),
         "stats.bot.expert": Text("expert", "expert"),
+        **ACCOUNT_WORDS,  # the ladder, the account page, the lobby's account key (web/words_accounts.py)
     }
 )
 

@@ -1,4 +1,5 @@
-// The lobby: create a game, list the public ones live (the lobby's event stream), join, watch, rematch.
+// The lobby: create a game, list the public ones live (the lobby's event stream), join, watch, rematch; My games
+// (this browser's games, and an account's when its key is held here).
 import { announce, api, count, data, el, hideProblem, inviteLink, seatLink, seats, showProblem, t } from "./common.js";
 
 const form = document.getElementById("create");
@@ -169,10 +170,67 @@ async function refresh() {
   ["open", "running", "finished"].forEach((status, i) => {
     if (lists[i].ok) fill(document.getElementById(status), lists[i].body.games);
   });
-  const mine = seats.games().slice(0, 10);
+  const local = seats.games().slice(0, 10);
+  const ofAccount = await accountGames();
+  const mine = [...ofAccount, ...local.filter((g) => !ofAccount.includes(g))];
   document.getElementById("mine").replaceChildren(...(mine.length
     ? mine.map((g) => el("li", { "data-game": g }, el("a", { href: seatLink(g, seats.get(g)), text: g }), invitesOf(g)))
     : [el("li", { class: "empty", text: t("lobby.none") })]));
+}
+
+// "My games" follows an account across devices: its key, pasted once, stays in this browser's localStorage, is sent
+// to this referee only (`POST /accounts/holder`, in a body) and is never shown again in full; the games listed are
+// then the account's own (`GET /accounts/{id}`, which needs no key), with this browser's games after them.
+const ACCOUNT = "ll.account";
+
+function account() {
+  try { return JSON.parse(localStorage.getItem(ACCOUNT) || "null"); } catch { return null; }
+}
+
+async function accountGames() {
+  const held = account();
+  if (!held) return [];
+  const answer = await api("GET", `/accounts/${encodeURIComponent(held.account_id)}`);
+  return answer.ok ? answer.body.games.slice(-20).reverse() : [];
+}
+
+function accountPanel() {
+  const held = account();
+  const panel = document.getElementById("account-key") ?? el("div", { id: "account-key", class: "account-key" });
+  if (!panel.isConnected) document.getElementById("mine").before(panel);
+  const box = el("div", { id: "account-error", class: "problem", role: "alert", hidden: true });
+  if (held) {
+    const forget = el("button", { type: "button", id: "account-forget", class: "secondary", text: t("lobby.account.forget") });
+    forget.addEventListener("click", () => {
+      localStorage.removeItem(ACCOUNT);
+      accountPanel();
+      refresh();
+      announce(t("lobby.account.forgotten"));
+      document.getElementById("account-key-input").focus();
+    });
+    panel.replaceChildren(el("p", { id: "account-held" }, `${t("lobby.account.as")} `,
+      el("a", { href: `/accounts/${encodeURIComponent(held.account_id)}`, text: held.name }),
+      ` (${held.key.slice(0, 7)}…) `, forget));
+    return;
+  }
+  const input = el("input", { id: "account-key-input", type: "password", autocomplete: "off", spellcheck: "false",
+    required: true, maxlength: 200, "aria-describedby": "account-key-hint" });
+  const form = el("form", { id: "account-form" },
+    el("label", { for: "account-key-input", text: t("lobby.account.key") }), " ", input, " ",
+    el("button", { type: "submit", text: t("lobby.account.use") }));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    hideProblem(box);
+    const key = input.value.trim();
+    const answer = await api("POST", "/accounts/holder", { body: { key } });
+    if (!answer.ok) { showProblem(box, answer.body); return; }
+    localStorage.setItem(ACCOUNT, JSON.stringify({ key, account_id: answer.body.account_id, name: answer.body.name }));
+    accountPanel();
+    refresh();
+    announce(`${t("lobby.account.as")} ${answer.body.name}`);
+    document.getElementById("account-forget").focus();
+  });
+  panel.replaceChildren(form, el("p", { id: "account-key-hint", class: "hint", text: t("lobby.account.hint") }), box);
 }
 
 /** The invite links the organiser still holds for `game` (the seat page forgets them once the seats are full). */
@@ -213,6 +271,7 @@ async function invited() {
 
 rulesetSelect.addEventListener("change", seatRows);
 seatRows();
+accountPanel();
 refresh();
 invited();
 const news = new EventSource("/lobby/stream");

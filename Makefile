@@ -47,6 +47,7 @@ docs-serve: $(STAMP)
 ## make screenshots: the web pages at 1280 wide and phone size, English and French, into docs/screenshots/
 screenshots: $(STAMP)
 	LOVELETTER_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest -p no:cacheprovider tests/browser/test_web_screenshots.py tests/browser/test_viewer_screenshots.py
+	LOVELETTER_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest -p no:cacheprovider tests/browser/test_ladder_pages.py -k screenshots
 
 ## make bench: the benchmarks of bench/, each prints its figures (see docs/performance.md)
 bench: $(STAMP)

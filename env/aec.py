@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import random
 import secrets
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -25,13 +26,14 @@ from loveletter.core.commands import Command, PlayerCommand, StartGame
 from loveletter.core.decide import decide
 from loveletter.core.evolve import apply_all
 from loveletter.core.lang import BilingualError, Text
-from loveletter.core.legal import legal_codes
+from loveletter.core.legal import legal_codes, legal_moves
 from loveletter.core.rules import RuleViolation
 from loveletter.core.rulesets import RULESETS, Options
 from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, PHASE_OVER, PHASE_PLAY, GameState, Transient
 from loveletter.core.views import view
 from loveletter.env.actions import ActionTable, descending
 from loveletter.env.observation import Encoder
+from loveletter.play.bots import get_bot
 from loveletter.replays.narrative import narrate
 
 Observation = dict[str, npt.NDArray[Any]]
@@ -260,6 +262,15 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
     def legal_actions(self, agent: str) -> list[int]:
         """The dense indices of `agent`'s legal moves now, in core's order (`legal_action_codes`)."""
         return self.actions.indices(legal_codes(self._state, self._seat[agent]))
+
+    def bot_action(self, agent: str, bot: str = "heuristic", rng: random.Random | None = None) -> int:
+        """The dense index of the move the built-in bot `bot` (`random`, `heuristic` or `expert`) would make for
+        `agent` now, decided from `agent`'s view alone: the environment's opponents, the same bots as everywhere
+        else. `rng` makes the choice repeatable (the expert searches with it)."""
+        seat = self._seat[agent]
+        state = self.game_state  # a frozen copy: the policy cannot touch the game
+        choice = get_bot(bot).choose(view(state, seat), legal_moves(state, seat), rng or random.Random())
+        return self.actions.index(choice)
 
     # -- pickling: the table and the log; the state is folded again from the log (event sourcing) ----------------
 

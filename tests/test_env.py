@@ -427,13 +427,15 @@ def test_an_environment_survives_pickling_mid_game() -> None:
     assert np.array_equal(mine["action_mask"], theirs["action_mask"])
 
 
-def test_the_documented_example_plays_a_whole_game() -> None:
+def test_the_documented_examples_play_whole_games() -> None:
     text = (Path(__file__).resolve().parent.parent / "docs" / "env.md").read_text()
-    (example,) = re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
-    scope: dict[str, object] = {}
-    exec(compile(example, "docs/env.md", "exec"), scope)
-    game = scope["game"]
-    assert game.agents == [] and game.unwrapped.game_state.over  # type: ignore[attr-defined]
+    examples = re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
+    assert len(examples) == 2  # a random game; the built-in bots as opponents
+    for example in examples:
+        scope: dict[str, object] = {}
+        exec(compile(example, "docs/env.md", "exec"), scope)
+        game = scope["game"]
+        assert game.agents == [] and game.unwrapped.game_state.over  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(("ruleset", "sizes"), [("2019", (56, 69, 82, 95, 108)), ("2012", (34, 47, 60))])
@@ -455,3 +457,29 @@ def test_human_render_prints_each_steps_story(capsys: pytest.CaptureFixture[str]
     game.step(int(np.flatnonzero(game.observe(game.agent_selection)["action_mask"])[0]))
     printed = capsys.readouterr().out
     assert "Manche 1, tour 1" in printed and "Partie" not in printed
+
+
+def test_the_built_in_bots_are_the_environments_opponents() -> None:
+    """`bot_action` plays any built-in bot from the seat's view: every action it gives is in the seat's mask, a game
+    of the expert against the heuristic and random runs to its end, and the same seeds replay it exactly."""
+
+    def play(seed: int) -> tuple[int, ...]:
+        game = raw_env(ruleset="2019", players=3)
+        game.reset(seed=seed)
+        rng = random.Random(seed)
+        bots = {agent: bot for agent, bot in zip(game.possible_agents, ("expert", "heuristic", "random"), strict=True)}
+        taken: list[int] = []
+        while game.agents:
+            agent = game.agent_selection
+            if game.terminations[agent] or game.truncations[agent]:
+                game.step(None)
+                continue
+            action = game.bot_action(agent, bots[agent], rng)
+            assert game.observe(agent)["action_mask"][action] == 1
+            taken.append(action)
+            game.step(action)
+        assert any(event.TYPE == "game_ended" for event in game.log)
+        return tuple(taken)
+
+    first = play(7)
+    assert len(first) > 10 and play(7) == first

@@ -241,7 +241,7 @@ async function refresh() {
 let soon = null;
 function schedule() {
   if (soon) return;
-  soon = window.setTimeout(() => { soon = null; refresh(); }, 60);
+  soon = window.setTimeout(() => { soon = null; refresh(); }, 0); // the events of one move arrive together: one refresh
 }
 
 function connection(text) { $("connection").textContent = text; }

@@ -332,6 +332,13 @@ CASES: list[Case] = [
         foreign=_transcript_error(BAD_TRANSCRIPT),
     ),
     Case(
+        "ruling: nobody decides there",
+        422,
+        "invalid_request",
+        ruling(lambda ctx: {"log": ctx.log, "at": 1, "move": {"card": "countess"}}),
+        allowed=("nearest", "before", "after"),
+    ),
+    Case(
         "ruling: a move naming nobody",
         422,
         "invalid_request",
@@ -599,7 +606,13 @@ def texts(body: dict[str, Any]) -> str:
     """Every sentence of a problem a person reads."""
     parts = [body["title"], body["detail"], body.get("rule", "")]
     parts += [e["message"] for e in body.get("errors", [])]
+    parts += [d["text"] for d in (body.get("nearest") or {}).values() if d is not None]
     return " ".join(parts)
+
+
+def _points(nearest: dict[str, Any]) -> dict[str, Any]:
+    """The nearest decisions of a problem without their words: the same in every language."""
+    return {side: d and {k: v for k, v in d.items() if k != "text"} for side, d in nearest.items()}
 
 
 def check_pair(en: httpx.Response, fr: httpx.Response, case: Case, allowed: set[str], foreign: str = "") -> None:
@@ -618,8 +631,11 @@ def check_pair(en: httpx.Response, fr: httpx.Response, case: Case, allowed: set[
         assert e["code"] == case.code, (case.name, e)
     assert (e["title"], f["title"]) == title, (case.name, e["title"], f["title"])
     assert e.keys() == f.keys(), (case.name, e.keys(), f.keys())
-    for name in e.keys() - {"title", "detail", "rule", "rule_sources", "errors"}:
+    for name in e.keys() - {"title", "detail", "rule", "rule_sources", "errors", "nearest"}:
         assert e[name] == f[name], (case.name, name)
+    if "nearest" in e:  # the same points, each said in its language (their words are checked with the rest)
+        assert _points(e["nearest"]) == _points(f["nearest"]), (case.name, e["nearest"], f["nearest"])
+        assert e["nearest"] != f["nearest"], case.name
     en_errors, fr_errors = e.get("errors", []), f.get("errors", [])
     assert [(x["field"], x.get("type")) for x in en_errors] == [(x["field"], x.get("type")) for x in fr_errors]
     assert all(x.keys() == {"field", "type", "message"} for x in en_errors + fr_errors), (case.name, fr_errors)

@@ -809,7 +809,10 @@ def _held_request(ctx: Ctx) -> None:
     sock = socket.create_connection(("127.0.0.1", int(ctx.url.rsplit(":", 1)[1])))
     sock.sendall(b"POST /rulings HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 9\r\n\r\n{")
     ctx.held.append(sock)
-    time.sleep(0.2)
+    deadline = time.monotonic() + 15
+    while httpx.get(f"{ctx.url}/rulesets").status_code != 503:  # until the referee has admitted it, however busy
+        assert time.monotonic() < deadline, "the held request was never admitted"
+        time.sleep(0.02)
 
 
 LIMITS: list[Case] = [  # in this order: each one's setup adds to the last one's

@@ -7,9 +7,11 @@ tests/test_openapi_answers.py checks real answers against these schemas."""
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 from loveletter.core.catalogue import EVENT_TYPES
+from loveletter.core.sources import cite_on_referee
 from loveletter.events.codec import event_schema
 from loveletter.events.log_schema import build_schema
 
@@ -56,13 +58,31 @@ def _pointing_here(schema: Any, prefix: str) -> Any:
     return schema
 
 
+def _cited(schema: Any) -> Any:
+    """`schema` with each `RULINGS §N` of its descriptions a link on the referee, as refusals give it
+    (`[Rulings §12](/rulings#s12)`): the catalogue's docstrings cite the rulings by their ids."""
+    if isinstance(schema, dict):
+        return {
+            k: re.sub(r"RULINGS §\d+", _link, v) if k == "description" and isinstance(v, str) else _cited(v)
+            for k, v in schema.items()
+        }
+    if isinstance(schema, list):
+        return [_cited(v) for v in schema]
+    return schema
+
+
+def _link(found: re.Match[str]) -> str:
+    (cited,) = cite_on_referee([found[0]])
+    return f"[{cited['text']}]({cited['href']})"
+
+
 def seen_event_schemas() -> dict[str, Any]:
     """Components: one schema per event kind as the API sends it (`<Title>Event`), their shared definitions
     (`Card`, `Shuffle`), and `Event`, the union of every kind told apart by `type`."""
     out: dict[str, Any] = {}
     mapping: dict[str, str] = {}
     for kind, cls in EVENT_TYPES.items():
-        schema = _pointing_here(event_schema(cls), "")
+        schema = _cited(_pointing_here(event_schema(cls), ""))
         for name, sub in schema.pop("$defs", {}).items():
             out[name] = sub
         props = dict(schema["properties"])
@@ -91,7 +111,7 @@ def seen_event_schemas() -> dict[str, Any]:
 def log_line_schemas() -> dict[str, Any]:
     """Components: `LogLine`, the JSON Schema of one line of a log (docs/schema/log.schema.json), and its
     definitions as `Log<Name>`."""
-    schema = _pointing_here(copy.deepcopy(build_schema()), "Log")
+    schema = _cited(_pointing_here(copy.deepcopy(build_schema()), "Log"))
     out = {f"Log{name}": {**sub, "title": f"Log{name}"} for name, sub in schema.pop("$defs").items()}
     schema.pop("$schema", None)
     out["LogLine"] = schema

@@ -118,7 +118,7 @@ class CreateGameIn(_Strict):
     )
 
     ruleset: str = Field("2019", description="2019, 2019-classic, 2012 or princess-princess")
-    options: dict[str, str] = Field(default_factory=dict, description="rule options of RULINGS §11")
+    options: dict[str, str] = Field(default_factory=dict, description="rule options of [Rulings §11](/rulings#s11)")
     players: list[SeatIn] = Field(min_length=2, max_length=6)
     first_player: SeatRef | None = Field(None, description="who starts round 1; drawn at random if absent")
     scenario: ScenarioIn | None = Field(None, description="explicit deals: the game is recorded as a scenario")

@@ -28,8 +28,20 @@ if TYPE_CHECKING:
 @click.group(
     cls=Group, help=_("Bots that play at a referee over HTTP.", "Des robots qui jouent chez un arbitre, par HTTP.")
 )
+@click.option(
+    "--lang",
+    type=OneOf(UI, ("en", "fr")),
+    default=UI,
+    show_default=True,
+    expose_value=False,
+    help=_(
+        "language of messages, for every bot command (default: LOVELETTER_LANG, then the locale)",
+        "langue des messages, pour toutes les commandes de robot (par défaut : LOVELETTER_LANG, puis la locale)",
+    ),
+)
 def bot() -> None:
-    pass
+    """The group takes `--lang` as every command does (`loveletter bot --lang fr run …`); the language itself is read
+    from the command line before click parses it (`cli.options.UI`), so nothing is passed on here."""
 
 
 @bot.command(

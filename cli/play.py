@@ -67,9 +67,9 @@ from loveletter.core.lang import Lang, os_error
     multiple=True,
     metavar="KEY=VALUE",
     help=_(
-        "a rule option (RULINGS §11), e.g. tie_2012=all or guard_unknown=miss; repeatable",
-        "une option de règle (RULINGS §11), par exemple tie_2012=all ou guard_unknown=miss ; peut être donnée "
-        "plusieurs fois",
+        "a rule option (Rulings §11: docs/rulings.md#s11), e.g. tie_2012=all or guard_unknown=miss; repeatable",
+        "une option de règle (Décisions §11 : docs/rulings.md#s11), par exemple tie_2012=all ou "
+        "guard_unknown=miss ; peut être donnée plusieurs fois",
     ),
 )
 @click.option(

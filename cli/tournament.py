@@ -85,7 +85,10 @@ class Seconds(click.ParamType):
     "rule_options",
     multiple=True,
     metavar="KEY=VALUE",
-    help=_("a rule option (RULINGS §11); repeatable", "une option de règle (RULINGS §11) ; peut être répétée"),
+    help=_(
+        "a rule option (Rulings §11: docs/rulings.md#s11); repeatable",
+        "une option de règle (Décisions §11 : docs/rulings.md#s11) ; peut être répétée",
+    ),
 )
 @click.option(
     "--duplicate/--no-duplicate",
@@ -177,10 +180,11 @@ class Seconds(click.ParamType):
     show_default=True,
     help=_(
         "when a bot does not decide (it crashed, overran its time or answered an illegal move), its seat resigns "
-        "(it finishes last), or the heuristic bot plays that decision for it; in process as over HTTP (RULINGS §12)",
+        "(it finishes last), or the heuristic bot plays that decision for it; in process as over HTTP (Rulings "
+        "§12: docs/rulings.md#s12)",
         "quand un robot ne décide pas (il a échoué, dépassé son temps ou répondu un coup illégal), son siège "
         "abandonne (il finit dernier), ou le robot heuristique joue cette décision pour lui ; dans le processus "
-        "comme par HTTP (RULINGS §12)",
+        "comme par HTTP (Décisions §12 : docs/rulings.md#s12)",
     ),
 )
 @click.option(

@@ -145,12 +145,17 @@ class Ruling(Answer):
     """`POST /rulings`: was the disputed move legal after seq `at`, under which rule, and what it would have
     caused (its events, then the next decision's legal moves)."""
 
-    at: int
+    at: int = Field(description="the seq the move was judged after: the one asked, or the nearest decision")
+    asked_at: int | None = Field(
+        None, description="the seq asked, where nobody decides, when the body's `nearest` moved the ruling to `at`"
+    )
     mover: str
     legal: bool
     rule_id: str
     rule: str = Field(description="the rule's text, in the ruling's language")
-    sources: tuple[str, ...] = Field(description="the rule's sources by their ids (`RULINGS §5`, a source's file)")
+    sources: tuple[str, ...] = Field(
+        description="the rule's sources by their ids, for programs; `rule_sources` names them for a person"
+    )
     rule_sources: tuple[SourceLink, ...] = Field(
         (), description="the same sources named for a person, in the ruling's language, each with its link"
     )
@@ -181,11 +186,31 @@ class FieldError(Answer):
     message: str
 
 
+class Decision(Answer):
+    """A point of a game where a player decides: after seq `at`, whose decision (`player`), in which round and turn,
+    said in words (`text`, in the answer's language)."""
+
+    at: int
+    round: int
+    phase: str = Field(description="play or chancellor")
+    player: str | None
+    turn: int | None = Field(description="which of the player's turns in the round, counted from 1")
+    text: str
+
+
+class NearestDecisions(Answer):
+    """The nearest points before and after a seq where a player decides (null: none on that side)."""
+
+    before: Decision | None
+    after: Decision | None
+
+
 class Problem(Answer):
     """Every refusal (RFC 9457): a stable `code`, a `detail` in the language asked (`Accept-Language`, or a route's
     `lang`: English or French), and the members that say more: the rule broken (`rule_id`, its text `rule`, its
     sources `rule_sources`) and the seat's legal moves for a move the rules refuse, each malformed field
-    (`errors`), the game's `version` for a stale If-Match, the unreadable `line` of a log."""
+    (`errors`), the game's `version` for a stale If-Match, the unreadable `line` of a log, the `nearest` decisions of
+    a ruling asked where nobody decides."""
 
     type: str = Field(description="https://loveletter-referee.example/problems/<code>")
     title: str
@@ -204,6 +229,9 @@ class Problem(Answer):
     line: int | None = Field(None, description="the line of a log that cannot be read")
     name_rule: str | None = Field(None, description="the naming rule an account's name breaks (docs/accounts.md)")
     rated_rule: str | None = Field(None, description="the rule of rated games a game or a join breaks")
+    nearest: NearestDecisions | None = Field(
+        None, description="for a ruling asked where nobody decides: the nearest decisions, to send as `nearest`"
+    )
 
 
 class RoundsCount(Answer):

@@ -76,7 +76,9 @@ class SeatView(Answer):
     hand_size: int
     front: tuple[Card, ...] = Field(description="the cards played or discarded in front of the seat, oldest first")
     known_hand: Card | None = Field(None, description="the card in this seat's hand, if the viewer has seen it")
-    in_game: bool = Field(True, description="false once the seat has resigned or timed out (RULINGS §12)")
+    in_game: bool = Field(
+        True, description="false once the seat has resigned or timed out ([Rulings §12](/rulings#s12))"
+    )
     open: bool = Field(False, description="an open seat nobody has taken yet")
 
 
@@ -105,7 +107,7 @@ class View(Answer):
 
     seat: int | None
     ruleset: str
-    options: dict[str, str] = Field(default_factory=dict, description="the rule options of RULINGS §11")
+    options: dict[str, str] = Field(default_factory=dict, description="the rule options of [Rulings §11](/rulings#s11)")
     round: int
     phase: str = Field(description="play, resolving, chancellor, between or over")
     active: int | None = Field(description="the seat whose decision is awaited")

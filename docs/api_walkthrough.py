@@ -274,7 +274,7 @@ def strangers(base: str) -> list[str]:
         "",
         *_block(f"curl -s $REFEREE/games/{gid} | jq .view.clock", clock),
         "Carol has to leave. She resigns: her hand is discarded face up, and with one player left in the game, Dave",
-        "wins at once (RULINGS §12):",
+        "wins at once ([Rulings §12](rulings.md#s12)):",
         "",
     ]
     shown, resigned = _token_post(base, f"/games/{gid}/resign", carol["token"], "CAROL")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import re
 import sys
 import types
 import typing
@@ -74,6 +75,11 @@ def _source(source: str, lang: Lang = "en") -> str:
     text, href = cite(source, lang)
     shown = f"`{text}`" if text == source else text  # a file of the project (`events/log.py`) stays a file name
     return f"[{shown}]({href})" if href else shown
+
+
+def _cited(text: str) -> str:
+    """A docstring shown on a page, each `RULINGS §N` it cites made a link to that section (as `_source` does)."""
+    return re.sub(r"RULINGS §\d+", lambda found: _source(found[0]), text)
 
 
 def _rule_section(rule: Rule) -> list[str]:
@@ -232,7 +238,7 @@ def _event_section(kind: str, cls: Any) -> list[str]:
     required = set(schema.get("required", []))
     props = schema["properties"]
     summary, notes = _visibility(cls)
-    doc = " ".join((cls.__doc__ or "").split())
+    doc = _cited(" ".join((cls.__doc__ or "").split()))
     out = [
         f"## `{kind}` {{ #{kind} }}",
         "",
@@ -269,9 +275,10 @@ def render_events() -> str:
         "the `players` of `game_started`; cards are the stable card ids (`spy`, `guard`, … `princess`).",
         "",
         "Logs hold every event in full, hidden cards included: they are for replay and audit. A live client only",
-        "receives what its seat may know (`core.views.visible_to` and `core.views.redact`, RULINGS §10); the",
-        "visibility line of each event below is computed from those two functions. A field marked *derived* is",
-        "not a field of the event: the redacted form computes it (a deck size, a card count, the seat's own card).",
+        "receives what its seat may know (`core.views.visible_to` and `core.views.redact`,",
+        "[Rulings §10](rulings.md#s10)); the visibility line of each event below is computed from those two",
+        "functions. A field marked *derived* is not a field of the event: the redacted form computes it (a deck",
+        "size, a card count, the seat's own card).",
         "",
         f"The JSON Schema of a log line is [`{SCHEMA_PATH}`]({SCHEMA_PATH}); the format is in",
         "[Log format](log-format.md).",
@@ -280,7 +287,7 @@ def render_events() -> str:
         "|---|---|---|---|",
     ]
     for kind, cls in EVENT_TYPES.items():
-        doc = " ".join((cls.__doc__ or "").split())
+        doc = _cited(" ".join((cls.__doc__ or "").split()))
         out.append(f"| [`{kind}`](#{kind}) | {cls.VERSION} | {_visibility(cls)[0]} | {doc} |")
     out.append("")
     for kind, cls in EVENT_TYPES.items():

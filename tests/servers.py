@@ -35,6 +35,10 @@ os.environ.setdefault("LOVELETTER_KEY_PATH", os.path.join(tempfile.mkdtemp(prefi
 
 ROOT = Path(__file__).resolve().parent.parent
 ADMIN = "admin-secret-for-tests"
+STARTUP_SECONDS = 120.0
+"""How long a referee may take to start before a test gives up on it: a bound for one that hangs, not a wait. A
+start is waited for by its condition (the server says it started, or answers `/healthz`), so a busy machine, where
+a cold import of the app in a new process took over 20 s, makes a test slower, never red."""
 # A scenario deal for Alice and Bob: Alice holds the Countess and draws a Prince, so she must play the Countess.
 COUNTESS_DEAL: dict[str, Any] = {
     "set_aside": "guard",
@@ -55,7 +59,7 @@ class _Server(uvicorn.Server):
 def serve(
     settings: Settings,
     store: EventStore,
-    timeout: float = 10.0,
+    timeout: float = STARTUP_SECONDS,
     clock: Callable[[], int] | None = None,
     **options: Any,
 ) -> Iterator[str]:
@@ -110,7 +114,7 @@ class ServerProcess:
             stderr=subprocess.PIPE,
         )
 
-    def wait_ready(self, timeout: float = 20.0) -> ServerProcess:
+    def wait_ready(self, timeout: float = STARTUP_SECONDS) -> ServerProcess:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

@@ -186,7 +186,35 @@ def test_the_language_comes_from_the_environment_when_not_given() -> None:
     assert given.stderr.startswith("error: --games: must be at least 1, not 0")
 
 
-@pytest.mark.parametrize("command", ["", *(c for c in COMMANDS if c != "bot"), "bot run"])
+def _every_command() -> list[tuple[str, ...]]:
+    """Every group and command of `loveletter`, by its words on the command line (the top group is `()`)."""
+    import click
+
+    from loveletter.cli.main import app
+
+    found: list[tuple[str, ...]] = []
+
+    def walk(cmd: click.Command, path: tuple[str, ...]) -> None:
+        found.append(path)
+        if isinstance(cmd, click.Group):
+            for name, sub in sorted(cmd.commands.items()):
+                walk(sub, (*path, name))
+
+    walk(app, ())
+    return found
+
+
+def test_every_group_and_command_takes_lang() -> None:
+    every = _every_command()
+    assert {("bot",), ("bot", "run"), ("explain",), ("serve",)} <= set(every)  # the walk reaches the groups
+    for path in every:
+        result = loveletter(*path, "--lang", "fr", "--help")
+        assert result.returncode == 0, (path, result.stderr)
+        assert result.stdout.startswith("Utilisation : loveletter"), (path, result.stdout)
+        assert "--lang [en|fr]" in result.stdout, (path, result.stdout)
+
+
+@pytest.mark.parametrize("command", ["", *COMMANDS, "bot run"])
 def test_help_pages_are_french(command: str) -> None:
     result = loveletter(*command.split(), "--help", "--lang", "fr")
     assert result.returncode == 0, result.stderr

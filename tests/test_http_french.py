@@ -352,6 +352,13 @@ CASES: list[Case] = [
         foreign=_transcript_error(BAD_TRANSCRIPT),
     ),
     Case(
+        "ruling: nobody decides there",
+        422,
+        "invalid_request",
+        ruling(lambda ctx: {"log": ctx.log, "at": 1, "move": {"card": "countess"}}),
+        allowed=("nearest", "before", "after"),
+    ),
+    Case(
         "ruling: a move naming nobody",
         422,
         "invalid_request",
@@ -661,7 +668,13 @@ def texts(body: dict[str, Any]) -> str:
     """Every sentence of a problem a person reads."""
     parts = [body["title"], body["detail"], body.get("rule", "")]
     parts += [e["message"] for e in body.get("errors", [])]
+    parts += [d["text"] for d in (body.get("nearest") or {}).values() if d is not None]
     return " ".join(parts)
+
+
+def _points(nearest: dict[str, Any]) -> dict[str, Any]:
+    """The nearest decisions of a problem without their words: the same in every language."""
+    return {side: d and {k: v for k, v in d.items() if k != "text"} for side, d in nearest.items()}
 
 
 def check_pair(en: httpx.Response, fr: httpx.Response, case: Case, allowed: set[str], foreign: str = "") -> None:
@@ -680,8 +693,11 @@ def check_pair(en: httpx.Response, fr: httpx.Response, case: Case, allowed: set[
         assert e["code"] == case.code, (case.name, e)
     assert (e["title"], f["title"]) == title, (case.name, e["title"], f["title"])
     assert e.keys() == f.keys(), (case.name, e.keys(), f.keys())
-    for name in e.keys() - {"title", "detail", "rule", "rule_sources", "errors"}:
+    for name in e.keys() - {"title", "detail", "rule", "rule_sources", "errors", "nearest"}:
         assert e[name] == f[name], (case.name, name)
+    if "nearest" in e:  # the same points, each said in its language (their words are checked with the rest)
+        assert _points(e["nearest"]) == _points(f["nearest"]), (case.name, e["nearest"], f["nearest"])
+        assert e["nearest"] != f["nearest"], case.name
     en_errors, fr_errors = e.get("errors", []), f.get("errors", [])
     assert [(x["field"], x.get("type")) for x in en_errors] == [(x["field"], x.get("type")) for x in fr_errors]
     assert all(x.keys() == {"field", "type", "message"} for x in en_errors + fr_errors), (case.name, fr_errors)
@@ -855,7 +871,10 @@ def _held_request(ctx: Ctx) -> None:
     sock = socket.create_connection(("127.0.0.1", int(ctx.url.rsplit(":", 1)[1])))
     sock.sendall(b"POST /rulings HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 9\r\n\r\n{")
     ctx.held.append(sock)
-    time.sleep(0.2)
+    deadline = time.monotonic() + 15
+    while httpx.get(f"{ctx.url}/rulesets").status_code != 503:  # until the referee has admitted it, however busy
+        assert time.monotonic() < deadline, "the held request was never admitted"
+        time.sleep(0.02)
 
 
 LIMITS: list[Case] = [  # in this order: each one's setup adds to the last one's

@@ -155,6 +155,13 @@ class RulingIn(_Body):
     move: dict[str, Any] = Field(
         max_length=16, description="the disputed move, as POST /games/{id}/moves takes it, with `player`"
     )
+    nearest: Literal["before", "after"] | None = Field(
+        None,
+        description="where nobody decides after `at` (inside a move, before a deal, after the end): judge at the "
+        "nearest point before or after it where a player does (the answer's `at`; `asked_at` is this `at`). "
+        "Without it such a point is refused (422), the problem naming both nearest decisions in `nearest`; where "
+        "a player decides it changes nothing (as `loveletter explain --nearest`)",
+    )
     lang: LangIn = None
 
 

@@ -58,13 +58,13 @@ async def rematch_game(game: GameId, token: SeatToken, referee: RefereeDep) -> R
 
 @router.post("/games/{game_id}/resign", responses=LEAVE)
 async def resign_seat(game: GameId, token: SeatToken, referee: RefereeDep) -> Response:
-    """The seat of the bearer token leaves the game (RULINGS §12)."""
+    """The seat of the bearer token leaves the game ([Rulings §12](/rulings#s12))."""
     _, content, headers = answer(await referee.resign(game, token))
     return Response(content, media_type=JSON, headers=headers)
 
 
 @router.post("/games/{game_id}/abort", responses=LEAVE)
 async def abort_game(game: GameId, token: SeatOrAdminToken, referee: RefereeDep) -> Response:
-    """The organiser (or an admin) stops the game: nobody wins (RULINGS §12)."""
+    """The organiser (or an admin) stops the game: nobody wins ([Rulings §12](/rulings#s12))."""
     _, content, headers = answer(await referee.abort(game, token))
     return Response(content, media_type=JSON, headers=headers)

@@ -1,7 +1,8 @@
 """Rulings over HTTP: judge a disputed move from a log prefix, and show what a seat knew at any point of a game.
 
 `POST /rulings` takes a log (JSONL text, or a transcript object) and answers what `loveletter explain` prints (the
-rule's sources by id, `sources`, and named with their links on the referee's own rulings page, `rule_sources`);
+rule's sources by id, `sources`, and named with their links on the referee's own rulings page, `rule_sources`;
+where nobody decides, the nearest decisions, or a ruling at the one `nearest` picks);
 `GET /games/{id}/state?at=SEQ` answers what `loveletter show --at SEQ --seat NAME` prints, for the caller's seat.
 """
 
@@ -25,6 +26,7 @@ from loveletter.core.catalogue import Event
 from loveletter.core.evolve import fold
 from loveletter.core.lang import BilingualError, Text
 from loveletter.referee.tables import seen_by
+from loveletter.replays.position import DECIDING, Decision, nearest_decisions, position_at
 from loveletter.replays.rulings import MoveFormatError, explain, seat_view_at
 
 JSON = "application/json"
@@ -143,13 +145,60 @@ def _range(at: int, last: int) -> Text:
     return Text(f"a seq from 1 to {last}, not {at}", f"un numéro d'événement de 1 à {last}, et non {at}")
 
 
+def _decision(found: Decision | None) -> dict[str, Any] | None:
+    """A nearest decision as the problem's `nearest` gives it: `loveletter explain --json`'s, its words in both
+    languages (the problem is rendered in the answer's language)."""
+    if found is None:
+        return None
+    return {"at": found.at, **found.where.as_dict(), "text": found.where.text}
+
+
+def _deciding_point(events: list[Event], asked: int, nearest: str | None) -> int:
+    """Where to judge a move asked after seq `asked`: there if a player decides, else the nearest decision before
+    or after it that `nearest` picks; without one, a 422 naming both nearest decisions (who, after which seq), as
+    `loveletter explain` does."""
+    where = position_at(events, asked)
+    if where.phase in DECIDING:
+        return asked
+    before, after = nearest_decisions(events, asked)
+    if nearest is None:
+        en, fr = [], []
+        for side_en, side_fr, found in (("before", "avant", before), ("after", "après", after)):
+            en.append(f"{side_en}: " + ("none" if found is None else f"after seq {found.at} ({found.where.text.en})"))
+            fr.append(
+                f"{side_fr} : "
+                + ("aucune" if found is None else f"après l'événement {found.at} ({found.where.text.fr})")
+            )
+        said = Text(
+            f"nobody is to move after seq {asked} ({where.text.en}); the nearest decisions: {'; '.join(en)}; judge "
+            'at one with "nearest": "before" or "after"',
+            f"personne n'a la main après l'événement {asked} ({where.text.fr}) ; les décisions les plus proches : "
+            f"{' ; '.join(fr)} ; jugez à l'une d'elles avec « nearest » : « before » ou « after »",
+        )
+        problem = invalid("at", said)
+        problem.extra["nearest"] = {"before": _decision(before), "after": _decision(after)}
+        raise problem
+    chosen = before if nearest == "before" else after
+    if chosen is None:
+        side_fr = "avant" if nearest == "before" else "après"
+        raise invalid(
+            "nearest",
+            Text(
+                f"nobody decides {nearest} seq {asked} ({where.text.en})",
+                f"personne ne décide {side_fr} l'événement {asked} ({where.text.fr})",
+            ),
+        )
+    return chosen.at
+
+
 def ruling(body: RulingIn, header_lang: str) -> dict[str, Any]:
-    """The ruling a request body asks for (raises `Problem` 422 naming the field for what the log refuses)."""
+    """The ruling a request body asks for (raises `Problem` 422 naming the field for what the log refuses); where
+    nobody decides after `at`, judged at the nearest decision the body's `nearest` picks, `asked_at` keeping `at`."""
     lang = body.lang or header_lang
-    at = body.at
     events = events_of(body.log)
-    if at > len(events):
-        raise invalid("at", _range(at, len(events)), "less_than_equal")
+    if body.at > len(events):
+        raise invalid("at", _range(body.at, len(events)), "less_than_equal")
+    at = _deciding_point(events, body.at, body.nearest)
     try:
         answer = explain(events, at, body.move, lang)
     except MoveFormatError as exc:
@@ -160,6 +209,8 @@ def ruling(body: RulingIn, header_lang: str) -> dict[str, Any]:
             said += f" : {exc.message('fr')}"
         raise invalid("move", Text(f"cannot be judged after seq {at}: {exc}", said)) from None
     out = answer.as_dict()
+    if at != body.at:
+        out["asked_at"] = body.at
     out["lang"] = lang
     return out
 

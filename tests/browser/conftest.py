@@ -27,7 +27,7 @@ from loveletter.events.pgcluster import free_port
 from loveletter.events.sqlite_store import SqliteStore
 from loveletter.server.app import create_app
 from tests.needs import need
-from tests.servers import _Server
+from tests.servers import STARTUP_SECONDS, _Server
 
 CHROMIUM = shutil.which("chromium")
 ARGS = [
@@ -71,7 +71,7 @@ class Site:
         self._server = server = _Server(config)
         self._thread = threading.Thread(target=server.run, name=f"web-{self.port}", daemon=True)
         self._thread.start()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + STARTUP_SECONDS
         while not server.started:
             if not self._thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError("the referee did not start")

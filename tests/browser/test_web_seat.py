@@ -4,6 +4,7 @@ the guard that fails any request to another host really catches one."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -44,6 +45,12 @@ def open_seat(page: Any, site: Site, game: str, token: str | None) -> None:
     page.goto(f"{site.url}/play/{game}" + (f"#t={token}" if token else ""))
     wait_until(page, "() => document.body.dataset.version && document.getElementById('story').dataset.version")
     wait_until(page, ARMED)  # the controls take the pointer a moment after they are drawn
+
+
+DRAWN = """(v) => Number(document.body.dataset.version) === v
+  && Number(document.getElementById('story').dataset.version) >= v"""
+"""The page drew version `v` and a story at least that new: state and story are fetched apart, and a story fetched a
+moment before the move was recorded is told again at the next event."""
 
 
 def version(page: Any) -> int:
@@ -92,9 +99,9 @@ def test_a_dropped_stream_resumes_without_a_reload(site: Site, new_page: Callabl
     answer = httpx.post(f"{site.url}/games/{game}/moves", json=move, headers={"Authorization": f"Bearer {alice}"})
     assert answer.status_code == 200, answer.text
     new_version = answer.json()["version"]
-    wait_until(page, "(v) => Number(document.body.dataset.version) === v", new_version, timeout=20)
+    wait_until(page, DRAWN, new_version, timeout=20)
     assert page.evaluate("window.notReloaded") is True
-    assert page.locator("#connection").inner_text() == "Live"
+    wait_until(page, "() => document.getElementById('connection').textContent === 'Live'")
     assert "Alice plays the Priest on Bob" in page.locator("#story").inner_text()
     assert page.locator('#players li[data-seat="1"] .known [data-card="baron"]').count() == 1  # what she saw
 
@@ -118,7 +125,7 @@ def test_one_turn_with_the_keyboard_alone(site: Site, new_page: Callable[..., An
     assert page.evaluate("document.activeElement.id") == "play"
     before = version(page)
     page.keyboard.press("Enter")
-    wait_until(page, "(v) => Number(document.body.dataset.version) > v", before)
+    wait_until(page, "(v) => Number(document.getElementById('story').dataset.version) > v", before)
     told = page.locator("#story").inner_text()
     assert "Alice plays the Priest on Bob" in told
     said = wait_until(page, "() => document.getElementById('announce').textContent")  # the aria-live line
@@ -233,6 +240,8 @@ def test_the_host_guard_catches_a_request_elsewhere(browser: Any) -> None:
     context.route("**/*", route)
     page = context.new_page()
     page.set_content('<img src="http://elsewhere.example/pixel.png" alt="">')
-    page.wait_for_timeout(200)
+    deadline = time.monotonic() + 15
+    while not outside and time.monotonic() < deadline:  # the guard sees the request when Playwright hands it over
+        page.wait_for_timeout(25)
     context.close()
     assert outside == ["http://elsewhere.example/pixel.png"]

@@ -17,7 +17,7 @@ import random
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -256,29 +256,39 @@ def test_a_postgresql_restart_under_load(cluster: TempCluster) -> None:
                 except Exception as exc:  # reported below, with the others
                     failures.append(repr(exc))
 
+            def acknowledged() -> int:
+                # list(): the players' threads add games meanwhile; the copy is taken at once
+                return sum(len(a) for p in players for a in list(p.acknowledged.values()))
+
+            def wait_for(what: str, done: Callable[[], bool], seconds: float = 30) -> None:
+                """Wait for a condition the players' threads bring about, however slow a busy machine is."""
+                deadline = time.monotonic() + seconds
+                while not done():
+                    assert time.monotonic() < deadline and not failures, f"{what} (failures: {failures[:3]})"
+                    time.sleep(0.05)
+
             threads = [threading.Thread(target=play, args=(p,)) for p in players]
             for t in threads:
                 t.start()
-            time.sleep(1.5)
-            before = sum(len(a) for p in players for a in p.acknowledged.values())
-            outage.set()
-            cluster.stop_server()
-            time.sleep(1.5)
-            cluster.start_server()
-            back = time.monotonic()
-            outage.clear()
-            deadline = back + 15
-            while not recovered and time.monotonic() < deadline:
-                time.sleep(0.1)
-            time.sleep(1.0)
-            stop.set()
-            for t in threads:
-                t.join(timeout=30)
+            try:
+                wait_for("no move was acknowledged before the outage", lambda: acknowledged() >= 4)
+                before = acknowledged()
+                outage.set()
+                cluster.stop_server()
+                wait_for("no 503 during the outage", lambda: 503 in during)  # the players met the outage
+                cluster.start_server()
+                outage.clear()
+                wait_for("service did not resume after the database came back", lambda: bool(recovered))
+                wait_for("no move acknowledged after the outage", lambda: acknowledged() > before)
+            finally:
+                stop.set()
+                for t in threads:
+                    t.join(timeout=30)
             assert failures == [], failures[:5]
             assert 503 in during, f"no 503 during the outage: {sorted(set(during))}"
             assert set(during) <= {200, 201, 409, 412, 422, 503}
             assert recovered, "service did not resume after the database came back"
-            after = sum(len(a) for p in players for a in p.acknowledged.values())
+            after = acknowledged()
             assert after > before
             for player in players:
                 assert_nothing_lost(url, player, store)

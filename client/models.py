@@ -305,3 +305,24 @@ class LobbyNews:
     id: int
     kind: str
     game: LobbyGame
+
+
+class AccountEvent(Answer):
+    """One item of `GET /accounts/{id}/stream`, by `type`: `challenge_received`, `challenge_accepted`,
+    `challenge_declined` (with the `challenge`), `game_started` (its `game_id`, the account's `seat`, `joined`:
+    false when the account still takes it by joining with its key), `seek_paired` (the `seek_id` and its game)."""
+
+    type: str
+    at: int
+    """When the referee wrote it (Unix ms)."""
+    id: int = 0
+    """The event's id in the account's stream (`Last-Event-ID`), as the stream frames it."""
+    challenge: dict[str, Any] | None = None
+    game_id: str | None = None
+    seat: int | None = None
+    joined: bool | None = None
+    ruleset: str | None = None
+    players: int | None = None
+    rated: bool | None = None
+    challenge_id: str | None = None
+    seek_id: str | None = None

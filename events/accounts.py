@@ -1,5 +1,5 @@
 """Accounts as the stores keep them (schema version 4): a public id, a name and its comparison key, a kind, the digest
-of the account's key (never the key), and the games each account sat at.
+of the account's key (never the key), and the games each account sat at; their challenges (6) and event streams (7).
 
 Both stores share these statements and this code; each gives only its two primitives, `_query` and `_change`. An
 account's rows change one statement at a time (each its own transaction); the seats an account takes are written
@@ -78,6 +78,11 @@ class AccountStatements:
             f"SELECT {challenge} FROM challenges WHERE (challenger = {m} OR challenged = {m}) AND status = 'open' "
             "ORDER BY created, challenge_id"
         )
+        self.insert_event = f"INSERT INTO account_events (account_id, kind, body, created) VALUES ({m}, {m}, {m}, {m})"
+        self.events_after = (
+            f"SELECT id, kind, body FROM account_events WHERE account_id = {m} AND id > {m} ORDER BY id LIMIT {m}"
+        )
+        self.events_head = f"SELECT COALESCE(MAX(id), 0) FROM account_events WHERE account_id = {m}"
 
 
 class AccountRecords:
@@ -146,6 +151,21 @@ class AccountRecords:
     def open_challenges(self, account_id: str) -> list[ChallengeRow]:
         """The open challenges the account made or received, oldest first."""
         return [_challenge(r) for r in self._query(self._accounts.challenges_of, (account_id, account_id))]
+
+    # -- account event streams (schema version 7) ------------------------------------------------------------
+
+    def add_account_event(self, account_id: str, kind: str, body: bytes, created: int) -> None:
+        """Append an event to the account's stream (its id is the stream's cursor: it only grows)."""
+        self._change(self._accounts.insert_event, (account_id, kind, body, created))
+
+    def account_events(self, account_id: str, after: int, limit: int) -> list[tuple[int, str, bytes]]:
+        """(id, kind, body) of the account's events after id `after`, oldest first, at most `limit`."""
+        rows = self._query(self._accounts.events_after, (account_id, after, limit))
+        return [(int(i), k, bytes(b)) for i, k, b in rows]
+
+    def account_events_head(self, account_id: str) -> int:
+        """The id of the account's latest event (0: none yet)."""
+        return int(self._query(self._accounts.events_head, (account_id,))[0][0])
 
 
 def _challenge(row: tuple[Any, ...]) -> ChallengeRow:

@@ -19,6 +19,7 @@ from loveletter.api.logs import RequestContext, configure
 from loveletter.api.moves import RefereeApp
 from loveletter.api.openapi import complete
 from loveletter.api.routes import (
+    account_streams,
     accounts,
     audits,
     challenges,
@@ -125,6 +126,7 @@ def create_app(
         accounts,
         ladder,
         challenges,
+        account_streams,
     ):
         app.include_router(resource.router)
     app.moves_route = next(r for r in moves.router.routes if isinstance(r, APIRoute) and r.name == "play_move")

@@ -16,6 +16,7 @@ from loveletter.api.routes.accounts import NOT_FOUND, WRONG_KEY, account_id, acc
 from loveletter.api.routes.bodies import AccountKeyIn, ChallengeIn
 from loveletter.api.routes.deps import RefereeDep
 from loveletter.client.models import Answer
+from loveletter.referee.account_events import feed_of
 from loveletter.referee.challenges import Challenges, challenge_not_found
 from loveletter.referee.referee import Referee
 
@@ -80,7 +81,7 @@ NO_CHALLENGE = {404: problem(404, description="No such challenge")}
 
 
 def challenges(referee: Referee) -> Challenges:
-    return Challenges(accounts(referee), referee.seating)
+    return Challenges(accounts(referee), referee.seating, feed_of(referee))
 
 
 def challenge_id(challenge_id: str) -> str:

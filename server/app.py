@@ -29,6 +29,7 @@ from loveletter.api.routes import (
     moves,
     replays,
     rulings,
+    seeks,
     service,
     simulations,
     streams,
@@ -127,6 +128,7 @@ def create_app(
         ladder,
         challenges,
         account_streams,
+        seeks,
     ):
         app.include_router(resource.router)
     app.moves_route = next(r for r in moves.router.routes if isinstance(r, APIRoute) and r.name == "play_move")

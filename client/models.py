@@ -326,3 +326,63 @@ class AccountEvent(Answer):
     rated: bool | None = None
     challenge_id: str | None = None
     seek_id: str | None = None
+
+
+# -- accounts: challenges and seeks (docs/accounts.md) -----------------------------------------------------
+
+
+class Party(Answer):
+    account_id: str
+    name: str
+    kind: str
+
+
+class Challenge(Answer):
+    """A challenge: who challenged whom, to what game, and where it stands (`open`, `accepted`: see `game_id`,
+    `declined`)."""
+
+    challenge_id: str
+    challenger: Party
+    challenged: Party
+    ruleset: str
+    players: int
+    rated: bool
+    status: str
+    game_id: str | None = None
+    """The game, once the challenge is accepted."""
+    created: int
+
+
+class ChallengeList(Answer):
+    """`GET /accounts/{id}/challenges`: the account's open challenges, made or received, oldest first."""
+
+    challenges: list[Challenge]
+
+
+class Accepted(Answer):
+    """`POST /challenges/{id}/accept`: the new game and the acceptor's seat, with its token."""
+
+    challenge_id: str
+    game_id: str
+    seat: int
+    name: str
+    token: str
+    version: int
+
+
+class Seek(Answer):
+    """A seek and where it stands: `open` (waiting), `paired` (`game_id`, and the account's `seat`, taken by
+    joining with its key) or `cancelled`."""
+
+    seek_id: str
+    account_id: str
+    ruleset: str
+    players: int
+    turn_seconds: int | None = None
+    rated: bool
+    rating: float
+    """The account's rating on this ladder when it sought, which the pairing compares."""
+    status: str
+    game_id: str | None = None
+    seat: int | None = None
+    created: int

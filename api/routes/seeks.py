@@ -22,7 +22,7 @@ from loveletter.api.problems import Problem, fr_int
 from loveletter.api.routes.accounts import WRONG_KEY
 from loveletter.api.routes.bodies import _Body
 from loveletter.api.routes.deps import RefereeDep
-from loveletter.client.models import Answer
+from loveletter.client.models import Seek
 from loveletter.core.lang import Text
 from loveletter.referee.seeks import queue_of, seek_not_found
 
@@ -47,24 +47,6 @@ class SeekIn(_Body):
     players: int = Field(2, ge=2, le=6, description="the table size")
     turn_seconds: int | None = Field(None, ge=5, le=86_400, description="a turn clock (a late seat resigns); none")
     rated: bool = Field(False, description="a rated game (docs/accounts.md)")
-
-
-class Seek(Answer):
-    """A seek and where it stands: `open` (waiting), `paired` (`game_id`, and the account's `seat`, taken by
-    joining with its key) or `cancelled`."""
-
-    seek_id: str
-    account_id: str
-    ruleset: str
-    players: int
-    turn_seconds: int | None = None
-    rated: bool
-    rating: float
-    """The account's rating on this ladder when it sought, which the pairing compares."""
-    status: str
-    game_id: str | None = None
-    seat: int | None = None
-    created: int
 
 
 EXAMPLE = {"seek_id": "s_0rXyW3zqfK0aBc1d", "account_id": "a_Qm9iIHRoZSBib3Qh", "ruleset": "2019", "players": 2,

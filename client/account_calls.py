@@ -10,11 +10,17 @@ from typing import Any
 from httpx_sse import ServerSentEvent
 
 from loveletter.client.calls import Caller, Feed, Plan, Request, answer, read
-from loveletter.client.models import Accepted, AccountEvent, Challenge, Joined, Seek
+from loveletter.client.models import Accepted, AccountEvent, AccountInfo, Challenge, Joined, Seek
 
 
 def _bearer(key: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}"}
+
+
+def whoami(caller: Caller, key: str) -> Plan[AccountInfo]:
+    """The account of `key`: its id, name, kind, games and ratings."""
+    response = yield from answer(caller, Request("GET", "/account", safe=True, headers=_bearer(key)))
+    return AccountInfo.of(response.json())
 
 
 def account_events(caller: Caller, account_id: str, key: str, after: int = 0) -> Feed[AccountEvent]:
@@ -44,6 +50,11 @@ def seek(
         body["turn_seconds"] = turn_seconds
     response = yield from answer(caller, Request("POST", "/seeks", safe=False, json=body))
     return Seek.of(response.json())
+
+
+def get_seek(caller: Caller, seek_id: str) -> Plan[Seek]:
+    """A seek and where it stands; once paired, its game and the account's seat."""
+    return Seek.of((yield from read(caller, Request("GET", f"/seeks/{seek_id}", safe=True))).json())
 
 
 def cancel_seek(caller: Caller, seek_id: str, key: str) -> Plan[Seek]:

@@ -331,6 +331,18 @@ class AccountEvent(Answer):
 # -- accounts: challenges and seeks (docs/accounts.md) -----------------------------------------------------
 
 
+class AccountInfo(Answer):
+    """`GET /account` (or `/accounts/{id}`): an account as anyone may read it."""
+
+    account_id: str
+    name: str
+    kind: str
+    created: int
+    active: bool
+    games: list[str] = []
+    ratings: list[dict[str, Any]] = []
+
+
 class Party(Answer):
     account_id: str
     name: str

@@ -1,7 +1,8 @@
-"""An account's event stream over server-sent events (docs/accounts.md): challenges received, accepted or declined,
-games started, seeks paired. Only the account reads it, by its key sent as `Authorization: Bearer ak_…` (a GET has
-no body; the referee logs no header). Resumable like the game streams: `id:` is the event's id, and a reader that
-comes back with `Last-Event-ID` (or `?after=`) gets every event after it, from the store, on any worker."""
+"""Who a key is (`GET /account`), and an account's event stream over server-sent events (docs/accounts.md):
+challenges received, accepted or declined, games started, seeks paired. Only the account reads them, by its key sent
+as `Authorization: Bearer ak_…` (a GET has no body; the referee logs no header). The stream is resumable like the
+game streams: `id:` is the event's id, and a reader that comes back with `Last-Event-ID` (or `?after=`) gets every
+event after it, from the store, on any worker."""
 
 from __future__ import annotations
 
@@ -10,12 +11,13 @@ from collections.abc import AsyncIterator
 from contextlib import suppress
 from typing import Annotated
 
+import orjson
 from fastapi import APIRouter, Depends, Header, Query, Request
-from fastapi.responses import StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 
 from loveletter.api import parse
 from loveletter.api.openapi import SSE, answers, ref, stream_schema
-from loveletter.api.routes.accounts import account_id, accounts
+from loveletter.api.routes.accounts import Account, account_id, accounts
 from loveletter.api.routes.deps import RefereeDep
 from loveletter.api.routes.streams import HEADERS, sse_frame
 from loveletter.client.models import AccountEvent
@@ -24,12 +26,22 @@ from loveletter.referee.accounts import key_rejected
 from loveletter.referee.referee import Referee
 
 router = APIRouter(tags=["accounts"])
+ACCOUNT_EXAMPLE = {"account_id": "a_Qm9iIHRoZSBib3Qh", "name": "Robo", "kind": "bot", "created": 1764172800000,
+                   "active": True, "games": [], "ratings": []}  # fmt: skip
 PAGE = 200
 """Events read from the store at once."""
 ACCOUNT_STREAM = stream_schema(
     dict.fromkeys(KINDS, ref(AccountEvent)["$ref"]),
     "the account's events, `id:` the event's id (resume with `Last-Event-ID`); each `data:` is a JSON object",
 )
+
+
+@router.get("/account", responses=answers(Account, 403, example=ACCOUNT_EXAMPLE))
+async def whoami(request: Request, referee: RefereeDep) -> Response:
+    """The account whose key is sent as a bearer token, as `GET /accounts/{id}` shows it (a bot given only its key
+    learns its id here)."""
+    holder = await accounts(referee).holder(parse.bearer(request.headers.get("authorization")))
+    return Response(orjson.dumps(await accounts(referee).public(holder.account_id)), media_type="application/json")
 
 
 @router.get(

@@ -1,7 +1,8 @@
 """Bots that stay online (`loveletter bot run … --account-key … --stay`, play/online.py) on a real server over both
 stores: two bot accounts seek, are paired and play ten rated games to the end, and their ladder equals OpenSkill's
 own figures from the downloaded logs and `loveletter ratings` over them; a bot killed mid-game and started again
-finishes its game; a staying bot declines the challenge its settings refuse and accepts the one they allow."""
+finishes its game; Ctrl-C resigns the games under way when asked; a staying bot declines the challenge its
+settings refuse and accepts the one they allow."""
 
 from __future__ import annotations
 
@@ -115,3 +116,27 @@ def test_a_staying_bot_declines_by_its_settings_and_accepts_otherwise(server: Se
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
+
+
+def test_ctrl_c_resigns_the_games_under_way_when_asked(server: Server, tmp_path: Path) -> None:
+    url = server.url
+    me, it = account(url, "Ime", "person"), account(url, "Iit")
+    state = tmp_path / "bot.json"
+    proc = staying(url, it["key"], state, "--seek", "--ruleset", "princess-princess", "--on-stop", "resign")
+    with Client(url) as c:
+        sought = c.seek(me["key"], ruleset="princess-princess")
+        deadline = time.monotonic() + 60
+        while sought.game_id is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+            sought = c.get_seek(sought.seek_id)
+        game = sought.game_id
+        while not state.exists() or game not in orjson.loads(state.read_bytes())["games"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        seat = c.seat(c.join_as(game, me["key"]).token)  # the bot's seat is taken; mine too: the game is under way
+        proc.send_signal(signal.SIGINT)
+        out = finished(proc, timeout=60)
+        assert "stopping: resign 1 game(s)" in out
+        final = seat.game(game)
+        assert final.over and tuple(final.view.winners) == (sought.seat,)  # the bot resigned: I win

@@ -91,6 +91,10 @@ TITLES: Mapping[str, Text] = {
     "challenge_not_found": Text("No such challenge", "Défi introuvable"),
     "challenge_refused": Text("Challenge refused", "Défi refusé"),
     "challenge_closed": Text("Challenge closed", "Défi clos"),
+    # seeks (docs/accounts.md)
+    "seek_not_found": Text("No such seek", "Recherche introuvable"),
+    "seek_closed": Text("Seek closed", "Recherche close"),
+    "seeks_rate_limited": Text("Too many seeks", "Trop de recherches"),
 }
 """The title of every problem the referee answers by itself, by its `code`."""
 
@@ -119,6 +123,9 @@ STATUSES: Mapping[str, int] = {
     "challenge_not_found": 404,
     "challenge_refused": 422,
     "challenge_closed": 409,
+    # seeks (docs/accounts.md)
+    "seek_not_found": 404,
+    "seek_closed": 409,
     **{f"rule:{code}": 409 for code in OUT_OF_TURN},
     "rule:*": 422,
 }

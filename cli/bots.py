@@ -107,6 +107,74 @@ def bot() -> None:
         "pendule de la partie au lieu d'arrêter le robot (ainsi loveletter tournament lance ses robots)",
     ),
 )
+@click.option(
+    "--account-key",
+    envvar="LOVELETTER_ACCOUNT_KEY",
+    default=None,
+    metavar="KEY",
+    help=_(
+        "with --stay, the bot account's key (or LOVELETTER_ACCOUNT_KEY)",
+        "avec --stay, la clé du compte du robot (ou LOVELETTER_ACCOUNT_KEY)",
+    ),
+)
+@click.option(
+    "--stay",
+    is_flag=True,
+    help=_(
+        "stay online: answer the account's challenges, take the games made for it, play them; Ctrl-C stops",
+        "rester en ligne : répondre aux défis du compte, prendre ses parties, les jouer ; Ctrl-C arrête",
+    ),
+)
+@click.option(
+    "--seek",
+    is_flag=True,
+    help=_("with --stay, seek games when there is room", "avec --stay, chercher des parties quand il y a de la place"),
+)
+@click.option(
+    "--rated/--unrated",
+    "rated",
+    default=None,
+    help=_(
+        "with --stay, the games sought and the challenges accepted (default: seek unrated, accept both)",
+        "avec --stay, les parties cherchées et les défis acceptés (défaut : chercher non classées, accepter les deux)",
+    ),
+)
+@click.option(
+    "--at-once",
+    type=Integer(UI, 1),
+    default=1,
+    show_default=True,
+    help=_("with --stay, games played at once", "avec --stay, parties jouées à la fois"),
+)
+@click.option(
+    "--games",
+    "game_count",
+    type=Integer(UI, 1),
+    default=None,
+    help=_("with --stay, stop after this many games", "avec --stay, s'arrêter après tant de parties"),
+)
+@click.option(
+    "--on-stop",
+    type=OneOf(UI, ("finish", "resign")),
+    default="finish",
+    show_default=True,
+    help=_(
+        "with --stay, on Ctrl-C: finish the games under way or resign them",
+        "avec --stay, sur Ctrl-C : finir les parties en cours ou les abandonner",
+    ),
+)
+@click.option(
+    "--state",
+    "state_file",
+    default=None,
+    metavar="FILE",
+    help=_(
+        "with --stay, where the bot keeps its games and place in the stream across restarts (default: "
+        ".loveletter-bot-ACCOUNT.json)",
+        "avec --stay, où le robot garde ses parties et sa place dans "
+        "le flux d'un redémarrage à l'autre (défaut : .loveletter-bot-COMPTE.json)",
+    ),
+)
 @lang_option
 def bot_run(
     spec: str,
@@ -120,6 +188,14 @@ def bot_run(
     name: str,
     seed: int | None,
     jsonl: bool,
+    account_key: str | None,
+    stay: bool,
+    seek: bool,
+    rated: bool | None,
+    at_once: int,
+    game_count: int | None,
+    on_stop: str,
+    state_file: str | None,
     lang: Lang,
 ) -> None:
     from loveletter.client import Client, RefereeError
@@ -133,6 +209,20 @@ def bot_run(
             f"impossible de charger le robot {spec} : module, fichier ou nom introuvable, ou écrit autrement que "
             "MODULE:NOM ou chemin/du/robot.py:NOM",
         )
+    if stay:
+        if account_key is None or game_id is not None or join_open:
+            fail("--stay needs --account-key, and no --game nor --join-open",
+                 "--stay demande --account-key, et ni --game ni --join-open")  # fmt: skip
+        from loveletter.play.online import Settings
+
+        wanted = Settings(
+            rulesets=None if ruleset is None else frozenset({ruleset}),
+            players=None if players is None else frozenset({players}), rated=rated, at_once=at_once, seek=seek,
+            seek_ruleset=ruleset or "2019", seek_players=players or 2, seek_rated=bool(rated), games=game_count,
+            on_stop="resign" if on_stop == "resign" else "finish",
+        )  # fmt: skip
+        _stay(server, account_key or "", player, wanted, state_file, lang)
+        return
     if (game_id is None) == (not join_open):
         fail("give --game ID (with --invite) or --join-open", "donnez --game ID (avec --invite) ou --join-open")
     if not join_open and (wait or ruleset is not None or players is not None):
@@ -177,6 +267,19 @@ def bot_run(
         if lang == "fr"
         else f"{name} (seat {joined.seat}): game {game_id} over, winners: {winners}"
     )
+
+
+def _stay(server: str, key: str, player: Any, wanted: Any, state_file: str | None, lang: Lang) -> None:
+    """Keep the bot online (`play.online.Staying`) until Ctrl-C or its count of games."""
+    import hashlib
+    from pathlib import Path
+
+    from loveletter.client import Client
+    from loveletter.play.online import Staying
+
+    default = f".loveletter-bot-{hashlib.sha256(key.encode()).hexdigest()[:12]}.json"  # no key in a file name
+    with Client(server, language=lang) as c:
+        Staying(c, key, player, wanted, Path(state_file or default), lambda line: print(line, flush=True)).run()
 
 
 POLL_SECONDS = 0.5

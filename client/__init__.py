@@ -12,6 +12,9 @@ from loveletter.client._common import RetryPolicy
 from loveletter.client.aio import AsyncClient
 from loveletter.client.errors import RefereeError, RuleRefusal
 from loveletter.client.models import (
+    Accepted,
+    AccountEvent,
+    Challenge,
     Created,
     CreatedSeat,
     Event,
@@ -26,12 +29,16 @@ from loveletter.client.models import (
     MoveResult,
     Rematch,
     SeatView,
+    Seek,
     View,
 )
 from loveletter.client.sync import Client
 
 __all__ = [
+    "Accepted",
+    "AccountEvent",
     "AsyncClient",
+    "Challenge",
     "Client",
     "Created",
     "CreatedSeat",
@@ -50,5 +57,6 @@ __all__ = [
     "RetryPolicy",
     "RuleRefusal",
     "SeatView",
+    "Seek",
     "View",
 ]

@@ -11,7 +11,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 import httpx
 from httpx_sse import aconnect_sse
 
-from loveletter.client import calls
+from loveletter.client import account_calls, calls
 from loveletter.client._common import RetryPolicy, _Again
 from loveletter.client.calls import Caller, Feed, Pages, Plan, Request
 
@@ -145,6 +145,17 @@ class AsyncClient:
     lobby_page = _answer(calls.lobby_page)
     lobby = _pages(calls.lobby)
     lobby_news = _feed(calls.lobby_news)
+    # accounts (loveletter.client.account_calls)
+    whoami = _answer(account_calls.whoami)
+    account_events = _feed(account_calls.account_events)
+    seek = _answer(account_calls.seek)
+    get_seek = _answer(account_calls.get_seek)
+    cancel_seek = _answer(account_calls.cancel_seek)
+    challenge = _answer(account_calls.challenge)
+    get_challenge = _answer(account_calls.get_challenge)
+    accept = _answer(account_calls.accept)
+    decline = _answer(account_calls.decline)
+    join_as = _answer(account_calls.join_as)
 
     # -- carrying them out ----------------------------------------------------------------------------------
 

@@ -247,8 +247,10 @@ class Feed(Generic[T]):
         parse: Callable[[ServerSentEvent], tuple[int, Callable[[], T]]],
         *,
         ends: bool,
+        extra: dict[str, str] | None = None,
     ) -> None:
         self.caller = caller
+        self._extra = extra or {}
         self.path = path
         self.last = last
         self._parse = parse
@@ -259,7 +261,8 @@ class Feed(Generic[T]):
     def headers(self) -> dict[str, str]:
         """The headers to open (or reopen) the stream with."""
         self._got = 0
-        return headers_of(self.caller, extra=None if self.last is None else {"Last-Event-ID": str(self.last)})
+        resume = {} if self.last is None else {"Last-Event-ID": str(self.last)}
+        return headers_of(self.caller, extra={**self._extra, **resume})
 
     def refusal(self, response: httpx.Response) -> Exception:
         """What to raise when the stream is refused: `_Again` if it may be opened again after a pause."""

@@ -1,5 +1,6 @@
 """Accounts as the stores keep them (schema version 4): a public id, a name and its comparison key, a kind, the digest
-of the account's key (never the key), and the games each account sat at.
+of the account's key (never the key), and the games each account sat at; their challenges (6),
+event streams (7) and seeks (8).
 
 Both stores share these statements and this code; each gives only its two primitives, `_query` and `_change`. An
 account's rows change one statement at a time (each its own transaction); the seats an account takes are written
@@ -47,6 +48,25 @@ class ChallengeRow:
     created: int
 
 
+@dataclass(frozen=True, slots=True)
+class SeekRow:
+    seek_id: str
+    account_id: str
+    ruleset: str
+    players: int
+    turn_seconds: int | None
+    rated: bool
+    mu: float
+    """The account's rating on the seek's ladder when it sought (the pairing compares these)."""
+    status: str
+    """open, paired (`game_id` is the game) or cancelled."""
+    game_id: str | None
+    created: int
+
+
+SEEK_COLUMNS = "seek_id, account_id, ruleset, players, turn_seconds, rated, mu, status, game_id, created"
+
+
 class AccountStatements:
     """The account statements in one parameter mark."""
 
@@ -77,6 +97,25 @@ class AccountStatements:
         self.challenges_of = (
             f"SELECT {challenge} FROM challenges WHERE (challenger = {m} OR challenged = {m}) AND status = 'open' "
             "ORDER BY created, challenge_id"
+        )
+        self.insert_event = f"INSERT INTO account_events (account_id, kind, body, created) VALUES ({m}, {m}, {m}, {m})"
+        self.events_after = (
+            f"SELECT id, kind, body FROM account_events WHERE account_id = {m} AND id > {m} ORDER BY id LIMIT {m}"
+        )
+        self.events_head = f"SELECT COALESCE(MAX(id), 0) FROM account_events WHERE account_id = {m}"
+        self.insert_seek = f"INSERT INTO seeks ({SEEK_COLUMNS}) VALUES ({', '.join([m] * 10)})"
+        self.seek = f"SELECT {SEEK_COLUMNS} FROM seeks WHERE seek_id = {m}"
+        self.open_seeks = f"SELECT {SEEK_COLUMNS} FROM seeks WHERE status = 'open' ORDER BY created, seek_id"
+        self.cancel_seek = f"UPDATE seeks SET status = 'cancelled' WHERE seek_id = {m} AND status = 'open'"
+        self.unclaim = f"UPDATE seeks SET status = 'open', game_id = NULL WHERE game_id = {m} AND status = 'paired'"
+        self.seeks_of_game = f"SELECT {SEEK_COLUMNS} FROM seeks WHERE game_id = {m}"
+        self.mark = m
+
+    def claim(self, count: int) -> str:
+        """Pair `count` seeks under one game id, only those still open (the caller checks that all were)."""
+        marks = ", ".join([self.mark] * count)
+        return (
+            f"UPDATE seeks SET status = 'paired', game_id = {self.mark} WHERE seek_id IN ({marks}) AND status = 'open'"
         )
 
 
@@ -146,6 +185,59 @@ class AccountRecords:
     def open_challenges(self, account_id: str) -> list[ChallengeRow]:
         """The open challenges the account made or received, oldest first."""
         return [_challenge(r) for r in self._query(self._accounts.challenges_of, (account_id, account_id))]
+
+    # -- account event streams (schema version 7) ------------------------------------------------------------
+
+    def add_account_event(self, account_id: str, kind: str, body: bytes, created: int) -> None:
+        """Append an event to the account's stream (its id is the stream's cursor: it only grows)."""
+        self._change(self._accounts.insert_event, (account_id, kind, body, created))
+
+    def account_events(self, account_id: str, after: int, limit: int) -> list[tuple[int, str, bytes]]:
+        """(id, kind, body) of the account's events after id `after`, oldest first, at most `limit`."""
+        rows = self._query(self._accounts.events_after, (account_id, after, limit))
+        return [(int(i), k, bytes(b)) for i, k, b in rows]
+
+    def account_events_head(self, account_id: str) -> int:
+        """The id of the account's latest event (0: none yet)."""
+        return int(self._query(self._accounts.events_head, (account_id,))[0][0])
+
+    # -- seeks (schema version 8): the store is the queue, so every worker pairs from the same one -------------
+
+    def create_seek(self, row: SeekRow) -> None:
+        r = row
+        values = (r.seek_id, r.account_id, r.ruleset, r.players, r.turn_seconds, int(r.rated), r.mu, r.status,
+                  r.game_id, r.created)  # fmt: skip
+        self._change(self._accounts.insert_seek, values)
+
+    def seek(self, seek_id: str) -> SeekRow | None:
+        rows = self._query(self._accounts.seek, (seek_id,))
+        return _seek(rows[0]) if rows else None
+
+    def open_seeks(self) -> list[SeekRow]:
+        """Every open seek, oldest first."""
+        return [_seek(r) for r in self._query(self._accounts.open_seeks, ())]
+
+    def seeks_of_game(self, game_id: str) -> list[SeekRow]:
+        """The seeks paired into a game."""
+        return [_seek(r) for r in self._query(self._accounts.seeks_of_game, (game_id,))]
+
+    def cancel_seek(self, seek_id: str) -> bool:
+        """Withdraw an open seek: False if it was not open any more (paired or withdrawn already)."""
+        return self._change(self._accounts.cancel_seek, (seek_id,)) == 1
+
+    def claim_seeks(self, seek_ids: list[str], game_id: str) -> bool:
+        """Pair these seeks under `game_id` if every one of them is still open, else change none: one statement
+        claims those still open, and a claim that got fewer than all gives back what it took (another worker paired
+        or a player withdrew one of them meanwhile)."""
+        if self._change(self._accounts.claim(len(seek_ids)), (game_id, *seek_ids)) == len(seek_ids):
+            return True
+        self._change(self._accounts.unclaim, (game_id,))
+        return False
+
+
+def _seek(row: tuple[Any, ...]) -> SeekRow:
+    s_id, account, ruleset, players, turn, rated, mu, status, game_id, created = row
+    return SeekRow(s_id, account, ruleset, int(players), turn, bool(rated), float(mu), status, game_id, int(created))
 
 
 def _challenge(row: tuple[Any, ...]) -> ChallengeRow:

@@ -78,10 +78,44 @@ CREATE INDEX challenges_challenged ON challenges (challenged, created);
 """
 
 
+def _account_events(d: Dialect) -> str:
+    return f"""
+CREATE TABLE account_events (
+    id          {d.growing_key},
+    account_id  TEXT NOT NULL REFERENCES accounts(account_id),
+    kind        TEXT NOT NULL,
+    body        {d.blob} NOT NULL,
+    created     {d.bigint} NOT NULL
+);
+CREATE INDEX account_events_stream ON account_events (account_id, id);
+"""
+
+
+def _seeks(d: Dialect) -> str:
+    return f"""
+CREATE TABLE seeks (
+    seek_id      TEXT PRIMARY KEY,
+    account_id   TEXT NOT NULL REFERENCES accounts(account_id),
+    ruleset      TEXT NOT NULL,
+    players      INTEGER NOT NULL,
+    turn_seconds INTEGER,
+    rated        INTEGER NOT NULL,
+    mu           DOUBLE PRECISION NOT NULL,
+    status       TEXT NOT NULL CHECK (status IN ('open', 'paired', 'cancelled')),
+    game_id      TEXT,
+    created      {d.bigint} NOT NULL
+);
+CREATE INDEX seeks_open ON seeks (status, created);
+CREATE INDEX seeks_game ON seeks (game_id);
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "accounts (name, kind, hashed key) and the games each account sat at", _accounts),
     Migration(5, "the finished rated games, which the ladder folds", _rated_games),
     Migration(6, "challenges from one account to another", _challenges),
+    Migration(7, "each account's event stream (challenges, games started, seeks paired)", _account_events),
+    Migration(8, "seeks: the queue that pairs accounts of close ratings", _seeks),
 )
 LATEST = MIGRATIONS[-1].version if MIGRATIONS else BASELINE
 

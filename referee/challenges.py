@@ -5,6 +5,9 @@ The challenger learns the outcome from the challenge (`public`: its status and, 
 the seat kept for it by joining the game with its account key; no invite travels, and no seat token is kept for
 anyone. Accepting closes the challenge first (compare and swap on its status), then creates the game under the id
 it recorded, so two acceptances at once make one game.
+
+Each step is told on the accounts' event streams (`account_events`): the challenged account hears of the challenge,
+the challenger of its decline or acceptance, and both of the game started.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Any
 
 from loveletter.core.lang import Text
 from loveletter.events.accounts import AccountRow, ChallengeRow
+from loveletter.referee.account_events import AccountFeed
 from loveletter.referee.accounts import Accounts, account_not_found, key_rejected, normalize_name
 from loveletter.referee.inputs import NewGame, NewSeat
 from loveletter.referee.refusals import Refusal
@@ -29,10 +33,15 @@ def challenge_not_found(challenge_id: str) -> Refusal:
 
 
 class Challenges:
-    def __init__(self, accounts: Accounts, seating: Seating) -> None:
+    def __init__(self, accounts: Accounts, seating: Seating, feed: AccountFeed | None = None) -> None:
         self.accounts = accounts
         self.store = accounts.store
         self.seating = seating
+        self.feed = feed
+
+    async def _tell(self, account_id: str, kind: str, data: dict[str, Any]) -> None:
+        if self.feed is not None:
+            await self.feed.post(account_id, kind, data)
 
     async def _account(self, ref: str) -> AccountRow:
         """An account by its public id, or by its name (compared as names are)."""
@@ -69,7 +78,9 @@ class Challenges:
             None, self.accounts.now(),
         )  # fmt: skip
         await asyncio.to_thread(self.store.create_challenge, row)
-        return await self._shown(row)
+        shown = await self._shown(row)
+        await self._tell(row.challenged, "challenge_received", {"challenge": shown})
+        return shown
 
     async def _open(self, challenge_id: str, key: str) -> ChallengeRow:
         """The open challenge `challenge_id`, if `key` is the challenged account's."""
@@ -91,6 +102,12 @@ class Challenges:
         game = NewGame((NewSeat(open=True), NewSeat(account_key=key)), ruleset=row.ruleset, rated=row.rated)
         made = await self.seating.create(game, game_id=game_id, reserved_accounts={0: row.challenger})
         mine = made["seats"][1]
+        settled = await self.public(challenge_id)
+        await self._tell(row.challenger, "challenge_accepted", {"challenge": settled})
+        facts = {"game_id": game_id, "ruleset": row.ruleset, "players": 2, "rated": row.rated,
+                 "challenge_id": challenge_id}  # fmt: skip
+        await self._tell(row.challenger, "game_started", {**facts, "seat": 0, "joined": False})
+        await self._tell(row.challenged, "game_started", {**facts, "seat": 1, "joined": True})
         return {"challenge_id": challenge_id, "game_id": game_id, "seat": 1, "name": mine["name"],
                 "token": mine["token"], "version": made["version"]}  # fmt: skip
 
@@ -98,7 +115,9 @@ class Challenges:
         await self._open(challenge_id, key)
         if not await asyncio.to_thread(self.store.settle_challenge, challenge_id, "declined", None):
             raise closed("accepted")
-        return await self.public(challenge_id)
+        settled = await self.public(challenge_id)
+        await self._tell(settled["challenger"]["account_id"], "challenge_declined", {"challenge": settled})
+        return settled
 
     async def public(self, challenge_id: str) -> dict[str, Any]:
         """What anyone may read of a challenge: who, what, its status and (accepted) its game."""

@@ -19,6 +19,7 @@ from loveletter.api.logs import RequestContext, configure
 from loveletter.api.moves import RefereeApp
 from loveletter.api.openapi import complete
 from loveletter.api.routes import (
+    account_streams,
     accounts,
     analyses,
     audits,
@@ -29,6 +30,7 @@ from loveletter.api.routes import (
     moves,
     replays,
     rulings,
+    seeks,
     service,
     simulations,
     standing,
@@ -130,6 +132,8 @@ def create_app(
         challenges,
         analyses,
         standing,  # GET /accounts/{id}/history, POST /accounts/holder: the account page and My games
+        account_streams,
+        seeks,
     ):
         app.include_router(resource.router)
     app.moves_route = next(r for r in moves.router.routes if isinstance(r, APIRoute) and r.name == "play_move")

@@ -28,6 +28,8 @@ SMALL = {
     # issue 13's lobby, stream and clock benchmarks: each starts a referee on 127.0.0.1 for a few seconds
     "lobby.py": (["--games", "300", "--walk", "3", "--deep", "5"], "lobby page latency"),
     "streams.py": (["--streams", "5", "--moves", "3", "--interval", "0.05"], "missing or repeating an event: 0"),
+    # issue 25's seek queue: pairing latency with seeks waiting, in process
+    "seeks.py": (["--waiting", "40", "--pairs", "3"], "pairing latency"),
     "clocks.py": (["--sizes", "2", "--turn", "1", "--turns", "2"], "timeout lateness"),
     # issue 11's seat page in Chromium: its JS+CSS weight and render time
     "page_weight.py": (["--loads", "2"], "budget 150 KB"),

@@ -119,6 +119,7 @@ def error_cases(tmp: Path, two_games: Path) -> list[tuple[str, ...]]:
         ("bot", "run", "examples.bots.first:choose"),
         ("bot", "run", "examples.bots.first:choose", "--join-open", "--server", "http://127.0.0.1:9"),
         ("bot", "run", "examples.bots.first:choose", "--game", "g_x", "--invite", "i", "--wait"),
+        ("bot", "run", "examples.bots.first:choose", "--stay", "--join-open"),
         ("tournament", "--bots", "heuristic"),
         ("tournament", "--bots", "heuristic,heuristic"),
         ("tournament", "--bots", "heuristic,no.such.module:bot"),

@@ -15,52 +15,14 @@ from loveletter.api.openapi import answers, problem
 from loveletter.api.routes.accounts import NOT_FOUND, WRONG_KEY, account_id, accounts
 from loveletter.api.routes.bodies import AccountKeyIn, ChallengeIn
 from loveletter.api.routes.deps import RefereeDep
-from loveletter.client.models import Answer
+from loveletter.client.models import Accepted, Challenge, ChallengeList
+from loveletter.referee.account_events import feed_of
 from loveletter.referee.challenges import Challenges, challenge_not_found
 from loveletter.referee.referee import Referee
 
 JSON = "application/json"
 CHALLENGE_ID = re.compile(r"c_[A-Za-z0-9_-]{16}")
 router = APIRouter(tags=["accounts"])
-
-
-class Party(Answer):
-    account_id: str
-    name: str
-    kind: str
-
-
-class Challenge(Answer):
-    """A challenge: who challenged whom, to what game, and where it stands (`open`, `accepted`: see `game_id`,
-    `declined`)."""
-
-    challenge_id: str
-    challenger: Party
-    challenged: Party
-    ruleset: str
-    players: int
-    rated: bool
-    status: str
-    game_id: str | None = None
-    """The game, once the challenge is accepted."""
-    created: int
-
-
-class ChallengeList(Answer):
-    """`GET /accounts/{id}/challenges`: the account's open challenges, made or received, oldest first."""
-
-    challenges: list[Challenge]
-
-
-class Accepted(Answer):
-    """`POST /challenges/{id}/accept`: the new game and the acceptor's seat, with its token."""
-
-    challenge_id: str
-    game_id: str
-    seat: int
-    name: str
-    token: str
-    version: int
 
 
 PARTY = {"account_id": "a_Qm9iIHRoZSBib3Qh", "name": "Robo", "kind": "bot"}
@@ -80,7 +42,7 @@ NO_CHALLENGE = {404: problem(404, description="No such challenge")}
 
 
 def challenges(referee: Referee) -> Challenges:
-    return Challenges(accounts(referee), referee.seating)
+    return Challenges(accounts(referee), referee.seating, feed_of(referee))
 
 
 def challenge_id(challenge_id: str) -> str:

@@ -1,0 +1,125 @@
+"""Seeks (docs/accounts.md): an account asks for a game and waits to be paired with accounts of close ratings.
+`POST /seeks` with the account's key in the body; `GET /seeks/{id}` for anyone; `DELETE /seeks/{id}` with the
+key as a bearer token (a DELETE has no body). Seeks are rate-limited per client address and per account."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import time
+from typing import Annotated
+
+import orjson
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import Response
+from pydantic import ConfigDict, Field
+
+from loveletter.api import parse
+from loveletter.api.limits import Buckets
+from loveletter.api.openapi import answers, problem
+from loveletter.api.problems import Problem, fr_int
+from loveletter.api.routes.accounts import WRONG_KEY
+from loveletter.api.routes.bodies import _Body
+from loveletter.api.routes.deps import RefereeDep
+from loveletter.client.models import Seek
+from loveletter.core.lang import Text
+from loveletter.referee.seeks import queue_of, seek_not_found
+
+JSON = "application/json"
+SEEK_ID = re.compile(r"s_[A-Za-z0-9_-]{16}")
+router = APIRouter(tags=["accounts"])
+PER_CLIENT = Buckets(rate=2.0, burst=60)
+"""Seeks one client address may send: 60 at once, then two a second."""
+PER_ACCOUNT = Buckets(rate=0.5, burst=10)
+"""Seeks one account may send: 10 at once, then one every two seconds."""
+
+
+class SeekIn(_Body):
+    """`POST /seeks`: the seeking account's key and the game it seeks."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"key": "ak_…", "ruleset": "2019", "players": 2, "rated": True}]},
+    )
+    key: Annotated[str, Field(min_length=1, max_length=200, description="the seeking account's key")]
+    ruleset: str = Field("2019", description="2019, 2019-classic, 2012 or princess-princess")
+    players: int = Field(2, ge=2, le=6, description="the table size")
+    turn_seconds: int | None = Field(None, ge=5, le=86_400, description="a turn clock (a late seat resigns); none")
+    rated: bool = Field(False, description="a rated game (docs/accounts.md)")
+
+
+EXAMPLE = {"seek_id": "s_0rXyW3zqfK0aBc1d", "account_id": "a_Qm9iIHRoZSBib3Qh", "ruleset": "2019", "players": 2,
+           "turn_seconds": None, "rated": True, "rating": 25.0, "status": "open", "game_id": None, "seat": None,
+           "created": 1764172800000}  # fmt: skip
+NO_SEEK = {404: problem(404, description="No such seek")}
+NO_RULESET = {404: problem(404, description="No such ruleset")}
+LIMITED = {429: problem(429, description="Too many seeks from this client or this account")}
+
+
+def seek_id(seek_id: str) -> str:
+    if SEEK_ID.fullmatch(seek_id) is None:
+        raise seek_not_found(seek_id)
+    return seek_id
+
+
+def _json(data: object, status: int = 200) -> Response:
+    return Response(orjson.dumps(data), status_code=status, media_type=JSON)
+
+
+def _limit(request: Request, key: str) -> None:
+    """429 `seeks_rate_limited` when this client address or this account (its key, kept as a digest) seeks too
+    often."""
+    now = time.monotonic()
+    address = request.client.host if request.client else ""
+    account = hashlib.sha256(key.encode()).hexdigest()
+    limits = ((PER_CLIENT, address, Text("this address", "cette adresse")),
+              (PER_ACCOUNT, account, Text("this account", "ce compte")))  # fmt: skip
+    for buckets, held, who in limits:
+        wait = buckets.take(held, now)
+        if wait:
+            rate, burst = f"{buckets.rate:g}", int(buckets.burst)
+            raise Problem(
+                429,
+                "seeks_rate_limited",
+                Text(
+                    f"{who.en} may seek {rate} times a second (up to {burst} at once): wait before seeking again",
+                    f"{who.fr} peut lancer {rate.replace('.', ',')} recherche(s) par seconde (jusqu'à "
+                    f"{fr_int(burst)} d'un coup) : attendez avant d'en lancer une autre",
+                ),
+                headers={"Retry-After": str(max(1, math.ceil(wait)))},
+            )
+
+
+@router.post(
+    "/seeks",
+    status_code=201,
+    dependencies=[Depends(parse.json_body)],
+    responses=answers(
+        Seek, 413, 415, 422, status=201, example=EXAMPLE, description="Created", more=NO_RULESET | WRONG_KEY | LIMITED
+    ),
+)
+async def create_seek(body: SeekIn, request: Request, referee: RefereeDep) -> Response:
+    """Seek a game: the seek joins the queue and is paired at once if it can be; the account hears of its game on
+    its stream (`seek_paired`, `game_started`) and takes its seat by joining with its key."""
+    ruleset = parse.ruleset_id(body.ruleset)
+    _limit(request, body.key)
+    made = await queue_of(referee).seek(body.key, ruleset, body.players, body.turn_seconds, body.rated)
+    return _json(made, 201)
+
+
+@router.get("/seeks/{seek_id}", responses=answers(Seek, example=EXAMPLE, more=NO_SEEK))
+async def get_seek(referee: RefereeDep, found: str = Depends(seek_id)) -> Response:
+    """A seek and where it stands; once paired, its game and the account's seat."""
+    return _json(await queue_of(referee).public(found))
+
+
+@router.delete(
+    "/seeks/{seek_id}",
+    responses=answers(Seek, example={**EXAMPLE, "status": "cancelled"},
+                      more=NO_SEEK | WRONG_KEY | {409: problem(409, description="Paired or withdrawn already")}),
+)  # fmt: skip
+async def delete_seek(request: Request, referee: RefereeDep, found: str = Depends(seek_id)) -> Response:
+    """Withdraw an open seek, with the account's key as a bearer token."""
+    key = parse.bearer(request.headers.get("authorization"))
+    return _json(await queue_of(referee).cancel(found, key))

@@ -1,0 +1,225 @@
+"""A bot that stays online (`loveletter bot run … --account-key … --stay`): it follows its account's event stream,
+answers challenges by its settings, takes the seats kept for it (accepted challenges, paired seeks), seeks when it
+has room if asked, and plays several games at once, each in a thread of its own with `harness.play`.
+
+What it must not lose is kept in a small JSON file (`Staying.state`): the last account event it handled and the
+seat token of every game under way, written before anything depends on it. A bot killed and started again resumes
+its games from their tokens and the stream after that event; a dropped connection or a server restart is retried
+(the client library resumes the stream with `Last-Event-ID`, a game thread reads its game afresh). Ctrl-C stops it
+cleanly: it takes no new game, withdraws its seeks, and finishes or resigns its games, as asked.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import httpx
+
+from loveletter.client.errors import RefereeError
+from loveletter.client.models import AccountEvent
+from loveletter.client.sync import Client
+from loveletter.play.harness import Bot, play
+
+RETRY_SECONDS = 1.0
+"""The pause before reconnecting after the referee could not be reached."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What the bot answers and seeks. None: any."""
+
+    rulesets: frozenset[str] | None = None
+    players: frozenset[int] | None = None
+    rated: bool | None = None
+    """Challenges it accepts: rated only (True), unrated only (False), either (None)."""
+    at_once: int = 1
+    """Games it plays at once (seeks it keeps open count as games)."""
+    seek: bool = False
+    seek_ruleset: str = "2019"
+    seek_players: int = 2
+    seek_rated: bool = False
+    games: int | None = None
+    """Stop after this many games finished (None: stay until Ctrl-C)."""
+    on_stop: Literal["finish", "resign"] = "finish"
+
+    def accepts(self, challenge: dict[str, Any]) -> bool:
+        return (
+            (self.rulesets is None or challenge["ruleset"] in self.rulesets)
+            and (self.players is None or challenge["players"] in self.players)
+            and (self.rated is None or challenge["rated"] == self.rated)
+        )
+
+
+@dataclass
+class State:
+    """What survives a restart: the last event handled, and each game under way's seat token."""
+
+    last: int = 0
+    games: dict[str, str] = field(default_factory=dict)
+    seeks: list[str] = field(default_factory=list)
+    finished: int = 0
+
+
+class Staying:
+    """One account's bot, online until stopped (`run`)."""
+
+    def __init__(
+        self, client: Client, key: str, bot: Bot, settings: Settings, state: Path, say: Callable[[str], None] = print
+    ) -> None:
+        self.client = client
+        self.key = key
+        self.bot = bot
+        self.settings = settings
+        self.path = state
+        self.say = say
+        self.lock = threading.Lock()
+        self.state = State(**json.loads(state.read_text())) if state.exists() else State()
+        self.threads: dict[str, threading.Thread] = {}
+        self.stopping = threading.Event()
+        self.done = threading.Event()
+        self.account = ""
+        self.pending: set[str] = set()
+        """Games paired at once by a seek, not joined yet (they count as games)."""
+
+    def _save(self) -> None:
+        """Written whole to a new file, then renamed over the old: a kill leaves one or the other."""
+        fresh = self.path.with_suffix(".tmp")
+        fresh.write_text(json.dumps(self.state.__dict__))
+        os.replace(fresh, self.path)
+
+    def run(self) -> None:
+        """Stay online until Ctrl-C (then stop as `on_stop` says) or until `games` games are finished."""
+        self.account = self._retrying(lambda: self.client.whoami(self.key)).account_id
+        for game_id, token in list(self.state.games.items()):
+            self._start(game_id, token)
+        self._seek_if_room()
+        follower = threading.Thread(target=self._follow, daemon=True)
+        follower.start()
+        try:
+            while not self.done.wait(0.2):
+                pass
+        except KeyboardInterrupt:
+            self.say(f"stopping: {self.settings.on_stop} {len(self.threads)} game(s)")
+        self.stop()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        for seek_id in list(self.state.seeks):
+            with suppress(RefereeError, httpx.HTTPError):  # paired meanwhile, or gone: nothing to withdraw
+                self.client.cancel_seek(seek_id, self.key)
+        with self.lock:
+            self.state.seeks.clear()
+            self._save()
+            if self.settings.on_stop == "resign":
+                for game_id, token in self.state.games.items():
+                    with suppress(RefereeError, httpx.HTTPError):  # over already
+                        self.client.seat(token).resign(game_id)
+        for thread in list(self.threads.values()):
+            thread.join()
+
+    def _retrying(self, call: Callable[[], Any]) -> Any:
+        while True:
+            try:
+                return call()
+            except httpx.TransportError:
+                if self.stopping.is_set():
+                    raise
+                time.sleep(RETRY_SECONDS)
+
+    def _follow(self) -> None:
+        """Read the account's stream for ever, reconnecting after the referee is gone for a while."""
+        while not self.stopping.is_set():
+            try:
+                for event in self.client.account_events(self.account, self.key, after=self.state.last):
+                    if self.stopping.is_set():
+                        return
+                    self._handle(event)
+                    with self.lock:
+                        self.state.last = event.id
+                        self._save()
+            except (httpx.TransportError, RefereeError):
+                time.sleep(RETRY_SECONDS)
+
+    def _handle(self, event: AccountEvent) -> None:
+        if event.type == "challenge_received" and event.challenge is not None:
+            challenge = event.challenge
+            if challenge["status"] != "open" or challenge["challenged"]["account_id"] != self.account:
+                return
+            room = len(self.state.games) + len(self.state.seeks) + len(self.pending) < self.settings.at_once
+            try:
+                if room and self.settings.accepts(challenge) and not self.stopping.is_set():
+                    seat = self.client.accept(challenge["challenge_id"], self.key)
+                    self._took(seat.game_id, seat.token)
+                else:
+                    self.client.decline(challenge["challenge_id"], self.key)
+            except RefereeError:
+                pass  # withdrawn or settled already: nothing to do
+        elif event.type == "game_started" and event.game_id is not None:
+            with self.lock:
+                if event.seek_id in self.state.seeks:
+                    self.state.seeks.remove(event.seek_id)
+            if not event.joined and event.game_id not in self.state.games:
+                # a seat taken already (by this bot, before a restart that lost its token) is refused: nothing to resume
+                with suppress(RefereeError):
+                    self._took(event.game_id, self.client.join_as(event.game_id, self.key).token)
+
+    def _took(self, game_id: str, token: str) -> None:
+        with self.lock:
+            self.state.games[game_id] = token
+            self.pending.discard(game_id)
+            self._save()
+        self._start(game_id, token)
+
+    def _start(self, game_id: str, token: str) -> None:
+        thread = threading.Thread(target=self._play, args=(game_id, token), daemon=True)
+        self.threads[game_id] = thread
+        thread.start()
+
+    def _play(self, game_id: str, token: str) -> None:
+        """Play the game to its end, again after every lost connection."""
+        seat = self.client.seat(token)
+        while True:
+            try:
+                if play(seat, game_id, self.bot).over:
+                    break
+            except httpx.TransportError:
+                time.sleep(RETRY_SECONDS)
+            except RefereeError as refusal:
+                self.say(f"game {game_id}: {refusal}")
+                break
+        with self.lock:
+            self.state.games.pop(game_id, None)
+            self.state.finished += 1
+            self._save()
+            finished = self.state.finished
+        self.say(f"game {game_id} over ({finished} finished)")
+        if self.settings.games is not None and finished >= self.settings.games:
+            self.stopping.set()
+            self.done.set()
+            return
+        self._seek_if_room()
+
+    def _seek_if_room(self) -> None:
+        """Seek until the open seeks and the games under way fill `at_once`."""
+        s = self.settings
+        while s.seek and not self.stopping.is_set():
+            with self.lock:
+                if len(self.state.games) + len(self.state.seeks) + len(self.pending) >= s.at_once:
+                    return
+            made = self._retrying(
+                lambda: self.client.seek(self.key, ruleset=s.seek_ruleset, players=s.seek_players, rated=s.seek_rated)
+            )
+            with self.lock:
+                if made.status == "open":
+                    self.state.seeks.append(made.seek_id)
+                    self._save()
+                elif made.game_id is not None and made.game_id not in self.state.games:
+                    self.pending.add(made.game_id)  # paired at once: the stream tells of its game

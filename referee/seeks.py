@@ -1,0 +1,182 @@
+"""Seeks: an account asks for a game (ruleset, table size, turn clock, rated or not) and waits in a queue that pairs
+seeks of close ratings, widening the window of ratings it accepts as the oldest seek waits (`window`).
+
+The queue is the store's `seeks` table, so every worker pairs from the same queue: a seek sent to one worker pairs
+with one sent to another. A pairing claims its seeks with one compare-and-swap statement (`claim_seeks`) and gives
+them back unless it got all of them, so two workers pairing at once never put a seek in two games. The paired game is
+created with every seat kept for its account (taken by joining with the account's key), and each account is told on
+its stream (`seek_paired`, `game_started`). Each worker sweeps the queue when it receives a seek and then once a
+second while it knows of open seeks, so a window widens even when no new seek comes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from loveletter.core.lang import Text
+from loveletter.events.accounts import SeekRow
+from loveletter.referee.account_events import AccountFeed, feed_of
+from loveletter.referee.accounts import Accounts, key_rejected
+from loveletter.referee.inputs import NewGame, NewSeat
+from loveletter.referee.ladder import ladders_of
+from loveletter.referee.refusals import Refusal
+from loveletter.referee.seating import Seating
+
+WINDOW = 2.0
+"""Seeks whose ratings (OpenSkill mu) differ by at most this much pair at once."""
+WIDEN = 0.5
+"""How much the window grows for each second the oldest seek of a pairing has waited."""
+SWEEP_SECONDS = 1.0
+"""How often a worker that knows of open seeks tries to pair them again."""
+DEFAULT_MU = 25.0
+"""The rating of an account not yet on the seek's ladder (OpenSkill's default)."""
+
+
+def window(waited_ms: int) -> float:
+    """The widest difference of ratings a seek that has waited `waited_ms` accepts."""
+    return WINDOW + WIDEN * max(waited_ms, 0) / 1000
+
+
+def pairings(seeks: Sequence[SeekRow], now: int) -> list[list[SeekRow]]:
+    """The tables to make from the open seeks (oldest first): the oldest seek not yet placed takes, oldest first,
+    seeks of the same kind (ruleset, table size, clock, rated) from other accounts whose rating is within its window,
+    until its table is full; a seek that cannot fill its table waits."""
+    kinds: dict[tuple[str, int, int | None, bool], list[SeekRow]] = defaultdict(list)
+    for s in seeks:
+        kinds[(s.ruleset, s.players, s.turn_seconds, s.rated)].append(s)
+    tables: list[list[SeekRow]] = []
+    for queue in kinds.values():
+        placed: set[str] = set()
+        for first in queue:
+            if first.seek_id in placed:
+                continue
+            width = window(now - first.created)
+            table, accounts = [first], {first.account_id}
+            for other in queue:
+                if len(table) == first.players:
+                    break
+                if other.seek_id in placed or other.account_id in accounts or abs(other.mu - first.mu) > width:
+                    continue
+                table.append(other)
+                accounts.add(other.account_id)
+            if len(table) == first.players:
+                tables.append(table)
+                placed.update(s.seek_id for s in table)
+    return tables
+
+
+def seek_not_found(seek_id: str) -> Refusal:
+    return Refusal("seek_not_found", Text(f"there is no seek {seek_id!r}", f"il n'y a pas de recherche « {seek_id} »"))
+
+
+class SeekQueue:
+    """One worker's side of the queue: taking seeks, withdrawing them, pairing them (one per referee)."""
+
+    def __init__(self, accounts: Accounts, seating: Seating, feed: AccountFeed) -> None:
+        self.accounts = accounts
+        self.store = accounts.store
+        self.seating = seating
+        self.feed = feed
+        self._sweeping = asyncio.Lock()
+        self._loop: asyncio.Task[None] | None = None
+
+    async def seek(self, key: str, ruleset: str, players: int, turn_seconds: int | None, rated: bool) -> dict[str, Any]:
+        """Queue a seek for the account of `key`, and pair what can be paired now: the seek as it then stands."""
+        holder = await self.accounts.holder(key)
+        mu = DEFAULT_MU
+        for rung in await ladders_of(self.store).of_account(holder.account_id):
+            if (rung["ruleset"], rung["players"]) == (ruleset, players):
+                mu = float(rung["mu"])  # type: ignore[arg-type]
+        row = SeekRow("s_" + secrets.token_urlsafe(12), holder.account_id, ruleset, players, turn_seconds, rated, mu,
+                      "open", None, self.accounts.now())  # fmt: skip
+        await asyncio.to_thread(self.store.create_seek, row)
+        await self.sweep()
+        self._keep_sweeping()
+        return await self.public(row.seek_id)
+
+    async def cancel(self, seek_id: str, key: str | None) -> dict[str, Any]:
+        """Withdraw an open seek of the account of `key`; a seek already paired or withdrawn is refused."""
+        row = await self._row(seek_id)
+        if (await self.accounts.holder(key)).account_id != row.account_id:
+            raise key_rejected()
+        if not await asyncio.to_thread(self.store.cancel_seek, seek_id):
+            found = await self._row(seek_id)
+            raise Refusal(
+                "seek_closed",
+                Text(f"this seek is {found.status} already", f"cette recherche est déjà {_FR[found.status]}"),
+            )
+        return await self.public(seek_id)
+
+    async def public(self, seek_id: str) -> dict[str, Any]:
+        r = await self._row(seek_id)
+        seat = None
+        if r.game_id is not None:
+            seat = [s.seek_id for s in await self._table(r.game_id)].index(seek_id)
+        return {"seek_id": r.seek_id, "account_id": r.account_id, "ruleset": r.ruleset, "players": r.players,
+                "turn_seconds": r.turn_seconds, "rated": r.rated, "rating": r.mu, "status": r.status,
+                "game_id": r.game_id, "seat": seat, "created": r.created}  # fmt: skip
+
+    async def _row(self, seek_id: str) -> SeekRow:
+        row = await asyncio.to_thread(self.store.seek, seek_id)
+        if row is None:
+            raise seek_not_found(seek_id)
+        return row
+
+    async def _table(self, game_id: str) -> list[SeekRow]:
+        rows = await asyncio.to_thread(self.store.seeks_of_game, game_id)
+        return sorted(rows, key=lambda s: (s.created, s.seek_id))
+
+    async def sweep(self) -> int:
+        """Pair every table that can be made now: how many games were started."""
+        async with self._sweeping:
+            seeks = await asyncio.to_thread(self.store.open_seeks)
+            started = 0
+            for table in pairings(seeks, self.accounts.now()):
+                game_id = "g_" + secrets.token_urlsafe(12)
+                if await asyncio.to_thread(self.store.claim_seeks, [s.seek_id for s in table], game_id):
+                    await self._start(table, game_id)
+                    started += 1
+            return started
+
+    async def _start(self, table: list[SeekRow], game_id: str) -> None:
+        first = table[0]
+        game = NewGame(
+            tuple(NewSeat(open=True) for _ in table), ruleset=first.ruleset, rated=first.rated,
+            turn_seconds=first.turn_seconds, on_timeout="resign" if first.turn_seconds else None,
+        )  # fmt: skip
+        await self.seating.create(
+            game, game_id=game_id, reserved_accounts={i: s.account_id for i, s in enumerate(table)}
+        )
+        facts = {"game_id": game_id, "ruleset": first.ruleset, "players": first.players, "rated": first.rated}
+        for seat, s in enumerate(table):
+            await self.feed.post(s.account_id, "seek_paired", {"seek_id": s.seek_id, "game_id": game_id, "seat": seat})
+            await self.feed.post(s.account_id, "game_started", {**facts, "seat": seat, "joined": False,
+                                                                  "seek_id": s.seek_id})  # fmt: skip
+
+    def _keep_sweeping(self) -> None:
+        if self._loop is None or self._loop.done():
+            self._loop = asyncio.get_running_loop().create_task(self._sweep_while_open())
+
+    async def _sweep_while_open(self) -> None:
+        """Sweep once a second while the queue holds open seeks (the windows widen as they wait)."""
+        while await asyncio.to_thread(self.store.open_seeks):
+            await asyncio.sleep(SWEEP_SECONDS)
+            with contextlib.suppress(Exception):  # a store out of reach: the next sweep tries again
+                await self.sweep()
+
+
+_FR = {"paired": "appariée", "cancelled": "retirée", "open": "ouverte"}
+
+
+def queue_of(referee: Any) -> SeekQueue:
+    """The referee's seek queue, made the first time it is asked for."""
+    found: SeekQueue | None = getattr(referee, "_seek_queue", None)
+    if found is None:
+        found = SeekQueue(Accounts(referee.store, referee.clock), referee.seating, feed_of(referee))
+        referee._seek_queue = found
+    return found

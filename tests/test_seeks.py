@@ -1,0 +1,139 @@
+"""Seeks (issue 25, docs/accounts.md): the pairing rule on hand-checked queues; on a real server over both stores, two
+accounts' seeks paired into a game kept for them and told on their streams, a seek withdrawn, the refusals and the
+rate limit per account; and two PostgreSQL workers pairing a seek sent to one with a seek sent to the other."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from loveletter.core.catalogue import GameEnded, GameStarted, SeatJoined
+from loveletter.events.accounts import SeekRow
+from loveletter.referee.seeks import pairings, window
+from tests.servers import ADMIN, Server, ServerProcess, admin_log, log_events, play_game, read_sse, server_fixture  # noqa: F401  (fixture)
+from tests.stores import pg_url  # noqa: F401  (fixture)
+from tests.test_challenges import account, code, post
+
+
+def row(seek: str, account_id: str, mu: float, created: int, players: int = 2, rated: bool = True) -> SeekRow:
+    return SeekRow(seek, account_id, "2019", players, None, rated, mu, "open", None, created)
+
+
+def test_the_window_widens_half_a_point_a_second_from_two() -> None:
+    assert [window(ms) for ms in (0, 1000, 4000, 30_000, -5)] == [2.0, 2.5, 4.0, 17.0, 2.0]
+
+
+def test_pairings_take_the_oldest_seek_and_the_oldest_close_enough() -> None:
+    now = 10_000
+    queue = [
+        row("s1", "ann", 25.0, now),  # waited 0 s: window 2
+        row("s2", "bob", 30.0, now),  # 5 away from Ann: too far for her now
+        row("s3", "ann", 25.5, now),  # Ann's second seek: never at her own table
+        row("s4", "cid", 26.9, now),  # 1.9 away: Ann's partner
+        row("s5", "dan", 31.0, now),  # 1 away from Bob: his
+        row("s6", "eve", 40.0, now),  # nobody near: waits
+    ]
+    assert [[s.seek_id for s in t] for t in pairings(queue, now)] == [["s1", "s4"], ["s2", "s5"]]
+    # Bob has waited 12 s: his window is 8, so Eve (10 away) still waits; at 16 s (window 10) she is his
+    old = [row("b", "bob", 30.0, 0), row("e", "eve", 40.0, 0)]
+    assert pairings(old, 12_000) == []
+    assert [[s.seek_id for s in t] for t in pairings(old, 16_000)] == [["b", "e"]]
+    # a three-seat seek waits for two others of its kind; an unrated seek pairs with no rated one
+    three = [row("t1", "ann", 25, 0, 3), row("u", "bob", 25, 0, rated=False), row("t2", "cid", 25, 0, 3)]
+    assert pairings(three, 0) == []
+    assert [[s.seek_id for s in t] for t in pairings([*three, row("t3", "dan", 25, 0, 3)], 0)] == [["t1", "t2", "t3"]]
+
+
+def seek(url: str, key: str, **body: object) -> httpx.Response:
+    return post(url, "/seeks", {"key": key, **body})
+
+
+def test_two_seeks_are_paired_into_a_game_kept_for_both_and_told_on_their_streams(server: Server) -> None:
+    url = server.url
+    ann, bob = account(url, "Qann"), account(url, "Qbob")
+    first = seek(url, ann["key"], ruleset="2012", rated=True)
+    assert first.status_code == 201, first.text
+    mine = first.json()
+    assert (mine["status"], mine["account_id"], mine["rating"], mine["game_id"]) == (
+        "open",
+        ann["account_id"],
+        25.0,
+        None,
+    )
+    second = seek(url, bob["key"], ruleset="2012", rated=True).json()
+    assert second["status"] == "paired" and second["seat"] == 1
+    game = second["game_id"]
+    assert httpx.get(f"{url}/seeks/{mine['seek_id']}").json() | {"created": 0} == {
+        **mine, "status": "paired", "game_id": game, "seat": 0, "created": 0}  # fmt: skip
+    seats = []
+    for who, seat, s in ((ann, 0, mine), (bob, 1, second)):
+        told = read_sse(url, f"/accounts/{who['account_id']}/stream", who["key"], limit=2)
+        assert [e["event"] for e in told] == ["seek_paired", "game_started"]
+        assert told[0]["data"] | {"at": 0} == {"type": "seek_paired", "seek_id": s["seek_id"], "game_id": game,
+                                               "seat": seat, "at": 0}  # fmt: skip
+        assert told[1]["data"] | {"at": 0} == {"type": "game_started", "game_id": game, "seat": seat, "joined": False,
+                                               "ruleset": "2012", "players": 2, "rated": True,
+                                               "seek_id": s["seek_id"], "at": 0}  # fmt: skip
+        joined = post(url, f"/games/{game}/join", {"name": who["name"], "account_key": who["key"]})
+        assert joined.status_code == 200, joined.text
+        assert joined.json()["seat"] == seat
+        seats.append({"seat": seat, "token": joined.json()["token"]})
+    play_game(url, {"game_id": game, "seats": seats}, random.Random(5))
+    events = log_events(admin_log(url, game))
+    assert isinstance(events[0], GameStarted) and events[0].rated and any(isinstance(e, GameEnded) for e in events)
+    joins = [e.account for e in events if isinstance(e, SeatJoined)]
+    assert [j.account for j in joins if j is not None] == [ann["account_id"], bob["account_id"]]
+
+
+def test_a_seek_withdrawn_and_the_refusals(server: Server) -> None:
+    url = server.url
+    ann, bob = account(url, "Wann"), account(url, "Wbob")
+    mine = seek(url, ann["key"], ruleset="princess-princess", players=2).json()
+    path = f"/seeks/{mine['seek_id']}"
+    assert code(httpx.delete(url + path, headers={"Authorization": f"Bearer {bob['key']}"})) == (
+        403, "account_key_rejected")  # fmt: skip
+    gone = httpx.delete(url + path, headers={"Authorization": f"Bearer {ann['key']}"})
+    assert gone.status_code == 200 and gone.json()["status"] == "cancelled"
+    assert code(httpx.delete(url + path, headers={"Authorization": f"Bearer {ann['key']}"})) == (409, "seek_closed")
+    assert seek(url, bob["key"], ruleset="princess-princess").json()["status"] == "open"  # nothing to pair with
+    assert code(httpx.get(f"{url}/seeks/s_AAAAAAAAAAAAAAAA")) == (404, "seek_not_found")
+    assert code(httpx.get(f"{url}/seeks/nonsense")) == (404, "seek_not_found")
+    assert code(seek(url, "ak_nope")) == (403, "account_key_rejected")
+    assert code(seek(url, ann["key"], players=1))[0] == 422
+
+
+def test_one_account_seeking_too_often_is_refused(server: Server) -> None:
+    url = server.url
+    ann = account(url, "Rann")
+    answers = [seek(url, ann["key"], ruleset="2019-classic", players=5) for _ in range(11)]
+    assert [a.status_code for a in answers[:10]] == [201] * 10  # a burst of ten, then one every two seconds
+    assert code(answers[10]) == (429, "seeks_rate_limited") and int(answers[10].headers["Retry-After"]) >= 1
+    for a in answers[:10]:
+        httpx.delete(f"{url}/seeks/{a.json()['seek_id']}", headers={"Authorization": f"Bearer {ann['key']}"})
+
+
+@pytest.fixture(scope="module")
+def workers(pg_url: str) -> Iterator[tuple[str, str]]:  # noqa: F811
+    a, b = ServerProcess(pg_url, admin_token=ADMIN), ServerProcess(pg_url, admin_token=ADMIN)
+    try:
+        yield a.wait_ready().url, b.wait_ready().url
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_seek_on_one_worker_pairs_with_a_seek_on_the_other(workers: tuple[str, str]) -> None:
+    a, b = workers
+    ann, bob = account(a, "Pann"), account(b, "Pbob")
+    mine = seek(a, ann["key"], ruleset="2019", players=2, turn_seconds=600).json()
+    assert mine["status"] == "open"
+    theirs = seek(b, bob["key"], ruleset="2019", players=2, turn_seconds=600).json()
+    assert theirs["status"] == "paired"
+    # worker a tells Ann (the event was written by worker b)
+    told = read_sse(a, f"/accounts/{ann['account_id']}/stream", ann["key"], limit=2)
+    assert [(e["event"], e["data"]["game_id"], e["data"]["seat"]) for e in told] == [
+        ("seek_paired", theirs["game_id"], 0), ("game_started", theirs["game_id"], 0)]  # fmt: skip
+    assert httpx.get(f"{a}/seeks/{mine['seek_id']}").json()["game_id"] == theirs["game_id"]

@@ -42,6 +42,7 @@ SMALL = {
     "viewer_page_weight.py": (["--loads", "1"], "first position drawn"),
     # issue 22's before/after of the HTTP load: this tree against itself, one tiny round
     "api_load_compare.py": ([".", "--rounds", "1", "--games", "2", "--concurrency", "2"], "medians over 1 rounds"),
+    "asgi_load.py": (["--games", "2", "--clients", "2"], "µs CPU a request"),
     # issue 26's solver: the published 4- and 5-card games, a few iterations
     "solve.py": (["--cards", "4,5", "--iterations", "20", "--bots", "heuristic"], "exploitability at most 1%"),
     # issue 24's click on Play → the other seat's page, two seat pages in Chromium

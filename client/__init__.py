@@ -9,12 +9,10 @@ It imports nothing of the server: the answers' shapes are its own (`loveletter.c
 accepted wherever a card is named."""
 
 from loveletter.client._common import RetryPolicy
+from loveletter.client.account_models import Accepted, AccountEvent, Challenge, Seek
 from loveletter.client.aio import AsyncClient
 from loveletter.client.errors import RefereeError, RuleRefusal
 from loveletter.client.models import (
-    Accepted,
-    AccountEvent,
-    Challenge,
     Created,
     CreatedSeat,
     Event,
@@ -29,7 +27,6 @@ from loveletter.client.models import (
     MoveResult,
     Rematch,
     SeatView,
-    Seek,
     View,
 )
 from loveletter.client.sync import Client

@@ -9,8 +9,9 @@ from typing import Any
 
 from httpx_sse import ServerSentEvent
 
+from loveletter.client.account_models import Accepted, AccountEvent, AccountInfo, Challenge, Seek
 from loveletter.client.calls import Caller, Feed, Plan, Request, answer, read
-from loveletter.client.models import Accepted, AccountEvent, AccountInfo, Challenge, Joined, Seek
+from loveletter.client.models import Joined
 
 
 def _bearer(key: str) -> dict[str, str]:

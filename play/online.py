@@ -23,8 +23,8 @@ from typing import Any, Literal
 
 import httpx
 
+from loveletter.client.account_models import AccountEvent
 from loveletter.client.errors import RefereeError
-from loveletter.client.models import AccountEvent
 from loveletter.client.sync import Client
 from loveletter.play.harness import Bot, play
 

@@ -20,7 +20,7 @@ from loveletter.api.openapi import SSE, answers, ref, stream_schema
 from loveletter.api.routes.accounts import Account, account_id, accounts
 from loveletter.api.routes.deps import RefereeDep
 from loveletter.api.routes.streams import HEADERS, sse_frame
-from loveletter.client.models import AccountEvent
+from loveletter.client.account_models import AccountEvent
 from loveletter.referee.account_events import KINDS, POLL, AccountFeed, feed_of
 from loveletter.referee.accounts import key_rejected
 from loveletter.referee.referee import Referee

@@ -15,7 +15,7 @@ from loveletter.api.openapi import answers, problem
 from loveletter.api.routes.accounts import NOT_FOUND, WRONG_KEY, account_id, accounts
 from loveletter.api.routes.bodies import AccountKeyIn, ChallengeIn
 from loveletter.api.routes.deps import RefereeDep
-from loveletter.client.models import Accepted, Challenge, ChallengeList
+from loveletter.client.account_models import Accepted, Challenge, ChallengeList
 from loveletter.referee.account_events import feed_of
 from loveletter.referee.challenges import Challenges, challenge_not_found
 from loveletter.referee.referee import Referee

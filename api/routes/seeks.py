@@ -22,7 +22,7 @@ from loveletter.api.problems import Problem, fr_int
 from loveletter.api.routes.accounts import WRONG_KEY
 from loveletter.api.routes.bodies import _Body
 from loveletter.api.routes.deps import RefereeDep
-from loveletter.client.models import Seek
+from loveletter.client.account_models import Seek
 from loveletter.core.lang import Text
 from loveletter.referee.seeks import queue_of, seek_not_found
 

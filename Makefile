@@ -20,7 +20,7 @@ run: $(STAMP)
 ## build the docs strictly, then every test (quick Hypothesis profile). None is skipped unless asked by name:
 ## LOVELETTER_SKIP=browser,postgres,curl make test
 test: system $(STAMP) lint docs-check
-	$(BIN)/python -m pytest -n 2 -p no:cacheprovider
+	$(BIN)/python -m pytest -n 2 -p no:cacheprovider --durations=20
 
 ## make system: install (as root) the Debian packages the tests need, or print the command that does
 system:

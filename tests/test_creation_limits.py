@@ -45,7 +45,7 @@ def test_the_thirty_first_account_from_one_address_is_refused_and_not_made(url: 
     assert "30" in refused.json()["detail"] and refused.json()["title"] == "Too many accounts"
     french = httpx.post(f"{url}/accounts", json={"name": name()}, headers={"Accept-Language": "fr"})
     assert french.status_code == 429 and french.json()["title"] == "Trop de comptes"
-    assert "cette adresse peut créer 0,2 compte(s)" in french.json()["detail"].lower()
+    assert "cette adresse peut créer des comptes au rythme de 0,2 par seconde" in french.json()["detail"].lower()
     with other_address() as other:  # another address is not affected, and the refused name was never taken
         again = other.post(f"{url}/accounts", json={"name": refused_name, "kind": "bot"})
     assert again.status_code == 201 and again.json()["name"] == refused_name

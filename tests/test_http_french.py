@@ -877,7 +877,33 @@ def _held_request(ctx: Ctx) -> None:
         time.sleep(0.02)
 
 
+def _until_refused(ctx: Ctx, request: Request) -> None:
+    """Send `request` until the referee refuses it (a rate limit's burst spent, however slow the machine)."""
+    method, path, kwargs = request
+    for _ in range(100):
+        if httpx.request(method, ctx.url + path, **kwargs).status_code == 429:
+            return
+    raise AssertionError(f"{path} was never refused")
+
+
+def _challenges_spent(ctx: Ctx) -> Request:
+    """A challenge from an account that has spent its burst of challenges."""
+    ann, bob = (httpx.post(f"{ctx.url}/accounts", json={"name": f"Lim{uuid.uuid4().hex[:8]}"}).json() for _ in "ab")
+    request: Request = ("POST", "/challenges", {"json": {"key": ann["key"], "to": bob["account_id"]}})
+    _until_refused(ctx, request)
+    return request
+
+
+def _accounts_spent(ctx: Ctx) -> Request:
+    """An account created from an address that has spent its burst of creations."""
+    request: Request = ("POST", "/accounts", {"json": {"name": "Lim"}})
+    _until_refused(ctx, ("POST", "/accounts", {"json": {"name": f"Lim{uuid.uuid4().hex[:8]}"}}))
+    return request
+
+
 LIMITS: list[Case] = [  # in this order: each one's setup adds to the last one's
+    Case("rate limited: challenges of one account", 429, "challenges_rate_limited", _challenges_spent),
+    Case("rate limited: accounts from one address", 429, "accounts_rate_limited", _accounts_spent),
     Case(
         "rate limited: a creation",
         429,

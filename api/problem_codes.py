@@ -55,6 +55,9 @@ TITLES: Mapping[str, Text] = {
     "seek_not_found": Text("No such seek", "Recherche introuvable"),
     "seek_closed": Text("Seek closed", "Recherche close"),
     "seeks_rate_limited": Text("Too many seeks", "Trop de recherches"),
+    # rate limits on accounts and challenges (docs/accounts.md)
+    "accounts_rate_limited": Text("Too many accounts", "Trop de comptes"),
+    "challenges_rate_limited": Text("Too many challenges", "Trop de défis"),
 }
 """The title of every problem the referee answers by itself, by its `code`."""
 
@@ -86,6 +89,9 @@ STATUSES: Mapping[str, int] = {
     # seeks (docs/accounts.md)
     "seek_not_found": 404,
     "seek_closed": 409,
+    # rate limits on accounts and challenges (docs/accounts.md)
+    "accounts_rate_limited": 429,
+    "challenges_rate_limited": 429,
     **{f"rule:{code}": 409 for code in OUT_OF_TURN},
     "rule:*": 422,
 }

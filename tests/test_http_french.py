@@ -212,6 +212,15 @@ def _account(build: Callable[[Ctx, dict[str, Any]], Request]) -> Callable[[Ctx],
     return request
 
 
+def _withdrawn_seek(ctx: Ctx, made: dict[str, Any]) -> Request:
+    """Withdraw again a seek of `made`, already withdrawn."""
+    body = {"key": made["key"], "ruleset": "2019-classic", "players": 6}
+    sought = httpx.post(f"{ctx.url}/seeks", json=body).json()
+    request: Request = ("DELETE", f"/seeks/{sought['seek_id']}", {"headers": auth(made["key"])})
+    assert httpx.request(request[0], ctx.url + request[1], **request[2]).status_code == 200
+    return request
+
+
 def _declined_challenge(ctx: Ctx, made: dict[str, Any]) -> Request:
     """Decline again a challenge made to `made`, already declined."""
     other = httpx.post(f"{ctx.url}/accounts", json={"name": f"Acc{uuid.uuid4().hex[:8]}"}).json()
@@ -647,6 +656,8 @@ CASES: list[Case] = [
         _account(lambda ctx, made: ("POST", "/challenges", {"json": {"key": made["key"], "to": made["account_id"]}})),
     ),
     Case("challenge: declined twice", 409, "challenge_closed", _account(_declined_challenge)),
+    Case("seek: unknown", 404, "seek_not_found", plain("GET", "/seeks/s_AAAAAAAAAAAAAAAA")),
+    Case("seek: withdrawn twice", 409, "seek_closed", _account(lambda ctx, made: _withdrawn_seek(ctx, made))),
 ]
 
 
@@ -877,7 +888,42 @@ def _held_request(ctx: Ctx) -> None:
         time.sleep(0.02)
 
 
+def _until_refused(ctx: Ctx, request: Request) -> None:
+    """Send `request` until the referee refuses it (a rate limit's burst spent, however slow the machine)."""
+    method, path, kwargs = request
+    for _ in range(100):
+        if httpx.request(method, ctx.url + path, **kwargs).status_code == 429:
+            return
+    raise AssertionError(f"{path} was never refused")
+
+
+def _challenges_spent(ctx: Ctx) -> Request:
+    """A challenge from an account that has spent its burst of challenges."""
+    ann, bob = (httpx.post(f"{ctx.url}/accounts", json={"name": f"Lim{uuid.uuid4().hex[:8]}"}).json() for _ in "ab")
+    request: Request = ("POST", "/challenges", {"json": {"key": ann["key"], "to": bob["account_id"]}})
+    _until_refused(ctx, request)
+    return request
+
+
+def _seeks_spent(ctx: Ctx) -> Request:
+    """A seek from an account that has spent its burst of seeks."""
+    made = httpx.post(f"{ctx.url}/accounts", json={"name": f"Lim{uuid.uuid4().hex[:8]}"}).json()
+    request: Request = ("POST", "/seeks", {"json": {"key": made["key"], "ruleset": "2019-classic", "players": 6}})
+    _until_refused(ctx, request)
+    return request
+
+
+def _accounts_spent(ctx: Ctx) -> Request:
+    """An account created from an address that has spent its burst of creations."""
+    request: Request = ("POST", "/accounts", {"json": {"name": "Lim"}})
+    _until_refused(ctx, ("POST", "/accounts", {"json": {"name": f"Lim{uuid.uuid4().hex[:8]}"}}))
+    return request
+
+
 LIMITS: list[Case] = [  # in this order: each one's setup adds to the last one's
+    Case("rate limited: challenges of one account", 429, "challenges_rate_limited", _challenges_spent),
+    Case("rate limited: seeks of one account", 429, "seeks_rate_limited", _seeks_spent),
+    Case("rate limited: accounts from one address", 429, "accounts_rate_limited", _accounts_spent),
     Case(
         "rate limited: a creation",
         429,

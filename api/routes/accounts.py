@@ -1,5 +1,5 @@
 """Accounts: created with a name and a kind (the answer holds the account's key, once), read by anyone, and their
-key rotated or revoked by the key itself (docs/accounts.md). Keys travel in request bodies, which no log line of
+key rotated or revoked by the key itself (docs/accounts.md); creation is rate-limited per client address. Keys travel in request bodies, which no log line of
 the referee writes, and come back only in the answers that make a key; those answers are never stored by a cache."""
 
 from __future__ import annotations
@@ -8,10 +8,11 @@ import re
 from typing import Any
 
 import orjson
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
 from loveletter.api import parse
+from loveletter.api.limits import Throttle
 from loveletter.api.openapi import answers, problem
 from loveletter.api.routes.bodies import AccountIn, AccountKeyIn
 from loveletter.api.routes.deps import RefereeDep
@@ -22,6 +23,15 @@ JSON = "application/json"
 NO_STORE = {"Cache-Control": "no-store"}
 ACCOUNT_ID = re.compile(r"a_[A-Za-z0-9_-]{16}")
 router = APIRouter(tags=["accounts"])
+LIMIT = Throttle(
+    "accounts_rate_limited",
+    client=(0.2, 30),  # 30 at once, then one every five seconds
+    account=None,  # a new account sends no key
+    en="{who} may create {rate} accounts a second (up to {burst} at once): wait before creating another",
+    fr="{who} peut créer des comptes au rythme de {rate} par seconde (jusqu'à {burst} d'un coup) : attendez avant "
+    "d'en créer un autre",
+)
+"""Accounts one client address may create."""
 
 
 class AccountCreated(Answer):
@@ -106,12 +116,16 @@ def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -
         example={**{k: EXAMPLE[k] for k in ("account_id", "name", "kind")}, "key": "ak_…"},
         description="Created",
         headers={"Location": "the account's path, /accounts/{account_id}"},
-        more={409: problem(409, description="The name is taken (compared ignoring case and Unicode forms)")},
+        more={
+            409: problem(409, description="The name is taken (compared ignoring case and Unicode forms)"),
+            429: problem(429, description="Too many accounts created from this client"),
+        },
     ),
 )
-async def create_account(body: AccountIn, referee: RefereeDep) -> Response:
+async def create_account(body: AccountIn, request: Request, referee: RefereeDep) -> Response:
     """A new account: its public id, and its key (keep it: it is shown here only). The name is unique ignoring case
     and Unicode forms; control, format and invisible characters are refused, each with the rule it breaks."""
+    LIMIT.check(request)
     made = await accounts(referee).create(body.name, body.kind)
     return _json(made, 201, {"Location": f"/accounts/{made['account_id']}", **NO_STORE})
 

@@ -1,5 +1,5 @@
 """Challenges between accounts: made with the challenger's key, accepted or declined with the challenged account's
-key, read by anyone (docs/accounts.md). Accepting answers the new game and the acceptor's seat token; the challenger
+key, read by anyone (docs/accounts.md); making one is rate-limited per client address and per account. Accepting answers the new game and the acceptor's seat token; the challenger
 reads the accepted challenge's game and takes the seat kept for it with `POST /games/{id}/join` and its key."""
 
 from __future__ import annotations
@@ -7,10 +7,11 @@ from __future__ import annotations
 import re
 
 import orjson
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
 from loveletter.api import parse
+from loveletter.api.limits import Throttle
 from loveletter.api.openapi import answers, problem
 from loveletter.api.routes.accounts import NOT_FOUND, WRONG_KEY, account_id, accounts
 from loveletter.api.routes.bodies import AccountKeyIn, ChallengeIn
@@ -23,6 +24,15 @@ from loveletter.referee.referee import Referee
 JSON = "application/json"
 CHALLENGE_ID = re.compile(r"c_[A-Za-z0-9_-]{16}")
 router = APIRouter(tags=["accounts"])
+LIMIT = Throttle(
+    "challenges_rate_limited",
+    client=(2.0, 60),  # 60 at once, then two a second
+    account=(0.5, 10),  # 10 at once, then one every two seconds
+    en="{who} may challenge {rate} times a second (up to {burst} at once): wait before challenging again",
+    fr="{who} peut lancer des défis au rythme de {rate} par seconde (jusqu'à {burst} d'un coup) : attendez avant "
+    "d'en lancer un autre",
+)
+"""Challenges one client address, and one account, may make."""
 
 
 PARTY = {"account_id": "a_Qm9iIHRoZSBib3Qh", "name": "Robo", "kind": "bot"}
@@ -61,12 +71,14 @@ def _json(data: object, status: int = 200) -> Response:
     status_code=201,
     dependencies=[Depends(parse.json_body)],
     responses=answers(
-        Challenge, 413, 415, 422, status=201, example=EXAMPLE, description="Created", more=NOT_FOUND | WRONG_KEY
+        Challenge, 413, 415, 422, status=201, example=EXAMPLE, description="Created",
+        more=NOT_FOUND | WRONG_KEY | {429: problem(429, description="Too many challenges from this client or account")},
     ),
-)
-async def create_challenge(body: ChallengeIn, referee: RefereeDep) -> Response:
+)  # fmt: skip
+async def create_challenge(body: ChallengeIn, request: Request, referee: RefereeDep) -> Response:
     """Challenge an account (by id or name) to a two-seat game, rated or not; sent with the challenger's key."""
     ruleset = parse.ruleset_id(body.ruleset)
+    LIMIT.check(request, body.key)
     return _json(await challenges(referee).make(body.key, body.to, ruleset, body.rated), 201)
 
 

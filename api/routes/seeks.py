@@ -4,10 +4,7 @@ key as a bearer token (a DELETE has no body). Seeks are rate-limited per client 
 
 from __future__ import annotations
 
-import hashlib
-import math
 import re
-import time
 from typing import Annotated
 
 import orjson
@@ -16,23 +13,26 @@ from fastapi.responses import Response
 from pydantic import ConfigDict, Field
 
 from loveletter.api import parse
-from loveletter.api.limits import Buckets
+from loveletter.api.limits import Throttle
 from loveletter.api.openapi import answers, problem
-from loveletter.api.problems import Problem, fr_int
 from loveletter.api.routes.accounts import WRONG_KEY
 from loveletter.api.routes.bodies import _Body
 from loveletter.api.routes.deps import RefereeDep
 from loveletter.client.account_models import Seek
-from loveletter.core.lang import Text
 from loveletter.referee.seeks import queue_of, seek_not_found
 
 JSON = "application/json"
 SEEK_ID = re.compile(r"s_[A-Za-z0-9_-]{16}")
 router = APIRouter(tags=["accounts"])
-PER_CLIENT = Buckets(rate=2.0, burst=60)
-"""Seeks one client address may send: 60 at once, then two a second."""
-PER_ACCOUNT = Buckets(rate=0.5, burst=10)
-"""Seeks one account may send: 10 at once, then one every two seconds."""
+LIMIT = Throttle(
+    "seeks_rate_limited",
+    client=(2.0, 60),  # 60 at once, then two a second
+    account=(0.5, 10),  # 10 at once, then one every two seconds
+    en="{who} may seek {rate} times a second (up to {burst} at once): wait before seeking again",
+    fr="{who} peut lancer des recherches au rythme de {rate} par seconde (jusqu'à {burst} d'un coup) : attendez "
+    "avant d'en lancer une autre",
+)
+"""Seeks one client address, and one account, may send."""
 
 
 class SeekIn(_Body):
@@ -67,30 +67,6 @@ def _json(data: object, status: int = 200) -> Response:
     return Response(orjson.dumps(data), status_code=status, media_type=JSON)
 
 
-def _limit(request: Request, key: str) -> None:
-    """429 `seeks_rate_limited` when this client address or this account (its key, kept as a digest) seeks too
-    often."""
-    now = time.monotonic()
-    address = request.client.host if request.client else ""
-    account = hashlib.sha256(key.encode()).hexdigest()
-    limits = ((PER_CLIENT, address, Text("this address", "cette adresse")),
-              (PER_ACCOUNT, account, Text("this account", "ce compte")))  # fmt: skip
-    for buckets, held, who in limits:
-        wait = buckets.take(held, now)
-        if wait:
-            rate, burst = f"{buckets.rate:g}", int(buckets.burst)
-            raise Problem(
-                429,
-                "seeks_rate_limited",
-                Text(
-                    f"{who.en} may seek {rate} times a second (up to {burst} at once): wait before seeking again",
-                    f"{who.fr} peut lancer {rate.replace('.', ',')} recherche(s) par seconde (jusqu'à "
-                    f"{fr_int(burst)} d'un coup) : attendez avant d'en lancer une autre",
-                ),
-                headers={"Retry-After": str(max(1, math.ceil(wait)))},
-            )
-
-
 @router.post(
     "/seeks",
     status_code=201,
@@ -103,7 +79,7 @@ async def create_seek(body: SeekIn, request: Request, referee: RefereeDep) -> Re
     """Seek a game: the seek joins the queue and is paired at once if it can be; the account hears of its game on
     its stream (`seek_paired`, `game_started`) and takes its seat by joining with its key."""
     ruleset = parse.ruleset_id(body.ruleset)
-    _limit(request, body.key)
+    LIMIT.check(request, body.key)
     made = await queue_of(referee).seek(body.key, ruleset, body.players, body.turn_seconds, body.rated)
     return _json(made, 201)
 

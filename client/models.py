@@ -290,6 +290,7 @@ class LobbyGame(Answer):
     status: Literal["open", "running", "finished"]
     aborted: bool = False
     winners: tuple[str, ...] = ()
+    rated: bool = Field(False, description="a rated game between accounts (docs/accounts.md): the ladder counts it")
 
 
 class LobbyPage(Answer):

@@ -320,6 +320,7 @@ def game_index(meta: dict[str, Any], state: GameState) -> GameIndex | None:
         "status": status,
         "aborted": state.aborted,
         "winners": list(state.winner_names()),
+        "rated": bool(meta.get("rated")),
     }
     return GameIndex(
         bool(meta.get("public")),

@@ -119,6 +119,11 @@ def test_a_rated_game_takes_accounts_only_each_once(server: Server) -> None:
                                        "players": [{"account_key": one["key"]}, {"open": True}]})  # fmt: skip
     assert made.status_code == 201, made.text
     game = made.json()["game_id"]
+    lobby = httpx.get(f"{server.url}/games", params={"status": "open"}, timeout=30).json()["games"]
+    assert [g["rated"] for g in lobby if g["game_id"] == game] == [True]  # the lobby shows a rated game as such
+    plain = post(server.url, "/games", {"public": True, "players": [{"name": "Ann"}, {"open": True}]}).json()
+    lobby = httpx.get(f"{server.url}/games", params={"status": "open"}, timeout=30).json()["games"]
+    assert [g["rated"] for g in lobby if g["game_id"] == plain["game_id"]] == [False]
     refused(post(server.url, f"/games/{game}/join", {"name": "Anon"}), 422, "rated_refused",
             **{rule: "every_seat_an_account"})  # fmt: skip
     refused(post(server.url, f"/games/{game}/join", {"name": "x", "account_key": one["key"]}), 422, "rated_refused",

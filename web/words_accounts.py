@@ -13,6 +13,7 @@ from loveletter.core.lang import Text
 ACCOUNT_WORDS: Mapping[str, Text] = MappingProxyType(
     {
         "nav.ladder": Text("Ladder", "Classement"),
+        "lobby.rated": Text("rated", "classée"),
         "ladder.title": Text("Ladder", "Classement"),
         "ladder.choose": Text("Which ladder", "Quel classement"),
         "ladder.players": Text("Players at the table", "Joueurs à la table"),

@@ -98,6 +98,7 @@ function describe(game) {
   const names = game.seats.map((s) => s.name || `(${t("lobby.seat.open")})`).join(", ");
   let text = `${rs ? rs.title : game.ruleset} — ${names}`;
   if (game.clock) text += ` — ${t("seat.clock")} ${game.clock.turn_seconds} s`;
+  if (game.rated) text += ` — ${t("lobby.rated")}`;
   if (game.status === "open") text += ` — ${count(game.open_seats, "lobby.open_seat", "lobby.open_seats")}`;
   if (game.status === "finished") {
     const won = game.winners.join(", "); // the winners by name, joined players' included (the listing's own)

@@ -1,6 +1,7 @@
-"""Accounts: created with a name and a kind (the answer holds the account's key, once), read by anyone, and their
-key rotated or revoked by the key itself (docs/accounts.md); creation is rate-limited per client address. Keys travel in request bodies, which no log line of
-the referee writes, and come back only in the answers that make a key; those answers are never stored by a cache."""
+"""Accounts: created with a name and a kind (the answer holds the account's key, once), read by anyone, and their key
+rotated or revoked by the key itself (docs/accounts.md); creation is rate-limited per client address. Keys travel in
+request bodies, which no log line of the referee writes, and come back only in the answers that make a key; those
+answers are never stored by a cache."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""Challenges between accounts: made with the challenger's key, accepted or declined with the challenged account's
-key, read by anyone (docs/accounts.md); making one is rate-limited per client address and per account. Accepting answers the new game and the acceptor's seat token; the challenger
-reads the accepted challenge's game and takes the seat kept for it with `POST /games/{id}/join` and its key."""
+"""Challenges between accounts: made with the challenger's key, accepted or declined with the challenged account's key,
+read by anyone (docs/accounts.md); making one is rate-limited per client address and per account. Accepting answers
+the new game and the acceptor's seat token; the challenger reads the accepted challenge's game and takes the seat
+kept for it with `POST /games/{id}/join` and its key."""
 
 from __future__ import annotations
 

@@ -127,7 +127,7 @@ def _score_return(move: ReturnCards, values: dict[Card, int]) -> float:
 def choose_heuristic(view: View, moves: Sequence[PlayerCommand], rng: random.Random) -> PlayerCommand:
     """The best-scoring legal move for this seat's knowledge; ties broken with `rng`."""
     values = _VALUES.get(view.ruleset)
-    if values is None:  # a reduced research deck (core.rulesets_reduced): its parent's values, by its own id
+    if values is None:  # a reduced research deck (core.rulesets, its reduced decks): its parent's values, by its own id
         values = _VALUES[view.ruleset] = dict(get_ruleset(view.ruleset).values)
     unseen_total = sum(view.unseen.values())
     best: list[PlayerCommand] = []

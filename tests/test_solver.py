@@ -18,8 +18,7 @@ from loveletter.core.decide import decide
 from loveletter.core.evolve import fold
 from loveletter.core.legal import legal_moves
 from loveletter.core.rules import RuleViolation
-from loveletter.core.rulesets import RULESETS, get_ruleset
-from loveletter.core.rulesets_reduced import reduced, reduced_id
+from loveletter.core.rulesets import RULESETS, get_ruleset, reduced, reduced_id
 from loveletter.core.state import INITIAL, PHASE_PLAY, GameState
 from loveletter.core.views import View, view
 from loveletter.play.bots import get_bot

@@ -1,6 +1,6 @@
 """The reduced games the solver plays: one round of two players on a deck cut down from a ruleset of the catalogue.
 
-A `CutGame` is a reduced ruleset (`core.rulesets_reduced`) and the three cards its two-player round puts face up,
+A `CutGame` is a reduced ruleset (`core.rulesets`) and the three cards its two-player round puts face up,
 fixed in advance: only the other cards are dealt at random (one set aside, one to each seat, the rest the draw pile).
 
 **The published N-card games.** jackie-scholl/love-letter-AI (the best published equilibrium: under 5%
@@ -19,8 +19,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from loveletter.core.cards import Card
-from loveletter.core.rulesets import Ruleset, get_ruleset
-from loveletter.core.rulesets_reduced import reduced
+from loveletter.core.rulesets import Ruleset, get_ruleset, reduced
 
 FACE_UP = 3
 """Cards a two-player round lays face up (RULINGS §2)."""

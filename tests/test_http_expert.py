@@ -133,6 +133,19 @@ class Probe:
         return os.getloadavg()[0] > 2 * (os.cpu_count() or 1)
 
 
+def play_to_the_end(base: str, game_id: str, token: str, rng: random.Random) -> None:
+    """A person's random legal moves until the game ends; each answer holds the expert's replies (same batch)."""
+    with client(base, token) as person:
+        game = person.get(f"/games/{game_id}").json()
+        while not game["over"]:
+            assert game["your_turn"], game
+            move = rng.choice(game["legal_moves"])
+            r = person.post(f"/games/{game_id}/moves", json={"type": "code", "action_code": move["action_code"]})
+            assert r.status_code == 200, r.text
+            game = person.get(f"/games/{game_id}").json()
+            assert game["version"] == r.json()["version"]  # the expert's answer came in the same batch
+
+
 def test_a_person_plays_the_expert_to_the_end_while_the_server_keeps_answering(tmp_path: Path) -> None:
     """The server in a process of its own (as it runs for real), so that the probe measures it, not this process."""
     settings = {"admin_token": ADMIN, "create_rate": "0", "move_rate": "0", "key_path": str(tmp_path / "k.key")}
@@ -145,15 +158,12 @@ def test_a_person_plays_the_expert_to_the_end_while_the_server_keeps_answering(t
         )
         game_id, token = created["game_id"], created["seats"][0]["token"]
         rng = random.Random(4)
-        with Probe(worker.url) as probe, client(worker.url, token) as alice:
-            game = alice.get(f"/games/{game_id}").json()
-            while not game["over"]:
-                assert game["your_turn"], game
-                move = rng.choice(game["legal_moves"])
-                r = alice.post(f"/games/{game_id}/moves", json={"type": "code", "action_code": move["action_code"]})
-                assert r.status_code == 200, r.text
-                game = alice.get(f"/games/{game_id}").json()
-                assert game["version"] == r.json()["version"]  # the expert's answer came in the same batch
+        with Probe(worker.url) as probe:
+            play_to_the_end(worker.url, game_id, token, rng)
+            while len(probe.times) <= 20:  # a quick machine ends that game in fewer probes: more games, unchecked
+                seats = [{"name": "Alice"}, {"name": "Exp", "bot": "expert"}]
+                more = admin_create(worker.url, seats, first_player="Alice")
+                play_to_the_end(worker.url, more["game_id"], more["seats"][0]["token"], rng)
         data = admin_log(worker.url, game_id)
     assert len(probe.times) > 20
     slow = [t for t in probe.times if t >= 0.1]

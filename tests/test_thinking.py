@@ -180,7 +180,8 @@ def test_the_workers_end_when_their_server_is_killed(tmp_path: Path) -> None:
     try:
         assert server.stdout is not None
         pids = [int(p) for p in server.stdout.readline().split()]
-        assert len(pids) == 2 and all(alive(pid) for pid in pids)
+        # two tasks at once start one or two workers, as the pool's timing goes: every one must end
+        assert 1 <= len(pids) <= 2 and all(alive(pid) for pid in pids)
     finally:
         server.kill()  # no shutdown: the workers are left to notice by themselves
         server.wait()

@@ -18,7 +18,7 @@ run: $(STAMP)
 
 ## make test: the system packages the tests need (chromium, PostgreSQL, curl: .ci/system-packages), lint, type-check,
 ## build the docs strictly, then every test (quick Hypothesis profile). None is skipped unless asked by name:
-## LOVELETTER_SKIP=browser,postgres,curl make test
+## LOVELETTER_SKIP=browser,postgres,curl,root make test
 test: system $(STAMP) lint docs-check
 	$(BIN)/python -m pytest -n 2 -p no:cacheprovider --durations=20
 

@@ -1,8 +1,9 @@
 """What some tests need from the machine, and the one way to skip them: by name.
 
 `make test` installs Debian's chromium, PostgreSQL and curl (.ci/system-packages). A test whose need is missing
-fails, saying how to install it — unless the person running the tests asked to skip that kind of test by name,
-with `LOVELETTER_SKIP=browser,postgres,curl`. Nothing is skipped in silence.
+fails, saying how to get it — unless the person running the tests asked to skip that kind of test by name, with
+`LOVELETTER_SKIP=browser,postgres,curl,root` (`root`: the fault tests that mount a small tmpfs to fill a disk, which
+only root may do). Nothing is skipped in silence.
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ import os
 
 import pytest
 
-KINDS = ("browser", "postgres", "curl")
+KINDS = ("browser", "postgres", "curl", "root")
 INSTALL = "sudo bash .ci/system-packages"
+REMEDY = {"root": "run the tests as root (`sudo make test`)"}
+"""How to get a need that no package gives; the others: install them with `INSTALL`."""
 
 
 def asked_to_skip() -> set[str]:
@@ -26,7 +29,5 @@ def need(kind: str, missing: str | None) -> None:
         return
     if kind in asked_to_skip():
         pytest.skip(f"{missing} (skipped as asked: LOVELETTER_SKIP={kind})")
-    pytest.fail(
-        f"{missing}: install it with `{INSTALL}`, or skip the {kind} tests by name with LOVELETTER_SKIP={kind}",
-        pytrace=False,
-    )
+    remedy = REMEDY.get(kind, f"install it with `{INSTALL}`")
+    pytest.fail(f"{missing}: {remedy}, or skip the {kind} tests by name with LOVELETTER_SKIP={kind}", pytrace=False)

@@ -27,3 +27,10 @@ def test_a_missing_need_is_skipped_only_when_asked_by_name(monkeypatch: pytest.M
 def test_a_need_that_is_met_does_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LOVELETTER_SKIP", "")
     need("postgres", None)
+
+
+def test_a_need_no_package_gives_names_its_own_remedy(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LOVELETTER_SKIP", raising=False)
+    with pytest.raises(pytest.fail.Exception) as failed:
+        need("root", "mounting a tmpfs needs root")
+    assert "sudo make test" in str(failed.value) and "LOVELETTER_SKIP=root" in str(failed.value)

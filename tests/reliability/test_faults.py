@@ -32,17 +32,16 @@ from loveletter.events.postgres_store import PostgresStore
 from loveletter.events.sqlite_store import SqliteStore
 from loveletter.events.store import EventStore
 from loveletter.replays.replay import check
+from tests.needs import need
 from tests.reliability.guarded import guarded_serve
 from tests.servers import ADMIN
 
 TWO = [{"name": "Ann"}, {"name": "Bob"}]
 
 
-def unavailable(reason: str) -> None:
-    """Skip for want of a capability, except under CI, where it must be there."""
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"required under CI: {reason}")
-    pytest.skip(reason)
+def unavailable(reason: str, kind: str = "root") -> None:
+    """Fail for want of a capability, saying how to get it, unless its kind was skipped by name (tests/needs.py)."""
+    need(kind, reason)
 
 
 @pytest.fixture
@@ -213,7 +212,7 @@ def cluster() -> Iterator[TempCluster]:
         pg.start()
     except PostgresUnavailable as exc:
         pg.stop()
-        unavailable(f"PostgreSQL not available: {exc}")
+        unavailable(f"PostgreSQL not available: {exc}", "postgres")
     try:
         yield pg
     finally:

@@ -122,7 +122,9 @@ class Staying:
                 for game_id, token in self.state.games.items():
                     with suppress(RefereeError, httpx.HTTPError):  # over already
                         self.client.seat(token).resign(game_id)
-        for thread in list(self.threads.values()):
+        with self.lock:
+            threads = list(self.threads.values())
+        for thread in threads:
             thread.join()
 
     def _retrying(self, call: Callable[[], Any]) -> Any:
@@ -180,8 +182,9 @@ class Staying:
 
     def _start(self, game_id: str, token: str) -> None:
         thread = threading.Thread(target=self._play, args=(game_id, token), daemon=True)
-        self.threads[game_id] = thread
-        thread.start()
+        with self.lock:  # registered once started: `stop` joins only threads that run (a Ctrl-C may come between)
+            self.threads[game_id] = thread
+            thread.start()
 
     def _play(self, game_id: str, token: str) -> None:
         """Play the game to its end, again after every lost connection."""

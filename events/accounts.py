@@ -80,7 +80,6 @@ class AccountStatements:
         self.by_key = f"SELECT {columns} FROM accounts WHERE key_digest = {m}"
         self.set_key = f"UPDATE accounts SET key_digest = {m} WHERE account_id = {m} AND key_digest = {m}"
         self.games = f"SELECT DISTINCT game_id FROM account_games WHERE account_id = {m} ORDER BY game_id"
-        self.seats = f"SELECT account_id, seat FROM account_games WHERE game_id = {m} ORDER BY seat"
         self.rated_games = "SELECT game_id, ruleset, players, created FROM rated_games ORDER BY created, game_id"
         self.insert_rated = (
             f"INSERT INTO rated_games (game_id, ruleset, players, created) VALUES ({m}, {m}, {m}, {m}) "
@@ -102,7 +101,6 @@ class AccountStatements:
         self.events_after = (
             f"SELECT id, kind, body FROM account_events WHERE account_id = {m} AND id > {m} ORDER BY id LIMIT {m}"
         )
-        self.events_head = f"SELECT COALESCE(MAX(id), 0) FROM account_events WHERE account_id = {m}"
         self.insert_seek = f"INSERT INTO seeks ({SEEK_COLUMNS}) VALUES ({', '.join([m] * 10)})"
         self.seek = f"SELECT {SEEK_COLUMNS} FROM seeks WHERE seek_id = {m}"
         self.open_seeks = f"SELECT {SEEK_COLUMNS} FROM seeks WHERE status = 'open' ORDER BY created, seek_id"
@@ -158,10 +156,6 @@ class AccountRecords:
         """(game_id, ruleset, players, created) of every finished rated game, in the ladder's order."""
         return [(g, r, int(p), int(c)) for g, r, p, c in self._query(self._accounts.rated_games, ())]
 
-    def game_accounts(self, game_id: str) -> list[tuple[str, int]]:
-        """(account_id, seat) of every seat of the game an account took."""
-        return [(a, s) for a, s in self._query(self._accounts.seats, (game_id,))]
-
     def account_by_name(self, name_key: str) -> AccountRow | None:
         """The account whose name has this comparison key (`referee.accounts.normalize_name`)."""
         rows = self._query(self._accounts.by_name, (name_key,))
@@ -196,10 +190,6 @@ class AccountRecords:
         """(id, kind, body) of the account's events after id `after`, oldest first, at most `limit`."""
         rows = self._query(self._accounts.events_after, (account_id, after, limit))
         return [(int(i), k, bytes(b)) for i, k, b in rows]
-
-    def account_events_head(self, account_id: str) -> int:
-        """The id of the account's latest event (0: none yet)."""
-        return int(self._query(self._accounts.events_head, (account_id,))[0][0])
 
     # -- seeks (schema version 8): the store is the queue, so every worker pairs from the same one -------------
 

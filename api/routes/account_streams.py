@@ -11,7 +11,6 @@ from collections.abc import AsyncIterator
 from contextlib import suppress
 from typing import Annotated
 
-import orjson
 from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
@@ -19,6 +18,7 @@ from loveletter.api import parse
 from loveletter.api.openapi import SSE, answers, ref, stream_schema
 from loveletter.api.routes.accounts import Account, account_id, accounts
 from loveletter.api.routes.deps import RefereeDep
+from loveletter.api.routes.replies import reply
 from loveletter.api.routes.streams import HEADERS, sse_frame
 from loveletter.client.account_models import AccountEvent
 from loveletter.referee.account_events import KINDS, POLL, AccountFeed, feed_of
@@ -41,7 +41,7 @@ async def whoami(request: Request, referee: RefereeDep) -> Response:
     """The account whose key is sent as a bearer token, as `GET /accounts/{id}` shows it (a bot given only its key
     learns its id here)."""
     holder = await accounts(referee).holder(parse.bearer(request.headers.get("authorization")))
-    return Response(orjson.dumps(await accounts(referee).public(holder.account_id)), media_type="application/json")
+    return reply(await accounts(referee).public(holder.account_id))
 
 
 @router.get(

@@ -6,9 +6,7 @@ answers are never stored by a cache."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
-import orjson
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
@@ -17,10 +15,10 @@ from loveletter.api.limits import Throttle
 from loveletter.api.openapi import answers, problem
 from loveletter.api.routes.bodies import AccountIn, AccountKeyIn
 from loveletter.api.routes.deps import RefereeDep
+from loveletter.api.routes.replies import reply
 from loveletter.client.models import Answer
 from loveletter.referee.accounts import Accounts, account_not_found
 
-JSON = "application/json"
 NO_STORE = {"Cache-Control": "no-store"}
 ACCOUNT_ID = re.compile(r"a_[A-Za-z0-9_-]{16}")
 router = APIRouter(tags=["accounts"])
@@ -99,10 +97,6 @@ def account_id(account_id: str) -> str:
     return account_id
 
 
-def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    return Response(orjson.dumps(data), status_code=status, media_type=JSON, headers=headers)
-
-
 @router.post(
     "/accounts",
     status_code=201,
@@ -128,13 +122,13 @@ async def create_account(body: AccountIn, request: Request, referee: RefereeDep)
     and Unicode forms; control, format and invisible characters are refused, each with the rule it breaks."""
     LIMIT.check(request)
     made = await accounts(referee).create(body.name, body.kind)
-    return _json(made, 201, {"Location": f"/accounts/{made['account_id']}", **NO_STORE})
+    return reply(made, 201, {"Location": f"/accounts/{made['account_id']}", **NO_STORE})
 
 
 @router.get("/accounts/{account_id}", responses=answers(Account, example=EXAMPLE, more=NOT_FOUND))
 async def get_account(referee: RefereeDep, found: str = Depends(account_id)) -> Response:
     """An account: its name, kind, whether its key still works, the games it sat at and its ratings."""
-    return _json(await accounts(referee).public(found))
+    return reply(await accounts(referee).public(found))
 
 
 @router.post(
@@ -151,7 +145,7 @@ async def get_account(referee: RefereeDep, found: str = Depends(account_id)) -> 
 )
 async def rotate_key(body: AccountKeyIn, referee: RefereeDep, found: str = Depends(account_id)) -> Response:
     """A new key for the account, sent with its current key, which stops working at once."""
-    return _json(await accounts(referee).rotate(found, body.key), headers=NO_STORE)
+    return reply(await accounts(referee).rotate(found, body.key), headers=NO_STORE)
 
 
 @router.post(
@@ -164,4 +158,4 @@ async def revoke_key(body: AccountKeyIn, referee: RefereeDep, found: str = Depen
     The account keeps its name, games and ratings."""
     manager = accounts(referee)
     await manager.revoke(found, body.key)
-    return _json(await manager.public(found))
+    return reply(await manager.public(found))

@@ -27,6 +27,7 @@ from loveletter.api import parse
 from loveletter.api.openapi import answers, problem
 from loveletter.api.problems import Problem, lang_of
 from loveletter.api.routes.bodies import AnalysisIn, invalid, json_router
+from loveletter.api.routes.replies import reply
 from loveletter.core.lang import Lang, Text
 from loveletter.play.engine.analysis import chosen, entry_at, header
 from loveletter.play.engine.review import Decision
@@ -282,4 +283,4 @@ async def start_analysis(body: AnalysisIn, request: Request, jobs: Jobs) -> Resp
 @router.get(f"{ANALYSES_PATH}/{{job_id}}", tags=["analyses"], responses=answers(ANALYSIS_SCHEMA, 404, example=EXAMPLE))
 async def get_analysis(job_id: str, request: Request, jobs: Jobs) -> Response:
     """An analysis's progress (`done` of `total` decisions) and, once done, the review (`analysis`)."""
-    return Response(orjson.dumps(jobs.get(job_id).as_dict(lang_of(request))), media_type="application/json")
+    return reply(jobs.get(job_id).as_dict(lang_of(request)))

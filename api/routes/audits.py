@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import orjson
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
@@ -12,6 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from loveletter.api.openapi import answers, problem
 from loveletter.api.problems import Problem, bilingual, lang_of
 from loveletter.api.routes.bodies import LOG_UPLOAD, log_upload
+from loveletter.api.routes.replies import reply
 from loveletter.client.answers import AuditReport
 from loveletter.core.lang import Text
 from loveletter.events.log import LogFormatError
@@ -149,4 +149,4 @@ async def audit_log(
     data = await request.body()  # at most MAX_AUDIT_BYTES: `RequestContext` refuses more (BODY_LIMITS)
     options = Options(lenient=lenient, key=pinned, require_signature=require_signature)
     report = await run_in_threadpool(audit_upload, data, options)
-    return Response(orjson.dumps(report.as_dict(language)), media_type="application/json")
+    return reply(report.as_dict(language))

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 
-import orjson
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
@@ -17,12 +16,12 @@ from loveletter.api.openapi import answers, problem
 from loveletter.api.routes.accounts import NOT_FOUND, WRONG_KEY, account_id, accounts
 from loveletter.api.routes.bodies import AccountKeyIn, ChallengeIn
 from loveletter.api.routes.deps import RefereeDep
+from loveletter.api.routes.replies import reply
 from loveletter.client.account_models import Accepted, Challenge, ChallengeList
 from loveletter.referee.account_events import feed_of
 from loveletter.referee.challenges import Challenges, challenge_not_found
 from loveletter.referee.referee import Referee
 
-JSON = "application/json"
 CHALLENGE_ID = re.compile(r"c_[A-Za-z0-9_-]{16}")
 router = APIRouter(tags=["accounts"])
 LIMIT = Throttle(
@@ -63,10 +62,6 @@ def challenge_id(challenge_id: str) -> str:
     return challenge_id
 
 
-def _json(data: object, status: int = 200) -> Response:
-    return Response(orjson.dumps(data), status_code=status, media_type=JSON)
-
-
 @router.post(
     "/challenges",
     status_code=201,
@@ -80,13 +75,13 @@ async def create_challenge(body: ChallengeIn, request: Request, referee: Referee
     """Challenge an account (by id or name) to a two-seat game, rated or not; sent with the challenger's key."""
     ruleset = parse.ruleset_id(body.ruleset)
     LIMIT.check(request, body.key)
-    return _json(await challenges(referee).make(body.key, body.to, ruleset, body.rated), 201)
+    return reply(await challenges(referee).make(body.key, body.to, ruleset, body.rated), 201)
 
 
 @router.get("/challenges/{challenge_id}", responses=answers(Challenge, example=EXAMPLE, more=NO_CHALLENGE))
 async def get_challenge(referee: RefereeDep, found: str = Depends(challenge_id)) -> Response:
     """A challenge and where it stands; once accepted, its game (the challenger joins it with its key)."""
-    return _json(await challenges(referee).public(found))
+    return reply(await challenges(referee).public(found))
 
 
 @router.post(
@@ -102,7 +97,7 @@ async def get_challenge(referee: RefereeDep, found: str = Depends(challenge_id))
 async def accept_challenge(body: AccountKeyIn, referee: RefereeDep, found: str = Depends(challenge_id)) -> Response:
     """Accept a challenge made to the account of the key: the game is created, with this seat's token; the other
     seat is kept for the challenger."""
-    return _json(await challenges(referee).accept(found, body.key))
+    return reply(await challenges(referee).accept(found, body.key))
 
 
 @router.post(
@@ -114,7 +109,7 @@ async def accept_challenge(body: AccountKeyIn, referee: RefereeDep, found: str =
 )
 async def decline_challenge(body: AccountKeyIn, referee: RefereeDep, found: str = Depends(challenge_id)) -> Response:
     """Decline a challenge made to the account of the key."""
-    return _json(await challenges(referee).decline(found, body.key))
+    return reply(await challenges(referee).decline(found, body.key))
 
 
 @router.get(
@@ -123,4 +118,4 @@ async def decline_challenge(body: AccountKeyIn, referee: RefereeDep, found: str 
 )
 async def list_challenges(referee: RefereeDep, found: str = Depends(account_id)) -> Response:
     """The account's open challenges, made or received, oldest first (a bot polls it to answer challenges)."""
-    return _json({"challenges": await challenges(referee).of_account(found)})
+    return reply({"challenges": await challenges(referee).of_account(found)})

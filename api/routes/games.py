@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-import orjson
 from fastapi import APIRouter, Depends, Header, Query
 from fastapi.responses import Response
 
@@ -12,12 +11,12 @@ from loveletter.api import parse
 from loveletter.api.openapi import NDJSON, answers, seat_links
 from loveletter.api.problems import Problem
 from loveletter.api.routes.deps import OPTIONAL, AdminScheme, AdminToken, GameId, RefereeDep, SeatToken
+from loveletter.api.routes.replies import reply
 from loveletter.api.schemas import CreateGameIn
 from loveletter.client.models import Created, Events, Game
 from loveletter.core.lang import Text
 from loveletter.referee.tables import events_json, seen_by
 
-JSON = "application/json"
 router = APIRouter(tags=["games"])
 
 LOG: dict[str, Any] = {
@@ -64,10 +63,6 @@ def _unchanged(if_none_match: str | None, etag: str) -> bool:
     return "*" in tags or etag in tags
 
 
-def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    return Response(orjson.dumps(data), status_code=status, media_type=JSON, headers=headers)
-
-
 @router.post(
     "/games",
     status_code=201,
@@ -106,7 +101,7 @@ async def create_game(
     token may choose the server seed (the token is read only then)."""
     token = parse.bearer(authorization) if body.server_seed is not None else None
     created = await referee.create(body.plain(), token)
-    return _json(created, 201, {"Location": f"/games/{created['game_id']}"})
+    return reply(created, 201, {"Location": f"/games/{created['game_id']}"})
 
 
 @router.get(
@@ -125,7 +120,7 @@ async def get_game(
     etag = viewer_etag(seen_by(table, seat), seat)  # a spectator's version lags by the spectator delay
     if _unchanged(if_none_match, etag):
         return Response(status_code=304, headers={"ETag": etag, **PRIVATE})
-    return _json(referee.game_json(table, seat), headers={"ETag": etag, **PRIVATE})
+    return reply(referee.game_json(table, seat), headers={"ETag": etag, **PRIVATE})
 
 
 @router.get(
@@ -138,7 +133,7 @@ async def list_events(
     seat = referee.seat_for(table, token, required=False)
     shown = seen_by(table, seat)
     body = {"version": shown, "events": events_json(table.events[after:shown], after + 1, seat)}
-    return _json(body, headers=PRIVATE)
+    return reply(body, headers=PRIVATE)
 
 
 LOG_ANSWERS = answers(LOG, 403, 404, media=NDJSON, example=_LOG_EXAMPLE, description="The signed JSONL log")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import orjson
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
@@ -14,6 +13,7 @@ from loveletter.api import parse
 from loveletter.api.openapi import answers
 from loveletter.api.problems import Problem
 from loveletter.api.routes.deps import RefereeDep
+from loveletter.api.routes.replies import reply
 from loveletter.client.models import Answer
 from loveletter.core.lang import Text
 from loveletter.referee.ladder import ladders_of
@@ -95,4 +95,4 @@ async def get_ladder(
         "ratings": page,
         "next": str(start + limit) if more else None,
     }
-    return Response(orjson.dumps(body), media_type="application/json")
+    return reply(body)

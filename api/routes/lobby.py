@@ -13,6 +13,7 @@ from loveletter.api import parse
 from loveletter.api.openapi import ETAG, answers
 from loveletter.api.routes.deps import GameId, RefereeDep, SeatOrAdminToken, SeatToken
 from loveletter.api.routes.moves import answer
+from loveletter.api.routes.replies import reply
 from loveletter.api.schemas import JoinIn
 from loveletter.client.models import Joined, LobbyPage, MoveResult, Rematch
 
@@ -36,7 +37,7 @@ async def list_games(
     games = [{"game_id": game, **orjson.loads(listing)} for _, game, listing in rows[:limit]]
     more = len(rows) > limit
     page = {"games": games, "next": parse.lobby_cursor_of(*rows[limit - 1][:2]) if more else None}
-    return Response(orjson.dumps(page), media_type=JSON)
+    return reply(page)
 
 
 @router.post(
@@ -46,14 +47,14 @@ async def list_games(
 )
 async def join_game(game: GameId, body: JoinIn, referee: RefereeDep) -> Response:
     """Take an open seat, by invite (or any open seat of a public game): answers that seat's own token."""
-    return Response(orjson.dumps(await referee.join(game, body.plain())), media_type=JSON)
+    return reply(await referee.join(game, body.plain()))
 
 
 @router.post("/games/{game_id}/rematch", responses=answers(Rematch, 401, 403, 404, 409))
 async def rematch_game(game: GameId, token: SeatToken, referee: RefereeDep) -> Response:
     """The rematch of a finished game: same players, seats rotated by one. With a seat token, also that player's
     seat (and token) in the rematch; each player calls it with their own token."""
-    return Response(orjson.dumps(await referee.rematch(game, token)), media_type=JSON)
+    return reply(await referee.rematch(game, token))
 
 
 @router.post("/games/{game_id}/resign", responses=LEAVE)

@@ -21,6 +21,7 @@ from loveletter.api.problems import Problem, lang_of
 from loveletter.api.routes.bodies import RulingIn, events_of, invalid, json_router
 from loveletter.api.routes.deps import OPTIONAL, GameId, RefereeDep, SeatOrAdminToken
 from loveletter.api.routes.games import PRIVATE
+from loveletter.api.routes.replies import reply
 from loveletter.client.answers import Ruling, SeatAt
 from loveletter.core.catalogue import Event
 from loveletter.core.evolve import fold
@@ -225,7 +226,7 @@ def ruling(body: RulingIn, header_lang: str) -> dict[str, Any]:
 async def ask_ruling(body: RulingIn, request: Request) -> Response:
     """Was this move legal after seq `at` of this log, under which rule, and what would it have caused?"""
     answer = await asyncio.to_thread(ruling, body, lang_of(request))
-    return Response(orjson.dumps(answer), media_type=JSON)
+    return reply(answer)
 
 
 @router.get(
@@ -285,4 +286,4 @@ async def get_state(
         )
     seen = await asyncio.to_thread(seat_view_at, events, point, seat)
     body = {"game_id": game_id, "at": point, "version": len(events), "seat": seat, "view": seen}
-    return Response(orjson.dumps(body), media_type=JSON, headers=PRIVATE)
+    return reply(body, headers=PRIVATE)

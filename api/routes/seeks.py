@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from typing import Annotated
 
-import orjson
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 from pydantic import ConfigDict, Field
@@ -18,10 +17,10 @@ from loveletter.api.openapi import answers, problem
 from loveletter.api.routes.accounts import WRONG_KEY
 from loveletter.api.routes.bodies import _Body
 from loveletter.api.routes.deps import RefereeDep
+from loveletter.api.routes.replies import reply
 from loveletter.client.account_models import Seek
 from loveletter.referee.seeks import queue_of, seek_not_found
 
-JSON = "application/json"
 SEEK_ID = re.compile(r"s_[A-Za-z0-9_-]{16}")
 router = APIRouter(tags=["accounts"])
 LIMIT = Throttle(
@@ -63,10 +62,6 @@ def seek_id(seek_id: str) -> str:
     return seek_id
 
 
-def _json(data: object, status: int = 200) -> Response:
-    return Response(orjson.dumps(data), status_code=status, media_type=JSON)
-
-
 @router.post(
     "/seeks",
     status_code=201,
@@ -81,13 +76,13 @@ async def create_seek(body: SeekIn, request: Request, referee: RefereeDep) -> Re
     ruleset = parse.ruleset_id(body.ruleset)
     LIMIT.check(request, body.key)
     made = await queue_of(referee).seek(body.key, ruleset, body.players, body.turn_seconds, body.rated)
-    return _json(made, 201)
+    return reply(made, 201)
 
 
 @router.get("/seeks/{seek_id}", responses=answers(Seek, example=EXAMPLE, more=NO_SEEK))
 async def get_seek(referee: RefereeDep, found: str = Depends(seek_id)) -> Response:
     """A seek and where it stands; once paired, its game and the account's seat."""
-    return _json(await queue_of(referee).public(found))
+    return reply(await queue_of(referee).public(found))
 
 
 @router.delete(
@@ -98,4 +93,4 @@ async def get_seek(referee: RefereeDep, found: str = Depends(seek_id)) -> Respon
 async def delete_seek(request: Request, referee: RefereeDep, found: str = Depends(seek_id)) -> Response:
     """Withdraw an open seek, with the account's key as a bearer token."""
     key = parse.bearer(request.headers.get("authorization"))
-    return _json(await queue_of(referee).cancel(found, key))
+    return reply(await queue_of(referee).cancel(found, key))

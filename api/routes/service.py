@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from loveletter.api import parse
 from loveletter.api.openapi import EXAMPLES, answers, ref
+from loveletter.api.routes.replies import reply
 from loveletter.client.answers import Health, Keys
 from loveletter.client.answers import Ruleset as RulesetAnswer
 from loveletter.core.cards import CARD_ORDER
@@ -21,11 +21,6 @@ from loveletter.core.rulesets import RULESETS, Ruleset
 from loveletter.referee.referee import Referee
 
 router = APIRouter()
-JSON = "application/json"
-
-
-def _json(data: Any) -> Response:
-    return Response(orjson.dumps(data), media_type=JSON)
 
 
 def _referee(request: Request) -> Referee:
@@ -60,14 +55,14 @@ def ruleset_json(rs: Ruleset) -> dict[str, Any]:
 
 @router.get("/healthz", tags=["service"], responses=answers(Health, example="healthz"))
 async def health(request: Request) -> Response:
-    return _json({"status": "ok", "store": type(_referee(request).store).__name__})
+    return reply({"status": "ok", "store": type(_referee(request).store).__name__})
 
 
 @router.get("/keys", tags=["service"], responses=answers(Keys, example="keys"))
 async def get_keys(request: Request) -> Response:
     """The public key exported logs are signed with: Ed25519, as hex (what `loveletter audit --key` takes),
     base64 and PEM, and the message each signature covers."""
-    return _json({"keys": [_referee(request).signing_key.published()]})
+    return reply({"keys": [_referee(request).signing_key.published()]})
 
 
 @router.get(
@@ -76,9 +71,9 @@ async def get_keys(request: Request) -> Response:
     responses=answers({"type": "array", "items": ref(RulesetAnswer)}, example=[EXAMPLES["ruleset"]]),
 )
 async def list_rulesets() -> Response:
-    return _json([ruleset_json(rs) for rs in RULESETS.values()])
+    return reply([ruleset_json(rs) for rs in RULESETS.values()])
 
 
 @router.get("/rulesets/{ruleset_id}", tags=["rulesets"], responses=answers(RulesetAnswer, 404, example="ruleset"))
 async def get_ruleset(ruleset_id: str) -> Response:
-    return _json(ruleset_json(RULESETS[parse.ruleset_id(ruleset_id)]))
+    return reply(ruleset_json(RULESETS[parse.ruleset_id(ruleset_id)]))

@@ -21,7 +21,6 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-import orjson
 from fastapi import Depends, Request
 from fastapi.responses import Response
 
@@ -29,6 +28,7 @@ from loveletter.api import parse
 from loveletter.api.openapi import answers, problem
 from loveletter.api.problems import Problem, lang_of
 from loveletter.api.routes.bodies import LOG_UPLOAD, THINKING_BOTS, SimulationIn, invalid, json_router, log_upload
+from loveletter.api.routes.replies import reply
 from loveletter.client.answers import Simulation, Tally
 from loveletter.core.catalogue import FavorGained, GameEnded, GameStarted, PlayerEliminated, RoundStarted, TurnStarted
 from loveletter.core.lang import Text
@@ -276,13 +276,13 @@ async def start_simulation(
     its `url`."""
     run = runs.start(config_of(body))
     answer = {**run.as_dict(lang_of(request)), "url": f"/simulations/{run.id}"}
-    return Response(orjson.dumps(answer), status_code=202, media_type="application/json")
+    return reply(answer, 202)
 
 
 @router.get("/simulations/{run_id}", tags=["simulations"], responses=answers(Simulation, 404, example=RUN_EXAMPLE))
 async def simulation(run_id: str, request: Request, runs: Annotated[Simulations, Depends(simulations_of)]) -> Response:
     """A simulation's progress (`done` of `games`) and, once done, its statistics with 95% intervals."""
-    return Response(orjson.dumps(runs.get(run_id).as_dict(lang_of(request))), media_type="application/json")
+    return reply(runs.get(run_id).as_dict(lang_of(request)))
 
 
 @router.post(
@@ -296,4 +296,4 @@ async def tally_log(request: Request) -> Response:
     """The statistics of a simulation's log (`loveletter simulate --log`), counted from its events."""
     data = await request.body()
     answer = await asyncio.to_thread(tally, data)
-    return Response(orjson.dumps(answer), media_type="application/json")
+    return reply(answer)

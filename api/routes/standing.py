@@ -20,6 +20,7 @@ from loveletter.api.routes.accounts import EXAMPLE as ACCOUNT_EXAMPLE
 from loveletter.api.routes.accounts import NOT_FOUND, Account, account_id, accounts
 from loveletter.api.routes.bodies import AccountKeyIn
 from loveletter.api.routes.deps import RefereeDep
+from loveletter.api.routes.replies import reply
 from loveletter.client.models import Answer
 from loveletter.events.store import EventStore
 from loveletter.play.ladder import NotCounted, RatedGame, rated_game
@@ -165,7 +166,7 @@ def _rated_games(store: EventStore) -> list[RatedGame]:
 
 
 def _json(data: object) -> Response:
-    return Response(orjson.dumps(data), media_type="application/json")
+    return reply(data)
 
 
 @router.get("/accounts/{account_id}/history", responses=answers(History, example=EXAMPLE, more=NOT_FOUND))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from loveletter.play.bots import get_bot
 from loveletter.play.solver.cfr import CFRPlus, Strategy
-from loveletter.play.solver.exploit import Exploitability, best_response, measure, policy_strategy, value
+from loveletter.play.solver.exploit import Exploitability, best_response, policy_strategy, value
 from loveletter.play.solver.games import CutGame
 from loveletter.play.solver.tree import Tree, build
 
@@ -91,7 +91,3 @@ def solve(
 def bot_strategy(tree: Tree, bot: str, seed: int = 0, progress: Callable[[int, int], None] | None = None) -> Strategy:
     """The built-in bot `bot` as a strategy of `tree` (one seeded choice at each information set)."""
     return policy_strategy(tree, get_bot(bot).choose, seed=seed, progress=progress)
-
-
-def measure_bot(tree: Tree, bot: str, seed: int = 0) -> Exploitability:
-    return measure(tree, bot_strategy(tree, bot, seed))

@@ -1,7 +1,7 @@
 """Benchmark: how strong the `expert` bot is, on duplicate deals with the seats rotated (docs/engine.md).
 
     nice -n 10 .venv/bin/python bench/engine.py [--games 400] [--ms 100 | --iterations 200] [--seed 1]
-        [--match two,four,random,quarter]
+        [--match two,four,random,quarter] [--uniform]
 
 Each match is a tournament played in process by `play.tournament.play_in_process`: games come in deal sets, one
 per rotation of the seats, every game of a set dealt from the same server seed (so each bot holds every hand of
@@ -48,14 +48,14 @@ class Thinking:
     rollouts: int = 0
 
 
-def timed_expert(budget: Budget, thinking: Thinking) -> Policy:
+def timed_expert(budget: Budget, thinking: Thinking, infer: bool = True) -> Policy:
     """The expert (as `play.engine.policy.expert_policy` makes it), counting what it spends."""
 
     def choose(view: View, moves: Sequence[PlayerCommand], rng: random.Random) -> PlayerCommand:
         if len(moves) == 1:
             return moves[0]
         start = time.process_time()
-        ranked = analyse(view, moves, rng, budget)
+        ranked = analyse(view, moves, rng, budget, infer)
         thinking.seconds += time.process_time() - start
         thinking.decisions += 1
         thinking.rollouts += sum(e.n for e in ranked)
@@ -64,14 +64,23 @@ def timed_expert(budget: Budget, thinking: Thinking) -> Policy:
     return choose
 
 
-def match(name: str, players: int, opponents: str, budget: Budget, games: int, seed: int, progress: int = 0) -> None:
+def match(
+    name: str,
+    players: int,
+    opponents: str,
+    budget: Budget,
+    games: int,
+    seed: int,
+    progress: int = 0,
+    infer: bool = True,
+) -> None:
     """Play `games` games (rounded up to whole deal sets) of the expert (entrant 0) against `opponents` and print
     the figures (and a running count every `progress` games, if given)."""
     thinking = Thinking()
-    entrants: list[Bot] = [Bot("expert", timed_expert(budget, thinking))]
+    entrants: list[Bot] = [Bot("expert", timed_expert(budget, thinking, infer))]
     if opponents == "quarter":
         quarter = Budget(max(1, budget.iterations // 4), None if budget.seconds is None else budget.seconds / 4)
-        entrants.append(Bot("expert-quarter", timed_expert(quarter, Thinking())))
+        entrants.append(Bot("expert-quarter", timed_expert(quarter, Thinking(), infer)))
     else:
         entrants.append(get_bot(opponents))
     config = Config(tuple(e.name for e in entrants), players, "2019", games, seed)
@@ -97,7 +106,10 @@ def match(name: str, players: int, opponents: str, budget: Budget, games: int, s
     elapsed = time.perf_counter() - start
     low, high = wilson(wins, played)
     budget_text = f"{budget.seconds * 1000:g} ms CPU" if budget.seconds is not None else f"{budget.iterations} rollouts"
-    print(f"{name}: 2019, {players} players, expert ({budget_text} a decision) against {opponents}, seed {seed}")
+    worlds = "" if infer else ", uniform"
+    print(
+        f"{name}: 2019, {players} players, expert ({budget_text} a decision{worlds}) against {opponents}, seed {seed}"
+    )
     print(
         f"  expert won {wins} of {played} games ({shared} shared): {wins / played:.1%}, "
         f"95% Wilson interval {low:.1%} to {high:.1%} (par {1 / players:.0%}); "
@@ -123,11 +135,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--match", default="two,four,random", help=f"some of {','.join(MATCHES)}")
     parser.add_argument("--progress", type=int, default=0, help="print a running count every N games")
+    parser.add_argument(
+        "--uniform", action="store_true", help="the expert without inference (uniform worlds, every Guard guess)"
+    )
     args = parser.parse_args()
     budget = Budget(iterations=args.iterations) if args.iterations else Budget(seconds=args.ms / 1000)
     for name in args.match.split(","):
         players, opponents = MATCHES[name]
-        match(name, players, opponents, budget, args.games, args.seed, args.progress)
+        match(name, players, opponents, budget, args.games, args.seed, args.progress, not args.uniform)
 
 
 if __name__ == "__main__":

@@ -124,8 +124,9 @@ def _score_return(move: ReturnCards, values: dict[Card, int]) -> float:
     return keep * 10 + (values[move.bottom[-1]] < values[move.bottom[0]] if len(move.bottom) == 2 else 0)
 
 
-def choose_heuristic(view: View, moves: Sequence[PlayerCommand], rng: random.Random) -> PlayerCommand:
-    """The best-scoring legal move for this seat's knowledge; ties broken with `rng`."""
+def heuristic_best(view: View, moves: Sequence[PlayerCommand]) -> list[PlayerCommand]:
+    """The moves the heuristic scores highest for this seat's knowledge (several when tied): the engine reads them
+    to judge how likely a play was (`play.engine.belief`)."""
     values = _VALUES.get(view.ruleset)
     if values is None:  # a reduced research deck (core.rulesets, its reduced decks): its parent's values, by its own id
         values = _VALUES[view.ruleset] = dict(get_ruleset(view.ruleset).values)
@@ -141,4 +142,10 @@ def choose_heuristic(view: View, moves: Sequence[PlayerCommand], rng: random.Ran
             top, best = s, [move]
         elif s > top - 1e-9:
             best.append(move)
+    return best
+
+
+def choose_heuristic(view: View, moves: Sequence[PlayerCommand], rng: random.Random) -> PlayerCommand:
+    """The best-scoring legal move for this seat's knowledge; ties broken with `rng`."""
+    best = heuristic_best(view, moves)
     return best[0] if len(best) == 1 else rng.choice(best)

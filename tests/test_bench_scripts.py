@@ -47,6 +47,8 @@ SMALL = {
     "asgi_load.py": (["--games", "2", "--clients", "2"], "µs CPU a request"),
     # issue 26's solver: the published 4- and 5-card games, a few iterations
     "solve.py": (["--cards", "4,5", "--iterations", "20", "--bots", "heuristic"], "exploitability at most 1%"),
+    # issue 26's inference: the hidden hands of heuristic players predicted, a few games
+    "belief.py": (["--games", "2", "--floors", "0.1,1"], "likeliest card right"),
     # issue 24's click on Play → the other seat's page, two seat pages in Chromium
     "seat_latency.py": (["--moves", "3"], "the other seat's page shows the move"),
 }

@@ -13,6 +13,7 @@ seat knows anything it did not see itself.
 
 from __future__ import annotations
 
+import copy
 import random
 
 from loveletter.core.cards import Card
@@ -24,7 +25,7 @@ from loveletter.core.views import View
 class Sampler:
     """Draws states that `view.seat` cannot tell from the true one (uniformly over the unseen cards' places)."""
 
-    __slots__ = ("_base", "_deck_fixed", "_deck_size", "_hidden_seats", "_pool", "_set_aside", "seat")
+    __slots__ = ("_base", "_deck_fixed", "_deck_size", "_hidden_seats", "_leaning", "_pool", "_set_aside", "seat")
 
     def __init__(self, view: View) -> None:
         seat = view.seat
@@ -54,6 +55,7 @@ class Sampler:
         self._deck_fixed = fixed
         self._deck_size = view.deck_size
         self._set_aside = view.set_aside_face_down
+        self._leaning: tuple[tuple[int, dict[Card, float]], ...] = ()
         s = INITIAL.thaw()
         s.ruleset = get_ruleset(view.ruleset)
         s.options = Options.from_dict(view.options)
@@ -82,17 +84,30 @@ class Sampler:
         s.hands = tuple(hands)
         self._base = s.freeze()
 
+    def leaning(self, odds: dict[int, dict[Card, float]]) -> Sampler:
+        """This sampler, dealing each seat of `odds` its one hidden card with the chance of each card weighed by it
+        (`belief.leanings`: how well holding it explains the seat's plays); the other places stay uniform."""
+        leaning = copy.copy(self)
+        leaning._leaning = tuple(sorted(odds.items()))
+        return leaning
+
     def sample(self, rng: random.Random) -> GameState:
-        """One world: the unseen cards shuffled by `rng` into the hidden places (other hands, deck, set-aside)."""
+        """One world: the unseen cards shuffled by `rng` into the hidden places (other hands, deck, set-aside), the
+        leaning seats' cards drawn first by their odds."""
         cards = list(self._pool)
         rng.shuffle(cards)
         s = self._base.thaw()
         at = 0
         if self._hidden_seats:
             hands = list(s.hands)
+            for seat, odds in self._leaning:
+                pick = rng.choices(range(len(cards)), [odds[c] for c in cards])[0]
+                hands[seat] = (*hands[seat], cards.pop(pick))
+            leaning = {seat for seat, _ in self._leaning}
             for i in self._hidden_seats:
-                hands[i] = (*hands[i], cards[at])
-                at += 1
+                if i not in leaning:
+                    hands[i] = (*hands[i], cards[at])
+                    at += 1
             s.hands = tuple(hands)
         deck: list[Card] = []
         fixed = self._deck_fixed

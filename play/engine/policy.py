@@ -18,7 +18,9 @@ from collections.abc import Sequence
 
 from loveletter.core.cards import Card
 from loveletter.core.commands import PlayCard, PlayerCommand
+from loveletter.core.rulesets import get_ruleset
 from loveletter.core.views import View
+from loveletter.play.engine.belief import hand_odds, leanings
 from loveletter.play.engine.determinize import Sampler
 from loveletter.play.engine.search import Budget, Estimate, search
 from loveletter.play.policies import Policy, choose_heuristic
@@ -63,22 +65,54 @@ def _hopeful_guesses(view: View, moves: Sequence[PlayerCommand]) -> list[PlayerC
     return out
 
 
-def analyse(view: View, moves: Sequence[PlayerCommand], rng: random.Random, budget: Budget) -> list[Estimate]:
-    """Every searched move with its estimated share of the game, best first (a single move is not searched)."""
+def likeliest_guesses(
+    view: View, moves: Sequence[PlayerCommand], leanings: dict[int, dict[Card, float]]
+) -> list[PlayerCommand]:
+    """Against each target, only the Guard guess of the card it most likely holds (`belief.hand_odds`, with the
+    target's leaning if it has one; a tie to the higher card): in the model a Guard's other guesses at the same
+    target do no better, so the budget goes to the choices that differ."""
+    guards: dict[int, list[PlayCard]] = {}
+    for m in moves:
+        if isinstance(m, PlayCard) and m.card is Card.GUARD and m.target is not None:
+            guards.setdefault(m.target, []).append(m)
+    if not any(len(g) > 1 for g in guards.values()):
+        return list(moves)
+    values = dict(get_ruleset(view.ruleset).values)
+    best: set[PlayCard] = set()
+    for target, guesses in guards.items():
+        odds = hand_odds(view, target, leanings.get(target))
+        best.add(max(guesses, key=lambda m: (round(odds.get(m.guess, 0.0), 9), values[m.guess])))  # type: ignore[arg-type,index]
+    guessing = {m for g in guards.values() for m in g}
+    return [m for m in moves if m in best or m not in guessing]
+
+
+def analyse(
+    view: View, moves: Sequence[PlayerCommand], rng: random.Random, budget: Budget, infer: bool = True
+) -> list[Estimate]:
+    """Every searched move with its estimated share of the game, best first (a single move is not searched). With
+    `infer`, the others' hidden hands are dealt by what their plays say (`belief`) and a Guard names only the
+    likeliest card at each target."""
     prior = choose_heuristic(view, moves, random.Random(rng.getrandbits(64)))
     searched = candidates(view, moves)
     if len(searched) == 1:
         return [Estimate(searched[0])]
-    return search(Sampler(view), searched, random.Random(rng.getrandbits(64)), budget, prior)
+    sampler = Sampler(view)
+    if infer:
+        odds = leanings(view, sampler.sample(random.Random(rng.getrandbits(64))))
+        sampler = sampler.leaning(odds)
+        searched = likeliest_guesses(view, searched, odds)
+        if len(searched) == 1:
+            return [Estimate(searched[0])]
+    return search(sampler, searched, random.Random(rng.getrandbits(64)), budget, prior)
 
 
-def expert_policy(budget: Budget) -> Policy:
+def expert_policy(budget: Budget, infer: bool = True) -> Policy:
     """The expert with a budget of its own (benchmarks, the thinking-time curve)."""
 
     def choose(view: View, moves: Sequence[PlayerCommand], rng: random.Random) -> PlayerCommand:
         if len(moves) == 1:
             return moves[0]
-        return analyse(view, moves, rng, budget)[0].move
+        return analyse(view, moves, rng, budget, infer)[0].move
 
     choose.__doc__ = f"The expert's move with {budget}."
     return choose

@@ -271,7 +271,10 @@ class Feed(Generic[T]):
         return error_from(response, self.caller.language)
 
     def accept(self, sse: ServerSentEvent) -> T | None:
-        """The item an event carries, or None if it was already given (then it is not even read)."""
+        """The item an event carries, or None if it was already given (then it is not even read). An event without
+        data is no event (the SSE rule): httpx-sse 0.4 makes one of every keep-alive after an event with an id."""
+        if not sse.data:
+            return None
         seq, item = self._parse(sse)
         if self.last is not None and seq <= self.last:
             return None

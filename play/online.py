@@ -4,9 +4,10 @@ has room if asked, and plays several games at once, each in a thread of its own 
 
 What it must not lose is kept in a small JSON file (`Staying.state`): the last account event it handled and the
 seat token of every game under way, written before anything depends on it. A bot killed and started again resumes
-its games from their tokens and the stream after that event; a dropped connection or a server restart is retried
-(the client library resumes the stream with `Last-Event-ID`, a game thread reads its game afresh). Ctrl-C stops it
-cleanly: it takes no new game, withdraws its seeks, and finishes or resigns its games, as asked.
+its games from their tokens and the stream after that event; a dropped connection or a server restart is retried,
+waiting longer after each failure in a row (the client library resumes the stream with `Last-Event-ID`, a game thread
+reads its game afresh; a referee answering 5xx or 429 meanwhile is waited for too). Ctrl-C stops it cleanly: it
+takes no new game, withdraws its seeks, finishes or resigns its games as asked, and says so as it exits.
 """
 
 from __future__ import annotations
@@ -29,7 +30,21 @@ from loveletter.client.sync import Client
 from loveletter.play.harness import Bot, play
 
 RETRY_SECONDS = 1.0
-"""The pause before reconnecting after the referee could not be reached."""
+"""The pause before reconnecting after the referee could not be reached, doubled after each failure in a row…"""
+RETRY_CAP = 8.0
+"""…up to this: a referee back from a restart is found within seconds, one down for long is not hammered."""
+
+
+def pause(failures: int) -> float:
+    """Seconds to wait after `failures` (from 1) failures in a row to reach the referee."""
+    return min(RETRY_CAP, RETRY_SECONDS * 2.0 ** max(failures - 1, 0))
+
+
+def unreachable(error: Exception) -> bool:
+    """Whether `error` says the referee is away for now (down, restarting, overloaded) rather than refusing."""
+    return isinstance(error, httpx.TransportError) or (
+        isinstance(error, RefereeError) and (error.status == 429 or error.status >= 500)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +122,13 @@ class Staying:
             while not self.done.wait(0.2):
                 pass
         except KeyboardInterrupt:
-            self.say(f"stopping: {self.settings.on_stop} {len(self.threads)} game(s)")
+            self.stopping.set()  # before saying so: once it is said, nothing new is taken
+            with self.lock:
+                under_way = len(self.state.games)
+            self.say(f"stopping: {self.settings.on_stop} {under_way} game(s)")
+            self.stop()
+            self.say(f"stopped: {under_way} game(s) {'finished' if self.settings.on_stop == 'finish' else 'resigned'}")
+            return
         self.stop()
 
     def stop(self) -> None:
@@ -128,19 +149,23 @@ class Staying:
             thread.join()
 
     def _retrying(self, call: Callable[[], Any]) -> Any:
+        failures = 0
         while True:
             try:
                 return call()
-            except httpx.TransportError:
-                if self.stopping.is_set():
+            except (httpx.TransportError, RefereeError) as error:
+                if self.stopping.is_set() or not unreachable(error):
                     raise
-                time.sleep(RETRY_SECONDS)
+                failures += 1
+                time.sleep(pause(failures))
 
     def _follow(self) -> None:
         """Read the account's stream for ever, reconnecting after the referee is gone for a while."""
+        failures = 0
         while not self.stopping.is_set():
             try:
                 for event in self.client.account_events(self.account, self.key, after=self.state.last):
+                    failures = 0
                     if self.stopping.is_set():
                         return
                     self._handle(event)
@@ -148,7 +173,8 @@ class Staying:
                         self.state.last = event.id
                         self._save()
             except (httpx.TransportError, RefereeError):
-                time.sleep(RETRY_SECONDS)
+                failures += 1
+                time.sleep(pause(failures))
 
     def _handle(self, event: AccountEvent) -> None:
         if event.type == "challenge_received" and event.challenge is not None:
@@ -187,19 +213,23 @@ class Staying:
             thread.start()
 
     def _play(self, game_id: str, token: str) -> None:
-        """Play the game to its end, again after every lost connection."""
+        """Play the game to its end, again after every lost connection (read afresh: a move lost with the connection
+        is asked again, one the referee took is not)."""
         seat = self.client.seat(token)
+        failures = 0
         while True:
             try:
                 if play(seat, game_id, self.bot).over:
+                    break  # (else the stream ended with the game under way: the referee stopping, say)
+            except (httpx.TransportError, RefereeError) as error:
+                if not unreachable(error):
+                    self.say(f"game {game_id}: {error}")
                     break
-            except httpx.TransportError:
-                time.sleep(RETRY_SECONDS)
-            except RefereeError as refusal:
-                self.say(f"game {game_id}: {refusal}")
-                break
+                failures += 1
+                time.sleep(pause(failures))
         with self.lock:
             self.state.games.pop(game_id, None)
+            self.threads.pop(game_id, None)
             self.state.finished += 1
             self._save()
             finished = self.state.finished

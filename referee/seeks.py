@@ -6,7 +6,9 @@ with one sent to another. A pairing claims its seeks with one compare-and-swap s
 them back unless it got all of them, so two workers pairing at once never put a seek in two games. The paired game is
 created with every seat kept for its account (taken by joining with the account's key), and each account is told on
 its stream (`seek_paired`, `game_started`). Each worker sweeps the queue when it receives a seek and then once a
-second while it knows of open seeks, so a window widens even when no new seek comes.
+second while open seeks remain, so a window widens even when no new seek comes; and a worker starting with open
+seeks in its store (`start`, from the server's start-up) sweeps them the same way, so the seeks left by workers
+that stopped are paired though no new seek comes.
 """
 
 from __future__ import annotations
@@ -158,16 +160,35 @@ class SeekQueue:
             await self.feed.post(s.account_id, "game_started", {**facts, "seat": seat, "joined": False,
                                                                   "seek_id": s.seek_id})  # fmt: skip
 
+    def start(self) -> None:
+        """At a worker's start-up: sweep the open seeks its store holds, as if it had received them (none: nothing
+        runs). Whoever received them may be gone — every worker restarted — and no new seek may come."""
+        self._keep_sweeping()
+
+    async def stop(self) -> None:
+        """At a worker's shutdown, before its store closes: no sweep after it."""
+        if self._loop is not None:
+            self._loop.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._loop
+
     def _keep_sweeping(self) -> None:
         if self._loop is None or self._loop.done():
             self._loop = asyncio.get_running_loop().create_task(self._sweep_while_open())
 
     async def _sweep_while_open(self) -> None:
         """Sweep once a second while the queue holds open seeks (the windows widen as they wait)."""
-        while await asyncio.to_thread(self.store.open_seeks):
+        while await self._any_open():
             await asyncio.sleep(SWEEP_SECONDS)
             with contextlib.suppress(Exception):  # a store out of reach: the next sweep tries again
                 await self.sweep()
+
+    async def _any_open(self) -> bool:
+        """Whether the queue holds open seeks; a store out of reach may (so the sweeping goes on)."""
+        try:
+            return bool(await asyncio.to_thread(self.store.open_seeks))
+        except Exception:
+            return True
 
 
 _FR = {"paired": "appariée", "cancelled": "retirée", "open": "ouverte"}

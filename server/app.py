@@ -41,6 +41,7 @@ from loveletter.events.signing import SigningKey
 from loveletter.events.store import EventStore
 from loveletter.referee.clocks import Timing
 from loveletter.referee.referee import Referee
+from loveletter.referee.seeks import queue_of
 from loveletter.web import pages as web
 from loveletter.web import rulings as rulings_page
 from loveletter.web import viewer as viewer_pages
@@ -89,7 +90,9 @@ def create_app(
         gc.freeze()
         gc.set_threshold(50_000, 20, 100)
         await referee.start_clocks()
+        queue_of(referee).start()  # the open seeks left in the store are paired though no new seek comes
         yield
+        await queue_of(referee).stop()
         await referee.stop_clocks()
         referee.judge.thinking.close()  # the expert's worker processes, if it ever thought
         if owned:

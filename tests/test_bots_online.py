@@ -1,8 +1,10 @@
 """Bots that stay online (`loveletter bot run … --account-key … --stay`, play/online.py) on a real server over both
 stores: two bot accounts seek, are paired and play ten rated games to the end, and their ladder equals OpenSkill's
 own figures from the downloaded logs and `loveletter ratings` over them; a bot killed mid-game and started again
-finishes its game; Ctrl-C resigns the games under way when asked; a staying bot declines the challenge its
-settings refuse and accepts the one they allow."""
+finishes its game; a bot whose referee is stopped mid-game (SIGTERM, SIGKILL) and started again on the same file and
+port picks its game up and plays it to its end; Ctrl-C resigns the games under way when asked, or finishes them
+while accepting nothing new; a staying bot declines the challenge its settings refuse and accepts the one they
+allow."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import signal
 import subprocess
 import threading
 import time
+from contextlib import suppress
 from pathlib import Path
 
 import httpx
@@ -18,9 +21,11 @@ import orjson
 import pytest
 
 from loveletter.client import Client
+from loveletter.core.catalogue import CardPlayed, PlayerResigned
+from loveletter.events.pgcluster import free_port
 from loveletter.play.harness import load, play
 from tests.cli import SCRIPT, loveletter
-from tests.servers import ROOT, Server, server_fixture  # noqa: F401  (fixture)
+from tests.servers import ADMIN, ROOT, STARTUP_SECONDS, Server, log_events, server_fixture, verify_log  # noqa: F401
 from tests.stores import pg_url  # noqa: F401  (fixture)
 from tests.test_challenges import account, post
 from tests.test_ladder import independent, log_of, whole_ladder
@@ -36,6 +41,68 @@ def finished(proc: subprocess.Popen[str], timeout: float = 240) -> str:
     out, err = proc.communicate(timeout=timeout)
     assert proc.returncode == 0, err[-3000:]
     return out
+
+
+class Served:
+    """`loveletter serve` on one SQLite file and one port, as a user runs it: stopped by a signal, started again on
+    the same file and port (what a bot sees of a referee restarting)."""
+
+    def __init__(self, database: Path, **settings: str) -> None:
+        self.database = database
+        self.settings = {f"LOVELETTER_{k.upper()}": v for k, v in settings.items()}
+        self.said = database.with_suffix(".stderr")
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Served:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LOVELETTER_") or k == "LOVELETTER_KEY_PATH"}
+        env.update(LOVELETTER_ADMIN_TOKEN=ADMIN, LOVELETTER_LOG_LEVEL="warning", LOVELETTER_CREATE_RATE="0",
+                   LOVELETTER_MOVE_RATE="0", **self.settings)  # fmt: skip
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+        command = [str(SCRIPT), "serve", "--database-url", f"sqlite:///{self.database}", "--port", str(self.port)]
+        with self.said.open("ab") as said:
+            self.proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=said, stderr=said)
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while True:
+            assert self.proc.poll() is None, self.said.read_text()[-3000:]
+            with suppress(httpx.HTTPError):
+                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
+                    return self
+            assert time.monotonic() < deadline, f"the referee on port {self.port} did not start"
+            time.sleep(0.05)
+
+    def stop(self, how: int = signal.SIGTERM) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(how)
+            try:
+                self.proc.wait(timeout=60)
+            finally:
+                if self.proc.poll() is None:
+                    self.proc.kill()
+                    self.proc.wait()
+
+
+def ends_the_game(events: list[object]) -> bool:
+    """Whether the log ends with the game's end: after its last move, `game_ended` (then only the seed revealed)."""
+    last = max(i for i, e in enumerate(events) if isinstance(e, CardPlayed))
+    return [type(e).__name__ for e in events[last + 1 :]][-2:] == ["GameEnded", "SeedRevealed"]
+
+
+def seek_the_bot(c: Client, key: str, state: Path, ruleset: str) -> tuple[str, int]:
+    """Seek a game of `ruleset` that the staying bot of `state` seeks too: the game and my seat, once the bot has
+    its seat (its state file says so)."""
+    sought = c.seek(key, ruleset=ruleset)
+    deadline = time.monotonic() + 60
+    while sought.game_id is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+        sought = c.get_seek(sought.seek_id)
+    while not state.exists() or sought.game_id not in orjson.loads(state.read_bytes())["games"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert sought.seat is not None
+    return sought.game_id, sought.seat
 
 
 def test_two_staying_bots_play_ten_rated_games_and_the_ladder_is_their_fold(server: Server, tmp_path: Path) -> None:
@@ -140,3 +207,76 @@ def test_ctrl_c_resigns_the_games_under_way_when_asked(server: Server, tmp_path:
         assert "stopping: resign 1 game(s)" in out
         final = seat.game(game)
         assert final.over and tuple(final.view.winners) == (sought.seat,)  # the bot resigned: I win
+
+
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL], ids=["sigterm", "sigkill"])
+def test_a_staying_bot_plays_on_after_its_referee_restarts(tmp_path: Path, how: int) -> None:
+    referee = Served(tmp_path / "referee.db", stream_keep_alive="0.5").start()  # keep-alives on the idle streams
+    bot = None
+    try:
+        url = referee.url
+        me, it = account(url, "Rme", "person"), account(url, "Rit")
+        state = tmp_path / "bot.json"
+        bot = staying(url, it["key"], state, "--seek", "--games", "1", "--ruleset", "2012")
+        with Client(url) as c:
+            game, mine = seek_the_bot(c, me["key"], state, "2012")
+            seat = c.seat(c.join_as(game, me["key"]).token)
+            deadline = time.monotonic() + 60
+            while not (now := seat.game(game)).your_turn:  # the game under way, the bot waiting for my move
+                assert time.monotonic() < deadline and not now.over
+                time.sleep(0.05)
+            time.sleep(2)  # a slow opponent: keep-alives come on the bot's streams
+            referee.stop(how)
+            referee.start()  # the same file, the same port
+            time.sleep(2)
+            final = play(seat, game, load("random", 11))  # my moves after the restart: the bot must answer them
+        out = finished(bot)
+        assert f"game {game} over (1 finished)" in out and f"game {game}:" not in out, out
+        data = httpx.get(f"{url}/games/{game}/log", headers={"Authorization": f"Bearer {ADMIN}"}).content
+        events = log_events(data)
+        verify_log(data, tmp_path)  # every move the referee took is legal, the log signed and whole
+        assert final.over and ends_the_game(events)
+        assert not any(isinstance(e, PlayerResigned) for e in events)
+        after = events[now.version :]
+        assert any(isinstance(e, CardPlayed) and e.player == 1 - mine for e in after), "the bot never moved again"
+    finally:
+        if bot is not None and bot.poll() is None:
+            bot.kill()
+            bot.communicate()
+        referee.stop(signal.SIGKILL)
+
+
+def test_ctrl_c_finishes_the_games_under_way_and_takes_no_new_one(server: Server, tmp_path: Path) -> None:
+    url = server.url
+    me, it, other = account(url, "Fme", "person"), account(url, "Fit"), account(url, "Fot", "person")
+    state = tmp_path / "bot.json"
+    proc = staying(url, it["key"], state, "--on-stop", "finish")
+    try:
+        asked = post(url, "/challenges", {"key": me["key"], "to": it["name"], "ruleset": "2012"}).json()
+        deadline = time.monotonic() + 60
+        while (now := httpx.get(f"{url}/challenges/{asked['challenge_id']}").json())["status"] == "open":
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        assert now["status"] == "accepted", now
+        game = now["game_id"]
+        with Client(url) as c:
+            seat = c.seat(c.join_as(game, me["key"]).token)
+            while not state.exists() or game not in orjson.loads(state.read_bytes())["games"]:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+            proc.send_signal(signal.SIGINT)
+            assert proc.stdout is not None
+            assert proc.stdout.readline() == "stopping: finish 1 game(s)\n"  # said once it takes nothing new
+            late = post(url, "/challenges", {"key": other["key"], "to": it["name"], "ruleset": "2012"}).json()
+            final = play(seat, game, load("random", 4))
+        out = finished(proc, timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert final.over and f"game {game} over (1 finished)" in out
+    assert out.rstrip().endswith("stopped: 1 game(s) finished")  # and it exited 0 (`finished`)
+    events = log_events(log_of(url, game))
+    assert ends_the_game(events) and not any(isinstance(e, PlayerResigned) for e in events)
+    assert httpx.get(f"{url}/challenges/{late['challenge_id']}").json()["status"] == "open"  # never accepted
+    assert httpx.get(f"{url}/accounts/{it['account_id']}").json()["games"] == [game]

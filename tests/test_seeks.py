@@ -1,20 +1,33 @@
 """Seeks (issue 25, docs/accounts.md): the pairing rule on hand-checked queues; on a real server over both stores, two
 accounts' seeks paired into a game kept for them and told on their streams, a seek withdrawn, the refusals and the
-rate limit per account; and two PostgreSQL workers pairing a seek sent to one with a seek sent to the other."""
+rate limit per account; two PostgreSQL workers pairing a seek sent to one with a seek sent to the other; and seeks
+left open by a referee that stopped, paired by the next one as their window widens though no new seek comes (a
+SQLite referee restarted; a PostgreSQL worker that never received a seek)."""
 
 from __future__ import annotations
 
 import random
+import signal
+import time
+import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
+import psycopg
 import pytest
 
+from loveletter.client import Client
+from loveletter.client.account_models import Seek
 from loveletter.core.catalogue import GameEnded, GameStarted, SeatJoined
 from loveletter.events.accounts import SeekRow
-from loveletter.referee.seeks import pairings, window
+from loveletter.events.postgres_store import PostgresStore
+from loveletter.events.sqlite_store import SqliteStore
+from loveletter.events.store import EventStore
+from loveletter.referee.seeks import WIDEN, WINDOW, pairings, window
 from tests.servers import ADMIN, Server, ServerProcess, admin_log, log_events, play_game, read_sse, server_fixture  # noqa: F401  (fixture)
 from tests.stores import pg_url  # noqa: F401  (fixture)
+from tests.test_bots_online import Served
 from tests.test_challenges import account, code, post
 
 
@@ -137,3 +150,76 @@ def test_a_seek_on_one_worker_pairs_with_a_seek_on_the_other(workers: tuple[str,
     assert [(e["event"], e["data"]["game_id"], e["data"]["seat"]) for e in told] == [
         ("seek_paired", theirs["game_id"], 0), ("game_started", theirs["game_id"], 0)]  # fmt: skip
     assert httpx.get(f"{a}/seeks/{mine['seek_id']}").json()["game_id"] == theirs["game_id"]
+
+
+KIND = {"ruleset": "2019", "players": 2, "turn_seconds": 3571, "rated": True}
+"""Seeks of a kind (its odd clock) no other test seeks: they pair only with each other."""
+
+
+def two_seeks_apart(url: str) -> tuple[Seek, Seek, float]:
+    """Two open seeks that cannot pair yet: Bob has resigned two rated games to Ann, so their ratings are about 9.3
+    apart, and a window reaches that some 14.6 s after the first seek. The seeks, and those seconds."""
+    ann, bob = account(url, "Hann"), account(url, "Hbob")
+    with Client(url) as c:
+        for _ in range(2):
+            taken = c.accept(c.challenge(bob["key"], ann["name"], rated=True).challenge_id, ann["key"])
+            c.seat(c.join_as(taken.game_id, bob["key"]).token).resign(taken.game_id)
+        first, second = c.seek(ann["key"], **KIND), c.seek(bob["key"], **KIND)  # type: ignore[arg-type]
+    gap = first.rating - second.rating
+    assert (first.status, second.status) == ("open", "open") and gap > 9, (first, second)
+    return first, second, (gap - WINDOW) / WIDEN
+
+
+def left_open(store: EventStore, *seeks: Seek) -> None:
+    """The stopped referee left `seeks` open (it had no time to pair them): read in its store."""
+    try:
+        assert {s.seek_id for s in seeks} <= {s.seek_id for s in store.open_seeks()}
+    finally:
+        store.close()
+
+
+def paired_after(url: str, first: Seek, second: Seek, wait: float) -> None:
+    """The referee at `url`, which never received the seeks, pairs them, once their window allows it."""
+    deadline = time.monotonic() + wait + 60
+    while (now := httpx.get(f"{url}/seeks/{first.seek_id}").json())["status"] == "open":
+        assert time.monotonic() < deadline, "the seeks left open were never paired"
+        time.sleep(0.2)
+    assert now["status"] == "paired" and httpx.get(f"{url}/seeks/{second.seek_id}").json()["game_id"] == now["game_id"]
+    started = log_events(admin_log(url, now["game_id"]))[0]
+    assert isinstance(started, GameStarted) and started.rated
+    assert started.at - first.created >= wait * 1000 - 1  # by the widened window, not before
+
+
+def test_seeks_left_open_by_a_stopped_referee_are_paired_by_the_next(tmp_path: Path) -> None:
+    database = tmp_path / "referee.db"
+    referee = Served(database).start()
+    try:
+        first, second, wait = two_seeks_apart(referee.url)
+        referee.stop(signal.SIGTERM)
+        left_open(SqliteStore(str(database)), first, second)
+        paired_after(referee.start().url, first, second, wait)  # the same file; no new seek
+    finally:
+        referee.stop(signal.SIGKILL)
+
+
+@pytest.fixture
+def own_database(pg_url: str) -> Iterator[str]:  # noqa: F811
+    """A database of its own in the session's cluster: no other test's worker sweeps its seeks."""
+    name = "seeks_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    yield pg_url.rsplit("/", 1)[0] + "/" + name
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def test_a_worker_that_never_received_a_seek_pairs_those_left_open(own_database: str) -> None:
+    received = ServerProcess(own_database, admin_token=ADMIN).wait_ready()
+    try:
+        first, second, wait = two_seeks_apart(received.url)
+    finally:
+        received.proc.kill()  # killed at once: no time to pair them
+        received.stop()
+    left_open(PostgresStore(own_database), first, second)
+    with ServerProcess(own_database, admin_token=ADMIN) as other:
+        paired_after(other.url, first, second, wait)

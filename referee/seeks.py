@@ -6,9 +6,9 @@ with one sent to another. A pairing claims its seeks with one compare-and-swap s
 them back unless it got all of them, so two workers pairing at once never put a seek in two games. The paired game is
 created with every seat kept for its account (taken by joining with the account's key), and each account is told on
 its stream (`seek_paired`, `game_started`). Each worker sweeps the queue when it receives a seek and then once a
-second while open seeks remain, so a window widens even when no new seek comes; and a worker starting with open
-seeks in its store (`start`, from the server's start-up) sweeps them the same way, so the seeks left by workers
-that stopped are paired though no new seek comes.
+second while open seeks remain, so a window widens even when no new seek comes; from its start-up (`start`) every
+worker also looks at the queue every few seconds while it is empty, so the seeks left by a worker that stopped
+(or by every worker, restarted) are paired though no new seek comes.
 """
 
 from __future__ import annotations
@@ -35,6 +35,9 @@ WIDEN = 0.5
 """How much the window grows for each second the oldest seek of a pairing has waited."""
 SWEEP_SECONDS = 1.0
 """How often a worker that knows of open seeks tries to pair them again."""
+IDLE_SECONDS = 5.0
+"""How often a worker whose queue was empty looks again: seeks received by another worker that has stopped since
+are paired though none comes to this one (one cheap query an idle worker)."""
 DEFAULT_MU = 25.0
 """The rating of an account not yet on the seek's ladder (OpenSkill's default)."""
 
@@ -86,6 +89,7 @@ class SeekQueue:
         self.feed = feed
         self._sweeping = asyncio.Lock()
         self._loop: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
 
     async def seek(self, key: str, ruleset: str, players: int, turn_seconds: int | None, rated: bool) -> dict[str, Any]:
         """Queue a seek for the account of `key`, and pair what can be paired now: the seek as it then stands."""
@@ -99,6 +103,7 @@ class SeekQueue:
         await asyncio.to_thread(self.store.create_seek, row)
         await self.sweep()
         self._keep_sweeping()
+        self._wake.set()
         return await self.public(row.seek_id)
 
     async def cancel(self, seek_id: str, key: str | None) -> dict[str, Any]:
@@ -161,8 +166,8 @@ class SeekQueue:
                                                                   "seek_id": s.seek_id})  # fmt: skip
 
     def start(self) -> None:
-        """At a worker's start-up: sweep the open seeks its store holds, as if it had received them (none: nothing
-        runs). Whoever received them may be gone — every worker restarted — and no new seek may come."""
+        """At a worker's start-up: sweep the open seeks its store holds, as if it had received them, and keep looking
+        for more. Whoever received them may be gone — restarted, or stopped for good — and no new seek may come."""
         self._keep_sweeping()
 
     async def stop(self) -> None:
@@ -174,14 +179,20 @@ class SeekQueue:
 
     def _keep_sweeping(self) -> None:
         if self._loop is None or self._loop.done():
-            self._loop = asyncio.get_running_loop().create_task(self._sweep_while_open())
+            self._loop = asyncio.get_running_loop().create_task(self._sweep_always())
 
-    async def _sweep_while_open(self) -> None:
-        """Sweep once a second while the queue holds open seeks (the windows widen as they wait)."""
-        while await self._any_open():
-            await asyncio.sleep(SWEEP_SECONDS)
-            with contextlib.suppress(Exception):  # a store out of reach: the next sweep tries again
-                await self.sweep()
+    async def _sweep_always(self) -> None:
+        """Sweep once a second while the queue holds open seeks (the windows widen as they wait); while it holds
+        none, look again every `IDLE_SECONDS`, or at once when this worker receives a seek."""
+        while True:
+            if await self._any_open():
+                await asyncio.sleep(SWEEP_SECONDS)
+                with contextlib.suppress(Exception):  # a store out of reach: the next sweep tries again
+                    await self.sweep()
+                continue
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), IDLE_SECONDS)
 
     async def _any_open(self) -> bool:
         """Whether the queue holds open seeks; a store out of reach may (so the sweeping goes on)."""

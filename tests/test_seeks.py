@@ -223,3 +223,16 @@ def test_a_worker_that_never_received_a_seek_pairs_those_left_open(own_database:
     left_open(PostgresStore(own_database), first, second)
     with ServerProcess(own_database, admin_token=ADMIN) as other:
         paired_after(other.url, first, second, wait)
+
+
+def test_a_worker_running_all_along_pairs_the_seeks_of_a_worker_that_died(own_database: str) -> None:
+    # Worker B starts before any seek exists; A receives both seeks and is killed before their window opens. B
+    # never receives a seek, yet pairs them: it keeps looking at the queue while idle.
+    with ServerProcess(own_database, admin_token=ADMIN) as other:
+        received = ServerProcess(own_database, admin_token=ADMIN).wait_ready()
+        try:
+            first, second, wait = two_seeks_apart(received.url)
+        finally:
+            received.proc.kill()
+            received.stop()
+        paired_after(other.url, first, second, wait)

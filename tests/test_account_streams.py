@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import httpx
 
-from tests.servers import Server, read_sse, server_fixture  # noqa: F401  (fixture)
+from loveletter.api.settings import Settings
+from loveletter.events.postgres_store import PostgresStore
+from tests.servers import Server, read_sse, serve, server_fixture  # noqa: F401  (fixture)
 from tests.stores import pg_url  # noqa: F401  (fixture)
 from tests.test_challenges import account, code, post
 
@@ -50,3 +52,27 @@ def test_only_the_accounts_own_key_reads_its_stream(server: Server) -> None:
     assert code(httpx.get(url + path, headers=headers)) == (403, "account_key_rejected")
     assert code(httpx.get(url + path)) == (403, "account_key_rejected")
     assert code(httpx.get(f"{url}/accounts/a_AAAAAAAAAAAAAAAA/stream", headers=headers))[0] in (403, 404)
+
+
+def test_a_stream_whose_store_closes_under_it_ends_cleanly(pg_url: str) -> None:  # noqa: F811
+    # A worker stopping closes its store while account streams are open: the next read of a stream fails. The stream
+    # must end as a stream ends (the chunked body closed; the client resumes from its last id), not be cut off
+    # mid-body by an error after its answer has started (what a stopping worker did, found by a repeated run).
+    store = PostgresStore(pg_url)
+    settings = Settings(database_url=pg_url, log_level="critical", create_rate=0, move_rate=0)
+    try:
+        with serve(settings, store) as url:
+            ann = account(url, "Cann")
+            path = f"{url}/accounts/{ann['account_id']}/stream"
+            mine = {"Authorization": f"Bearer {ann['key']}"}
+            with (
+                httpx.stream("GET", path, headers=mine, timeout=30) as told,
+                httpx.stream("GET", f"{url}/lobby/stream", timeout=30) as lobby,
+            ):
+                assert told.status_code == lobby.status_code == 200
+                store.close()
+                for r in (told, lobby):
+                    body = b"".join(r.iter_bytes())  # raises RemoteProtocolError if the body is cut off
+                    assert b"event:" not in body
+    finally:
+        store.close()

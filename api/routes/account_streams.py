@@ -21,6 +21,7 @@ from loveletter.api.routes.deps import RefereeDep
 from loveletter.api.routes.replies import reply
 from loveletter.api.routes.streams import HEADERS, sse_frame
 from loveletter.client.account_models import AccountEvent
+from loveletter.events.store import StoreError
 from loveletter.referee.account_events import KINDS, POLL, AccountFeed, feed_of
 from loveletter.referee.accounts import key_rejected
 from loveletter.referee.referee import Referee
@@ -74,7 +75,10 @@ async def _events(referee: Referee, account: str, cursor: int, request: Request)
     keep_alive = referee.clocks.timing.keep_alive
     while True:
         news = feed.news()  # taken before reading: an event written meanwhile wakes the wait below
-        rows = await asyncio.to_thread(referee.store.account_events, account, cursor, PAGE)
+        try:
+            rows = await asyncio.to_thread(referee.store.account_events, account, cursor, PAGE)
+        except StoreError:  # the store closed under the stream (the worker stopping) or out of reach
+            return  # ended cleanly: the client resumes from its last id where a store answers
         if rows:
             yield b"".join(sse_frame(ident, kind, body) for ident, kind, body in rows)
             cursor = rows[-1][0]

@@ -22,6 +22,7 @@ from loveletter.api.routes.deps import OPTIONAL, GameId, RefereeDep, SeatToken
 from loveletter.client.models import LobbyGame
 from loveletter.core.catalogue import EVENT_TYPES
 from loveletter.events.codec import dumps
+from loveletter.events.store import StoreError
 from loveletter.referee.referee import Referee
 from loveletter.referee.tables import Table, events_json, seen_by
 
@@ -151,7 +152,10 @@ async def _lobby(referee: Referee, cursor: int, request: Request) -> AsyncIterat
     try:
         while True:
             news = tables.lobby_news  # taken before reading: news written meanwhile wakes the wait below
-            rows = await asyncio.to_thread(referee.store.lobby_feed, cursor, LOBBY_PAGE)
+            try:
+                rows = await asyncio.to_thread(referee.store.lobby_feed, cursor, LOBBY_PAGE)
+            except StoreError:  # the store closed under the stream (the worker stopping) or out of reach
+                return  # ended cleanly: the client resumes from its last id where a store answers
             for item, game_id, kind, listing in rows:
                 data = b'{"game_id":"' + game_id.encode() + b'",' + listing[1:]
                 yield sse_frame(item, kind, data)

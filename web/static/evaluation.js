@@ -10,9 +10,9 @@ const WIDTH = 600;
 const HEIGHT = 140;
 const PAD = { left: 34, right: 8, top: 8, bottom: 8 };
 const BUDGET = 50; // rollouts a move: a quick review (the command line's default is 200)
-const percent = new Intl.NumberFormat(data.lang === "fr" ? "fr-FR" : "en-GB", { style: "percent", maximumFractionDigits: 1, minimumFractionDigits: 1 });
-const whole = new Intl.NumberFormat(data.lang === "fr" ? "fr-FR" : "en-GB", { style: "percent" });
-const points = new Intl.NumberFormat(data.lang === "fr" ? "fr-FR" : "en-GB", { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+const percent = new Intl.NumberFormat(data.lang === "fr" ? "fr-FR" : "en-GB", { style: "percent", maximumFractionDigits: 1, minimumFractionDigits: 1, roundingMode: "halfEven" });
+const whole = new Intl.NumberFormat(data.lang === "fr" ? "fr-FR" : "en-GB", { style: "percent", roundingMode: "halfEven" });
+const points = new Intl.NumberFormat(data.lang === "fr" ? "fr-FR" : "en-GB", { maximumFractionDigits: 1, minimumFractionDigits: 1, roundingMode: "halfEven" });
 
 let review = null; // the finished analysis (`analysis` of GET /analyses/{id})
 let running = false;

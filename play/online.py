@@ -16,6 +16,7 @@ import json
 import os
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -227,6 +228,11 @@ class Staying:
                     break
                 failures += 1
                 time.sleep(pause(failures))
+            except Exception:  # the bot's own code failed: its seat resigns (RULINGS §12), the others play on
+                self.say(f"game {game_id}: the bot failed, its seat resigns\n{traceback.format_exc().rstrip()}")
+                with suppress(httpx.TransportError, RefereeError):
+                    seat.resign(game_id)
+                break
         with self.lock:
             self.state.games.pop(game_id, None)
             self.threads.pop(game_id, None)

@@ -25,14 +25,23 @@ from loveletter.core.catalogue import CardPlayed, PlayerResigned
 from loveletter.events.pgcluster import free_port
 from loveletter.play.harness import load, play
 from tests.cli import SCRIPT, loveletter
-from tests.servers import ADMIN, ROOT, STARTUP_SECONDS, Server, log_events, server_fixture, verify_log  # noqa: F401
+from tests.servers import (  # noqa: F401  (fixture)
+    ADMIN,
+    ROOT,
+    STARTUP_SECONDS,
+    Server,
+    admin_log,
+    log_events,
+    server_fixture,
+    verify_log,
+)
 from tests.stores import pg_url  # noqa: F401  (fixture)
 from tests.test_challenges import account, post
 from tests.test_ladder import independent, log_of, whole_ladder
 
 
-def staying(url: str, key: str, state: Path, *more: str) -> subprocess.Popen[str]:
-    args = [str(SCRIPT), "bot", "run", "heuristic", "--server", url, "--stay", "--state", str(state), *more]
+def staying(url: str, key: str, state: Path, *more: str, bot: str = "heuristic") -> subprocess.Popen[str]:
+    args = [str(SCRIPT), "bot", "run", bot, "--server", url, "--stay", "--state", str(state), *more]
     env = {**os.environ, "LOVELETTER_ACCOUNT_KEY": key}
     return subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
@@ -280,3 +289,43 @@ def test_ctrl_c_finishes_the_games_under_way_and_takes_no_new_one(server: Server
     assert ends_the_game(events) and not any(isinstance(e, PlayerResigned) for e in events)
     assert httpx.get(f"{url}/challenges/{late['challenge_id']}").json()["status"] == "open"  # never accepted
     assert httpx.get(f"{url}/accounts/{it['account_id']}").json()["games"] == [game]
+
+
+CRASHING = """
+from loveletter.client import Game, LegalMove
+
+
+class Bot:
+    def __init__(self) -> None:
+        self.moves = 0
+
+    def choose(self, game: Game) -> LegalMove:
+        self.moves += 1
+        if self.moves > 1:
+            raise ZeroDivisionError("a bug on the second move")
+        return game.legal_moves[0]
+"""
+
+
+def test_a_staying_bot_whose_code_fails_resigns_that_game_and_says_why(server: Server, tmp_path: Path) -> None:
+    # RULINGS §12: a bot that fails loses its seat by resignation, as over HTTP a crashed bot's seat does; the
+    # traceback is shown, and the staying bot goes on (here it was asked for one game, so it then stops, status 0).
+    url = server.url
+    me, it = account(url, "Bme", "person"), account(url, "Bit")
+    (tmp_path / "crashing.py").write_text(CRASHING)
+    state = tmp_path / "bot.json"
+    bot = staying(url, it["key"], state, "--seek", "--games", "1", bot=f"{tmp_path / 'crashing.py'}:Bot")
+    with Client(url) as c:
+        game, mine = seek_the_bot(c, me["key"], state, "2019")
+        seat = c.seat(c.join_as(game, me["key"]).token)
+        player = threading.Thread(target=play, args=(seat, game, load("heuristic", 1)))
+        player.start()
+        out = finished(bot)
+        player.join(timeout=120)
+        events = log_events(admin_log(url, game))
+    assert f"game {game}: the bot failed, its seat resigns" in out, out
+    assert "Traceback (most recent call last)" in out and "ZeroDivisionError: a bug on the second move" in out
+    resigned = [e for e in events if isinstance(e, PlayerResigned)]
+    assert [e.player for e in resigned] == [1 - mine]
+    assert sum(1 for e in events if isinstance(e, CardPlayed) and e.player == 1 - mine) == 1
+    assert f"game {game} over (1 finished)" in out

@@ -8,7 +8,9 @@ nothing else: the same view, moves and seed give the same move. The built-in spe
 Before the search, two kinds of move are left out when another remains, so that the budget is spent on real
 choices: discarding the Princess (playing her, or a Prince on oneself while holding her), which puts the seat out
 of the round at once; and Guard guesses that cannot hit (a card the seat has seen every copy of, or not the hand it
-knows the target holds) when a guess that can hit the same target remains.
+knows the target holds) when a guess that can hit the same target remains. Then the others' plays are read
+(`belief`): their hidden hands are dealt by how well each card explains what they played, and a Guard names only the
+card its target most likely holds.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ def _hopeful_guesses(view: View, moves: Sequence[PlayerCommand]) -> list[PlayerC
 
 
 def likeliest_guesses(
-    view: View, moves: Sequence[PlayerCommand], leanings: dict[int, dict[Card, float]]
+    view: View, moves: Sequence[PlayerCommand], leaning: dict[int, dict[Card, float]]
 ) -> list[PlayerCommand]:
     """Against each target, only the Guard guess of the card it most likely holds (`belief.hand_odds`, with the
     target's leaning if it has one; a tie to the higher card): in the model a Guard's other guesses at the same
@@ -80,7 +82,7 @@ def likeliest_guesses(
     values = dict(get_ruleset(view.ruleset).values)
     best: set[PlayCard] = set()
     for target, guesses in guards.items():
-        odds = hand_odds(view, target, leanings.get(target))
+        odds = hand_odds(view, target, leaning.get(target))
         best.add(max(guesses, key=lambda m: (round(odds.get(m.guess, 0.0), 9), values[m.guess])))  # type: ignore[arg-type,index]
     guessing = {m for g in guards.values() for m in g}
     return [m for m in moves if m in best or m not in guessing]

@@ -30,15 +30,16 @@ def model(budget: int) -> Text:
     """The sentence that states how the figures were made."""
     return Text(
         f"Model: every legal move is tried in {budget} worlds drawn from what the seat knew (never the hidden "
-        f"cards); then every seat, this one included, plays {OPPONENTS} from its own view to the end of the round. "
-        f"Figures: chance of winning the game (round won in brackets). Marks by the game's chance lost against the "
-        f"best move: inaccuracy from {pct(INACCURACY, 'en')}, mistake from {pct(MISTAKE, 'en')}, blunder from "
-        f"{pct(BLUNDER, 'en')}.",
+        f"cards), the others' hands dealt by how well each card explains what they played; then every seat, this "
+        f"one included, plays {OPPONENTS} from its own view to the end of the round. Figures: chance of winning the "
+        f"game (round won in brackets). Marks by the game's chance lost against the best move: inaccuracy from "
+        f"{pct(INACCURACY, 'en')}, mistake from {pct(MISTAKE, 'en')}, blunder from {pct(BLUNDER, 'en')}.",
         f"Modèle : chaque coup légal est essayé dans {budget} mondes tirés de ce que le siège savait (jamais les "
-        f"cartes cachées) ; puis chaque siège, celui-ci compris, joue {OPPONENTS} d'après ce qu'il voit jusqu'à la "
-        f"fin de la manche. Chiffres : chance de gagner la partie (manche gagnée entre parenthèses). Marques selon la "
-        f"chance perdue face au meilleur coup : imprécision dès {pct(INACCURACY, 'fr')}, erreur dès "
-        f"{pct(MISTAKE, 'fr')}, gaffe dès {pct(BLUNDER, 'fr')}.",
+        f"cartes cachées), la main des autres donnée selon ce que chaque carte explique de leur jeu ; puis chaque "
+        f"siège, celui-ci compris, joue {OPPONENTS} d'après ce qu'il voit jusqu'à la fin de la manche. Chiffres : "
+        f"chance de gagner la partie (manche gagnée entre parenthèses). Marques selon la chance perdue face au "
+        f"meilleur coup : imprécision dès {pct(INACCURACY, 'fr')}, erreur dès {pct(MISTAKE, 'fr')}, gaffe dès "
+        f"{pct(BLUNDER, 'fr')}.",
     )
 
 

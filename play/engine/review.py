@@ -2,7 +2,8 @@
 worlds and rollouts (`loveletter analyse`, docs/engine.md).
 
 Unlike the `expert`'s search, no move is left out and none is dropped early: each legal move is played in the same
-`rollouts` worlds (drawn by `Sampler` from the seat's `View`, so a card the seat could not see never counts), each
+`rollouts` worlds (drawn by `Sampler` from the seat's `View`, so a card the seat could not see never counts, the
+others' hidden hands leaning by what they played as in the expert: `belief`), each
 world with one rollout seed shared by every move (common random numbers), and every seat — this one included — is
 then played by the `heuristic` policy from its own view to the end of the round. A move is worth the mean of the
 game-value model (`value.end_value`) over its rollouts, and its share of rounds won. A fixed number of rollouts
@@ -24,6 +25,7 @@ from loveletter.core.evolve import apply
 from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_PLAY, GameState
 from loveletter.core.views import View
 from loveletter.events.log import Entry
+from loveletter.play.engine.belief import leanings
 from loveletter.play.engine.determinize import Sampler
 from loveletter.play.engine.search import play_out
 from loveletter.play.engine.value import end_value
@@ -52,8 +54,10 @@ class MoveValue:
 
 
 def review(view: View, moves: Sequence[PlayerCommand], rng: random.Random, rollouts: int) -> list[MoveValue]:
-    """Every move of `moves` (in their order) tried in the same `rollouts` worlds sampled from `view`."""
-    sampler = Sampler(view)
+    """Every move of `moves` (in their order) tried in the same `rollouts` worlds sampled from `view`, the others'
+    hands dealt by what their plays say (`belief`, as the expert deals them)."""
+    uniform = Sampler(view)
+    sampler = uniform.leaning(leanings(view, uniform.sample(random.Random(0))))  # any world gives the same odds
     seat = sampler.seat
     game = [0.0] * len(moves)
     won = [0.0] * len(moves)

@@ -21,16 +21,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from loveletter.core.chance import commitment, committed_deal
-from loveletter.core.commands import Command, StartGame
-from loveletter.core.decide import decide
-from loveletter.core.evolve import fold
-from loveletter.core.legal import legal_moves
-from loveletter.core.state import INITIAL, PHASE_DEAL, PHASE_OVER, PHASE_PLAY
+from loveletter.core.state import PHASE_PLAY
 from loveletter.core.views import view
 from loveletter.play.engine import belief
 from loveletter.play.policies import choose_heuristic
-from loveletter.play.simulate import SeedKey, bot_rng
+from loveletter.play.simulate import decisions
 
 
 def main() -> None:
@@ -45,34 +40,20 @@ def main() -> None:
     right = dict.fromkeys(floors, 0)
     judged = 0
     kept = belief.FLOOR
-    key = SeedKey(args.seed)
     start = time.process_time()
     try:
-        for game in range(args.games):
-            rng = bot_rng(key, game)
-            server_seed = key.derive(b"server:%d" % game)
-            names = tuple(f"p{i}" for i in range(args.players))
-            command: Command = StartGame("2019", names, {}, None, False, commitment(server_seed))
-            state = INITIAL
-            while True:
-                state = fold(decide(state, command), state)
-                if state.phase == PHASE_OVER:
-                    break
-                if state.phase == PHASE_DEAL:
-                    command = committed_deal(state, server_seed)
-                    continue
-                seat = state.active
-                seen = view(state, seat)
-                if state.phase == PHASE_PLAY:
-                    for other in belief.weighed_seats(seen):
-                        true = state.hands[other][0]
-                        judged += 1
-                        for floor in floors:
-                            belief.FLOOR = floor
-                            odds = belief.hand_odds(seen, other, belief.leanings(seen, state)[other])
-                            log_sum[floor] += math.log(max(odds.get(true, 0.0), 1e-12))
-                            right[floor] += max(odds, key=lambda c: odds[c]) is true
-                command = choose_heuristic(seen, legal_moves(state, seat), rng)
+        for state, seat, _, _ in decisions("2019", args.players, args.games, choose_heuristic, args.seed):
+            if state.phase != PHASE_PLAY:
+                continue
+            seen = view(state, seat)
+            for other in belief.weighed_seats(seen):
+                true = state.hands[other][0]
+                judged += 1
+                for floor in floors:
+                    belief.FLOOR = floor
+                    odds = belief.hand_odds(seen, other, belief.leanings(seen, state)[other])
+                    log_sum[floor] += math.log(max(odds.get(true, 0.0), 1e-12))
+                    right[floor] += max(odds, key=lambda c: odds[c]) is true
     finally:
         belief.FLOOR = kept
     print(

@@ -13,22 +13,22 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO
 
 from loveletter.core.catalogue import Event, FavorGained, PlayerEliminated
-from loveletter.core.chance import chance_move, commitment
-from loveletter.core.commands import Command, StartGame
+from loveletter.core.chance import chance_move, commitment, committed_deal
+from loveletter.core.commands import Command, PlayerCommand, StartGame
 from loveletter.core.decide import decide
-from loveletter.core.evolve import apply_all
+from loveletter.core.evolve import apply_all, fold
 from loveletter.core.lang import BilingualError, Text, plural_fr
 from loveletter.core.legal import legal_move_tuple, legal_moves
 from loveletter.core.rulesets import RULESETS, Options
-from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_OVER, PHASE_PLAY
+from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, PHASE_OVER, PHASE_PLAY, GameState
 from loveletter.core.views import view
 from loveletter.events.log import Header, write_game
-from loveletter.play.bots import BOTS, Bot, get_bot
+from loveletter.play.bots import BOTS, Bot, Policy, get_bot
 
 SEED_DOMAIN = b"loveletter-simulate/1"
 
@@ -170,6 +170,31 @@ def root_key(seed: int) -> SeedKey:
 def bot_rng(key: SeedKey, game: int) -> random.Random:
     """The random generator the bots of game `game` draw from."""
     return random.Random(int.from_bytes(key.derive(b"bots:%d" % game), "big"))
+
+
+def decisions(
+    ruleset: str, players: int, games: int, policy: Policy, seed: int
+) -> Iterator[tuple[GameState, int, list[PlayerCommand], PlayerCommand]]:
+    """Every decision of `games` games with `policy` in every seat, each game dealt from its own committed seed (the
+    tests' and the benchmarks' walk through positions): the state, who decides, the legal moves, the choice."""
+    key = SeedKey(seed)
+    for game in range(games):
+        rng = bot_rng(key, game)
+        server_seed = key.derive(b"server:%d" % game)
+        names = tuple(f"p{i}" for i in range(players))
+        command: Command = StartGame(ruleset, names, {}, None, False, commitment(server_seed))
+        state = INITIAL
+        while True:
+            state = fold(decide(state, command), state)
+            if state.phase == PHASE_OVER:
+                break
+            if state.phase == PHASE_DEAL:
+                command = committed_deal(state, server_seed)
+                continue
+            seat = state.active
+            moves = legal_moves(state, seat)
+            command = policy(view(state, seat), moves, rng)
+            yield state, seat, moves, command
 
 
 def play_game(

@@ -7,40 +7,17 @@ import random
 import pytest
 
 from loveletter.core.cards import Card
-from loveletter.core.chance import commitment, committed_deal
-from loveletter.core.commands import Command, PlayCard, ReturnCards, StartGame
-from loveletter.core.decide import decide
-from loveletter.core.evolve import fold
-from loveletter.core.legal import action_code, from_action_code, legal_action_codes, legal_moves
-from loveletter.core.state import INITIAL, PHASE_DEAL, PHASE_OVER
+from loveletter.core.commands import PlayCard, ReturnCards
+from loveletter.core.legal import action_code, from_action_code, legal_action_codes
 from loveletter.core.views import SeatPublic, View, view
 from loveletter.play.bots import BOTS, get_bot
 from loveletter.play.policies import choose_heuristic, choose_random, choose_random_code
-from loveletter.play.simulate import Config, SeedKey, bot_rng, simulate
+from loveletter.play.simulate import Config, decisions, simulate
 
 
 def _games(ruleset: str, players: int, bot: str, games: int, seed: int = 3):
     """Every (state, seat, moves, chosen) of `games` games where every seat plays `bot`."""
-    policy = get_bot(bot).choose
-    key = SeedKey(seed)
-    for game in range(games):
-        rng = bot_rng(key, game)
-        state = INITIAL
-        server_seed = key.derive(b"server:%d" % game)
-        command: Command = StartGame(
-            ruleset, tuple(f"p{i}" for i in range(players)), {}, None, False, commitment(server_seed)
-        )
-        while True:
-            state = fold(decide(state, command), state)
-            if state.phase == PHASE_OVER:
-                break
-            if state.phase == PHASE_DEAL:
-                command = committed_deal(state, server_seed)
-                continue
-            seat = state.active
-            moves = legal_moves(state, seat)
-            command = policy(view(state, seat), moves, rng)
-            yield state, seat, moves, command
+    return decisions(ruleset, players, games, get_bot(bot).choose, seed)
 
 
 @pytest.mark.parametrize("bot", sorted(set(BOTS) - {"expert"}))  # the search bot: tests/test_engine.py, small budget

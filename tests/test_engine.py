@@ -9,20 +9,17 @@ from collections.abc import Iterator
 
 import pytest
 
-from loveletter.core.chance import commitment, committed_deal
-from loveletter.core.commands import Command, PlayCard, PlayerCommand, StartGame
-from loveletter.core.decide import decide
-from loveletter.core.evolve import fold
+from loveletter.core.commands import PlayCard, PlayerCommand
 from loveletter.core.legal import legal_move_tuple, legal_moves
 from loveletter.core.rulesets import RULESETS
-from loveletter.core.state import INITIAL, PHASE_DEAL, PHASE_OVER, GameState
+from loveletter.core.state import GameState
 from loveletter.core.views import view
 from loveletter.play.bots import BOTS, get_bot
 from loveletter.play.engine.determinize import Sampler
 from loveletter.play.engine.policy import analyse, candidates, expert_policy
 from loveletter.play.engine.search import Budget
 from loveletter.play.engine.value import end_value, race
-from loveletter.play.simulate import SeedKey, bot_rng
+from loveletter.play.simulate import decisions
 from tests.helpers import CO, PR, PS, B, C, G, Game, H, K, P, S, position, ruleset_deck
 
 SMALL = Budget(iterations=6)
@@ -31,25 +28,7 @@ TABLES = [(rs.id, n) for rs in RULESETS.values() for n in range(rs.min_players, 
 
 def _decisions(ruleset: str, players: int, games: int, budget: Budget = SMALL, seed: int = 11) -> Iterator[tuple]:
     """(state, seat, moves, chosen) at every decision of `games` games with the expert in every seat."""
-    choose = expert_policy(budget)
-    key = SeedKey(seed)
-    for game in range(games):
-        rng = bot_rng(key, game)
-        server_seed = key.derive(b"server:%d" % game)
-        names = tuple(f"p{i}" for i in range(players))
-        command: Command = StartGame(ruleset, names, {}, None, False, commitment(server_seed))
-        state = INITIAL
-        while True:
-            state = fold(decide(state, command), state)
-            if state.phase == PHASE_OVER:
-                break
-            if state.phase == PHASE_DEAL:
-                command = committed_deal(state, server_seed)
-                continue
-            seat = state.active
-            moves = legal_moves(state, seat)
-            command = choose(view(state, seat), moves, rng)
-            yield state, seat, moves, command
+    return decisions(ruleset, players, games, expert_policy(budget), seed)
 
 
 def test_expert_is_a_built_in_bot() -> None:

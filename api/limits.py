@@ -315,7 +315,11 @@ class Throttle:
         if held is None:
             held = {}
             request.app.state.throttles = held
-        return held.setdefault(f"{self.code}:{which}", Buckets(rate, burst))
+        found = held.get(f"{self.code}:{which}")
+        if found is None:
+            pace = getattr(request.app.state, "creation_refill", 1.0)  # `Settings.creation_refill`
+            found = held[f"{self.code}:{which}"] = Buckets(rate * pace, burst)
+        return found
 
     def check(self, request: Request, key: str | None = None) -> None:
         """429 `code` with `Retry-After` when this client address, or the account of `key`, asks too often."""

@@ -61,6 +61,13 @@ class Settings(BaseSettings):
     # -- limits and timeouts (api/limits.py, docs/reliability.md) --
     create_rate: float = Field(2.0, ge=0, description="games a client address may create per second (0: no limit)")
     create_burst: int = Field(30, ge=1, description="games a client address may create at once")
+    creation_refill: float = Field(
+        1.0,
+        gt=0,
+        le=1,
+        description="the pace at which the account, challenge and seek limits refill, as a share of their documented "
+        "rate (1; a test slows it so that a spent burst stays spent however slow the machine)",
+    )
     move_rate: float = Field(20.0, ge=0, description="moves (and seeds) a seat token may send per second (0: no limit)")
     move_burst: int = Field(40, ge=1, description="moves a seat token may send at once")
     max_in_flight: int = Field(

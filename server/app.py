@@ -119,6 +119,7 @@ def create_app(
     guard = Guard(settings)  # rate limits, in-flight and stream caps: outside RequestContext
     app.add_middleware(Limits, guard=guard)
     app.state.guard = guard
+    app.state.creation_refill = settings.creation_refill  # the accounts', challenges' and seeks' `Throttle`s
 
     for resource in (
         service,

@@ -70,18 +70,26 @@ def open_challenges(url: str, account_id: str) -> int:
 def test_the_eleventh_challenge_of_one_account_is_refused_and_not_made(url: str) -> None:
     ann, bob, cid = (httpx.post(f"{url}/accounts", json={"name": name()}).json() for _ in range(3))
     with httpx.Client(timeout=30) as here:
-        made = [challenge(here, url, ann["key"], bob["account_id"]) for _ in range(10)]
-        assert [c.status_code for c in made] == [201] * 10  # a burst of ten, then one every two seconds
-        refused = challenge(here, url, ann["key"], bob["account_id"])
+        start, made = time.monotonic(), []
+        while not made or made[-1].status_code == 201:  # until refused, however slow the machine
+            made.append(challenge(here, url, ann["key"], bob["account_id"]))
+            assert len(made) <= 40, made[-1].text
+        refused = made.pop()
+        # a burst of ten, then one every two seconds: the tokens that came back meanwhile, no more
+        assert 10 <= len(made) <= 10 + int(0.5 * (time.monotonic() - start)) + 1, len(made)
         assert refused.status_code == 429 and refused.json()["code"] == "challenges_rate_limited"
         assert 1 <= int(refused.headers["Retry-After"]) <= 2
         assert "this account may challenge 0.5 times a second" in refused.json()["detail"].lower()
-        assert open_challenges(url, bob["account_id"]) == 10  # the refused challenge was never made
+        assert open_challenges(url, bob["account_id"]) == len(made)  # the refused challenge was never made
         # the same address, another account: its own count (the address allows 60 at once)
         assert challenge(here, url, cid["key"], bob["account_id"]).status_code == 201
     with other_address() as other:  # the account's count follows it to another address
-        assert challenge(other, url, ann["key"], bob["account_id"]).json()["code"] == "challenges_rate_limited"
-    assert open_challenges(url, bob["account_id"]) == 11
+        elsewhere = [challenge(other, url, ann["key"], bob["account_id"])]
+        while elsewhere[-1].status_code == 201:  # a token came back meanwhile: spent, then refused
+            elsewhere.append(challenge(other, url, ann["key"], bob["account_id"]))
+            assert len(elsewhere) <= 5
+        assert elsewhere[-1].json()["code"] == "challenges_rate_limited"
+    assert open_challenges(url, bob["account_id"]) == len(made) + 1 + len(elsewhere) - 1
 
 
 def test_one_address_challenging_too_often_is_refused_whatever_the_account(url: str) -> None:

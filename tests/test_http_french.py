@@ -860,6 +860,7 @@ def test_conflicts_and_internal_errors_in_french() -> None:
 LIMITED = Settings(
     database_url="sqlite:///unused.db",
     log_level="critical",
+    creation_refill=0.001,  # a spent account, challenge or seek burst stays spent on a slow machine
     create_rate=0.001,
     create_burst=1,
     max_streams=2,

@@ -278,8 +278,22 @@ def _stay(server: str, key: str, player: Any, wanted: Any, state_file: str | Non
     from loveletter.play.online import Staying
 
     default = f".loveletter-bot-{hashlib.sha256(key.encode()).hexdigest()[:12]}.json"  # no key in a file name
+    _stop_on_signals()
     with Client(server, language=lang) as c:
         Staying(c, key, player, wanted, Path(state_file or default), lambda line: print(line, flush=True)).run()
+
+
+def _stop_on_signals() -> None:
+    """Ctrl-C (SIGINT) and SIGTERM both stop a staying bot as `--on-stop` says. A shell ignores SIGINT in the jobs it
+    starts in the background, and a service manager stops with SIGTERM: without this, either would leave the bot
+    running, or end it without finishing or resigning its games."""
+    import signal
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, interrupt)
 
 
 POLL_SECONDS = 0.5

@@ -7,7 +7,6 @@ derives from the game's (admin-chosen) server seed: the move came from the searc
 
 from __future__ import annotations
 
-import os
 import random
 import threading
 import time
@@ -100,9 +99,9 @@ def expert_moves_checked(events: list[Any], seats: set[int], server_seed: str) -
 
 
 class Probe:
-    """`GET /healthz` every 20 ms in a thread of its own, each answer's time kept. Every answer must come within
-    100 ms; on a machine loaded far beyond its cores by other processes, all but one in twenty (and those within a
-    second): the scheduler, not the server, then decides when a request runs."""
+    """`GET /healthz` every 20 ms in a thread of its own, each answer's time kept. All but one in twenty answers must
+    come within 100 ms, and those within a second: on a machine with more work than cores the scheduler, not the
+    server, decides when an odd request runs."""
 
     def __init__(self, base: str) -> None:
         self.base = base
@@ -126,11 +125,6 @@ class Probe:
     def __exit__(self, *exc: object) -> None:
         self.stop.set()
         self.thread.join(timeout=10)
-
-    @property
-    def overloaded(self) -> bool:
-        """Whether the machine's load (the last minute) was over twice its cores by the end."""
-        return os.getloadavg()[0] > 2 * (os.cpu_count() or 1)
 
 
 def play_to_the_end(base: str, game_id: str, token: str, rng: random.Random) -> None:
@@ -167,13 +161,10 @@ def test_a_person_plays_the_expert_to_the_end_while_the_server_keeps_answering(t
         data = admin_log(worker.url, game_id)
     assert len(probe.times) > 20
     slow = [t for t in probe.times if t >= 0.1]
-    if slow and probe.overloaded:
-        # The machine had far more work than cores (other processes): a request may then wait for a core whatever
-        # the server does. A loop blocked by a search would slow every probe sent while the expert thinks (a third
-        # of the game, and more); allow only the scheduler's odd stall.
-        assert len(slow) <= len(probe.times) // 20 and max(slow) < 1.0, sorted(probe.times)[-5:]
-    else:
-        assert not slow, sorted(probe.times)[-5:]
+    # A loop blocked by a search would slow every probe sent while the expert thinks (a third of the game, and more);
+    # a machine with more work than cores may stall any request now and then whatever the server does (a 310 ms probe
+    # among 29 at a load the probe did not count as overloaded, seen once in the repeated runs): allow only that.
+    assert len(slow) <= max(1, len(probe.times) // 20) and max(slow, default=0.0) < 1.0, sorted(probe.times)[-5:]
     verify_log(data, tmp_path)
     assert expert_moves_checked(log_events(data), {1}, SEED) > 3
 

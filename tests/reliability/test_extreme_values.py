@@ -132,6 +132,9 @@ def test_extreme_values_never_hold_the_server(url: str) -> None:
     assert not probe.failures, probe.failures
     assert len(probe.times) >= len(sent) // 10, (len(probe.times), len(sent))
     slow_probes = [t for t in probe.times if t >= PROBE_LIMIT]
-    held = [(a, b) for a, b in zip(probe.times, probe.times[1:], strict=False) if min(a, b) >= PROBE_LIMIT]
+    # A held loop misses every probe for as long as it is held (the bug this guards against held it 39 s: hundreds
+    # in a row); a loaded machine's scheduler may stall this process or the server twice in a row (109 and 118 ms,
+    # seen once in the repeated runs), not three times.
+    held = [run for run in zip(probe.times, probe.times[1:], probe.times[2:], strict=False) if min(run) >= PROBE_LIMIT]
     shown = ", ".join(f"{t * 1000:.0f} ms" for t in slow_probes)
-    assert not held, f"/healthz missed two probes in a row ({len(probe.times)} probes; over 100 ms: {shown})"
+    assert not held, f"/healthz missed three probes in a row ({len(probe.times)} probes; over 100 ms: {shown})"

@@ -90,6 +90,8 @@ class SeekQueue:
         self._sweeping = asyncio.Lock()
         self._loop: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        self._open = True
+        """Whether the last sweep left open seeks (or could not read the queue): the loop sweeps again in a second."""
 
     async def seek(self, key: str, ruleset: str, players: int, turn_seconds: int | None, rated: bool) -> dict[str, Any]:
         """Queue a seek for the account of `key`, and pair what can be paired now: the seek as it then stands."""
@@ -143,11 +145,14 @@ class SeekQueue:
         async with self._sweeping:
             seeks = await asyncio.to_thread(self.store.open_seeks)
             started = 0
+            left = len(seeks)
             for table in pairings(seeks, self.accounts.now()):
                 game_id = "g_" + secrets.token_urlsafe(12)
                 if await asyncio.to_thread(self.store.claim_seeks, [s.seek_id for s in table], game_id):
                     await self._start(table, game_id)
                     started += 1
+                    left -= len(table)
+            self._open = left > 0
             return started
 
     async def _start(self, table: list[SeekRow], game_id: str) -> None:
@@ -182,24 +187,20 @@ class SeekQueue:
             self._loop = asyncio.get_running_loop().create_task(self._sweep_always())
 
     async def _sweep_always(self) -> None:
-        """Sweep once a second while the queue holds open seeks (the windows widen as they wait); while it holds
-        none, look again every `IDLE_SECONDS`, or at once when this worker receives a seek."""
+        """Sweep at once, then once a second while open seeks remain (the windows widen as they wait); while the
+        queue is empty, look again every `IDLE_SECONDS`, or at once when this worker receives a seek. Each look is the
+        sweep's own read of the queue."""
         while True:
-            if await self._any_open():
+            try:
+                await self.sweep()
+            except Exception:  # a store out of reach: the next sweep tries again
+                self._open = True
+            if self._open:
                 await asyncio.sleep(SWEEP_SECONDS)
-                with contextlib.suppress(Exception):  # a store out of reach: the next sweep tries again
-                    await self.sweep()
                 continue
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), IDLE_SECONDS)
-
-    async def _any_open(self) -> bool:
-        """Whether the queue holds open seeks; a store out of reach may (so the sweeping goes on)."""
-        try:
-            return bool(await asyncio.to_thread(self.store.open_seeks))
-        except Exception:
-            return True
 
 
 _FR = {"paired": "appariée", "cancelled": "retirée", "open": "ouverte"}

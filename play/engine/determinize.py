@@ -25,7 +25,17 @@ from loveletter.core.views import View
 class Sampler:
     """Draws states that `view.seat` cannot tell from the true one (uniformly over the unseen cards' places)."""
 
-    __slots__ = ("_base", "_deck_fixed", "_deck_size", "_hidden_seats", "_leaning", "_pool", "_set_aside", "seat")
+    __slots__ = (
+        "_base",
+        "_deck_fixed",
+        "_deck_size",
+        "_hidden_seats",
+        "_leaning",
+        "_leaning_seats",
+        "_pool",
+        "_set_aside",
+        "seat",
+    )
 
     def __init__(self, view: View) -> None:
         seat = view.seat
@@ -56,6 +66,7 @@ class Sampler:
         self._deck_size = view.deck_size
         self._set_aside = view.set_aside_face_down
         self._leaning: tuple[tuple[int, dict[Card, float]], ...] = ()
+        self._leaning_seats: frozenset[int] = frozenset()
         s = INITIAL.thaw()
         s.ruleset = get_ruleset(view.ruleset)
         s.options = Options.from_dict(view.options)
@@ -89,6 +100,7 @@ class Sampler:
         (`belief.leanings`: how well holding it explains the seat's plays); the other places stay uniform."""
         leaning = copy.copy(self)
         leaning._leaning = tuple(sorted(odds.items()))
+        leaning._leaning_seats = frozenset(odds)
         return leaning
 
     def sample(self, rng: random.Random) -> GameState:
@@ -103,9 +115,8 @@ class Sampler:
             for seat, odds in self._leaning:
                 pick = rng.choices(range(len(cards)), [odds[c] for c in cards])[0]
                 hands[seat] = (*hands[seat], cards.pop(pick))
-            leaning = {seat for seat, _ in self._leaning}
             for i in self._hidden_seats:
-                if i not in leaning:
+                if i not in self._leaning_seats:
                     hands[i] = (*hands[i], cards[at])
                     at += 1
             s.hands = tuple(hands)

@@ -1,5 +1,5 @@
 """Bots that stay online (`loveletter bot run … --account-key … --stay`, play/online.py) on a real server over both
-stores: two bot accounts seek, are paired and play ten rated games to the end, and their ladder equals OpenSkill's
+stores: two bot accounts seek, are paired and play four rated games to the end, and their ladder equals OpenSkill's
 own figures from the downloaded logs and `loveletter ratings` over them; a bot killed mid-game and started again
 finishes its game; a bot whose referee is stopped mid-game (SIGTERM, SIGKILL) and started again on the same file and
 port picks its game up and plays it to its end; Ctrl-C resigns the games under way when asked, or finishes them
@@ -120,18 +120,18 @@ def seek_the_bot(c: Client, key: str, state: Path, ruleset: str) -> tuple[str, i
     return sought.game_id, sought.seat
 
 
-def test_two_staying_bots_play_ten_rated_games_and_the_ladder_is_their_fold(server: Server, tmp_path: Path) -> None:
+def test_two_staying_bots_play_four_rated_games_and_the_ladder_is_their_fold(server: Server, tmp_path: Path) -> None:
     url = server.url
     one, two = account(url, "Stay"), account(url, "Put")
-    bots = [staying(url, a["key"], tmp_path / f"{n}.json", "--seek", "--rated", "--games", "10")
+    bots = [staying(url, a["key"], tmp_path / f"{n}.json", "--seek", "--rated", "--games", "4")
             for n, a in enumerate((one, two))]  # fmt: skip
     outs = [finished(b) for b in bots]
-    assert all(o.count(" over (") == 10 for o in outs), outs
+    assert all(o.count(" over (") == 4 for o in outs), outs
     games = httpx.get(f"{url}/accounts/{one['account_id']}").json()["games"]
-    assert len(games) == 10 and httpx.get(f"{url}/accounts/{two['account_id']}").json()["games"] == games
+    assert len(games) == 4 and httpx.get(f"{url}/accounts/{two['account_id']}").json()["games"] == games
     logs = [log_of(url, g) for g in games]
     served = [r for r in whole_ladder(url, "2019", 2) if r["account_id"] in (one["account_id"], two["account_id"])]
-    assert [r["games"] for r in served] == [10, 10]
+    assert [r["games"] for r in served] == [4, 4]
     expected = independent(logs, 2)
     for rung in served:
         mu, sigma, count = expected[rung["account_id"]]

@@ -689,7 +689,7 @@ def searched(hostile: Hostile) -> Game:
 SEARCH = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-@settings(SEARCH, max_examples=400)
+@settings(SEARCH, max_examples=250)
 @given(data=st.data())
 def test_no_header_or_path_bytes_get_a_5xx_on_a_game_route(hostile: Hostile, searched: Game, data: Any) -> None:
     check(hostile, searched, data.draw(requests("game", searched), label="request"))

@@ -191,6 +191,7 @@ class SeekQueue:
         queue is empty, look again every `IDLE_SECONDS`, or at once when this worker receives a seek. Each look is the
         sweep's own read of the queue."""
         while True:
+            self._wake.clear()  # before the sweep: a seek received during it wakes the next one at once
             try:
                 await self.sweep()
             except Exception:  # a store out of reach: the next sweep tries again
@@ -198,7 +199,6 @@ class SeekQueue:
             if self._open:
                 await asyncio.sleep(SWEEP_SECONDS)
                 continue
-            self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), IDLE_SECONDS)
 

@@ -276,5 +276,7 @@ accountPanel();
 refresh();
 invited();
 const news = new EventSource("/lobby/stream");
+// The stream starts after the news head it read on opening: a game opened before that is in the listing fetched now.
+news.onopen = soon;
 news.onmessage = soon;
 for (const kind of ["game_opened", "seat_filled", "game_started", "game_finished"]) news.addEventListener(kind, soon);

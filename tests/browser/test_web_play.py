@@ -174,6 +174,28 @@ def test_a_game_opened_while_the_lobby_stream_connects_is_listed(site: Site, new
     page.locator(f'#open li[data-game="{game}"]').wait_for()
 
 
+def test_news_redraws_the_lobby_without_losing_a_name_being_typed(site: Site, new_page: Callable[..., Any]) -> None:
+    """A person typing a name to join is not interrupted by the news: the lists are drawn again with what was typed
+    and where the keyboard was (before, the name was wiped and the focus dropped: seen in the repeated runs, a
+    join sent with an empty name)."""
+    page = new_page()
+    page.goto(f"{site.url}/")
+    game = site.create({"players": [{"name": "Ola"}, {"open": True}], "public": True})["game_id"]
+    field = page.locator(f"#join-{game}")
+    field.click()
+    page.keyboard.type("Pia")
+    other = site.create({"players": [{"name": "Ove"}, {"open": True}], "public": True})["game_id"]
+    page.locator(f'#open li[data-game="{other}"]').wait_for()  # drawn again since the name was typed
+    assert field.input_value() == "Pia"
+    assert page.evaluate("document.activeElement.id") == f"join-{game}"
+    page.keyboard.type("!")  # the caret is still at the end of the name
+    assert field.input_value() == "Pia!"
+    page.keyboard.press("Backspace")
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**/play/{game}#t=*")
+    assert httpx.get(f"{site.url}/games/{game}").json()["players"] == ["Ola", "Pia"]
+
+
 def test_the_organiser_watches_and_may_stop_the_game(site: Site, new_page: Callable[..., Any]) -> None:
     olga = new_page()
     game = create_from_lobby(olga, site, "Olga", ["open", "open", "none"])  # she takes no seat: she watches

@@ -162,7 +162,33 @@ function row(game) {
 }
 
 function fill(list, games) {
-  list.replaceChildren(...(games.length ? games.map(row) : [el("li", { class: "empty", text: t("lobby.none") })]));
+  redraw(list, games.length ? games.map(row) : [el("li", { class: "empty", text: t("lobby.none") })]);
+}
+
+// A list is drawn again at every piece of news: what a person was typing in it, and where the keyboard was, stay.
+function redraw(list, items) {
+  const typed = [...list.querySelectorAll("input:not([readonly])")].map((input) => [input.id, input.value]);
+  const focused = list.contains(document.activeElement) ? place(document.activeElement) : null;
+  list.replaceChildren(...items);
+  for (const [id, value] of typed) {
+    const input = id && list.querySelector(`#${CSS.escape(id)}`);
+    if (input && value) input.value = value;
+  }
+  if (!focused) return;
+  const li = list.querySelector(`li[data-game="${CSS.escape(focused.game)}"]`);
+  const target = li ? li.querySelectorAll("a, input, button")[focused.at] : null;
+  if (!target) return;
+  target.focus();
+  if (target.tagName === "INPUT" && focused.start !== null) target.setSelectionRange(focused.start, focused.end);
+}
+
+function place(element) {
+  const li = element.closest("li[data-game]");
+  if (!li) return null;
+  const at = [...li.querySelectorAll("a, input, button")].indexOf(element);
+  const input = element.tagName === "INPUT";
+  const [start, end] = input ? [element.selectionStart, element.selectionEnd] : [null, null];
+  return { game: li.dataset.game, at, start, end };
 }
 
 async function refresh() {
@@ -174,9 +200,9 @@ async function refresh() {
   const local = seats.games().slice(0, 10);
   const ofAccount = await accountGames();
   const mine = [...ofAccount, ...local.filter((g) => !ofAccount.includes(g))];
-  document.getElementById("mine").replaceChildren(...(mine.length
+  redraw(document.getElementById("mine"), mine.length
     ? mine.map((g) => el("li", { "data-game": g }, el("a", { href: seatLink(g, seats.get(g)), text: g }), invitesOf(g)))
-    : [el("li", { class: "empty", text: t("lobby.none") })]));
+    : [el("li", { class: "empty", text: t("lobby.none") })]);
 }
 
 // "My games" follows an account across devices: its key, pasted once, stays in this browser's localStorage, is sent

@@ -23,7 +23,8 @@ def test_a_link_to_a_ruling_lands_on_its_section_in_either_language(site: Site, 
     assert point.is_visible() and point.evaluate("(h) => h.matches(':target')")
     top = point.evaluate("(h) => h.getBoundingClientRect().top")
     assert 0 <= top < 200, top  # scrolled to, not left below the fold
-    page.get_by_role("link", name="English").click()
+    with page.expect_navigation():  # the switch reloads the page: read it once the new one has loaded
+        page.get_by_role("link", name="English").click()
     wait_until(page, "() => document.documentElement.lang === 'en'")
     page.goto(f"{site.url}/rulings#s5")
     assert page.locator("#s5").inner_text() == "§5 The cards"

@@ -162,7 +162,8 @@ def test_french_cards_rules_and_story(site: Site, new_page: Callable[..., Any]) 
     open_seat(page, site, game, alice)
     assert hand_cards(page) == [["1", "Garde"], ["2", "Prêtre"]]
     assert "Manche 1" in page.locator("#story").inner_text()
-    page.get_by_role("link", name="English").click()
+    with page.expect_navigation():  # the switch reloads the page: read it once the new one has loaded
+        page.get_by_role("link", name="English").click()
     wait_until(page, "() => document.documentElement.lang === 'en' && document.body.dataset.version")
     assert page.url.endswith(f"#t={alice}")  # the seat is kept across the switch
     assert hand_cards(page) == [["1", "Guard"], ["2", "Priest"]]

@@ -162,6 +162,13 @@ def wait_until(page: Any, expression: str, arg: Any = None, timeout: float = 15.
         page.wait_for_timeout(25)
 
 
+def switch_language(page: Any, name: str) -> None:
+    """Click the page's language link, which sets a cookie and reloads: return once the new page has loaded, so
+    that nothing reads the document while it is being replaced."""
+    with page.expect_navigation():
+        page.get_by_role("link", name=name).click()
+
+
 ARMED = "() => document.getElementById('moves').dataset.armed === 'yes'"
 
 

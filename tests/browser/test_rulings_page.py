@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 import pytest
 
-from tests.browser.conftest import PHONE, Site, wait_until
+from tests.browser.conftest import PHONE, Site, switch_language, wait_until
 
 
 def test_a_link_to_a_ruling_lands_on_its_section_in_either_language(site: Site, new_page: Callable[..., Any]) -> None:
@@ -23,8 +23,7 @@ def test_a_link_to_a_ruling_lands_on_its_section_in_either_language(site: Site, 
     assert point.is_visible() and point.evaluate("(h) => h.matches(':target')")
     top = point.evaluate("(h) => h.getBoundingClientRect().top")
     assert 0 <= top < 200, top  # scrolled to, not left below the fold
-    with page.expect_navigation():  # the switch reloads the page: read it once the new one has loaded
-        page.get_by_role("link", name="English").click()
+    switch_language(page, "English")
     wait_until(page, "() => document.documentElement.lang === 'en'")
     page.goto(f"{site.url}/rulings#s5")
     assert page.locator("#s5").inner_text() == "§5 The cards"

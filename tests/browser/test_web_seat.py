@@ -11,7 +11,7 @@ from typing import Any, Callable
 import httpx
 import pytest
 
-from tests.browser.conftest import ARMED, PHONE, Site, wait_until
+from tests.browser.conftest import ARMED, PHONE, Site, switch_language, wait_until
 from tests.servers import COUNTESS_DEAL
 
 # Alice holds the Guard and draws the Priest; Bob holds the Baron.
@@ -162,8 +162,7 @@ def test_french_cards_rules_and_story(site: Site, new_page: Callable[..., Any]) 
     open_seat(page, site, game, alice)
     assert hand_cards(page) == [["1", "Garde"], ["2", "Prêtre"]]
     assert "Manche 1" in page.locator("#story").inner_text()
-    with page.expect_navigation():  # the switch reloads the page: read it once the new one has loaded
-        page.get_by_role("link", name="English").click()
+    switch_language(page, "English")
     wait_until(page, "() => document.documentElement.lang === 'en' && document.body.dataset.version")
     assert page.url.endswith(f"#t={alice}")  # the seat is kept across the switch
     assert hand_cards(page) == [["1", "Guard"], ["2", "Priest"]]

@@ -166,6 +166,8 @@ function fill(list, games) {
 }
 
 // A list is drawn again at every piece of news: what a person was typing in it, and where the keyboard was, stay.
+const CONTROLS = "a, input, button";
+
 function redraw(list, items) {
   const typed = [...list.querySelectorAll("input:not([readonly])")].map((input) => [input.id, input.value]);
   const focused = list.contains(document.activeElement) ? place(document.activeElement) : null;
@@ -176,7 +178,7 @@ function redraw(list, items) {
   }
   if (!focused) return;
   const li = list.querySelector(`li[data-game="${CSS.escape(focused.game)}"]`);
-  const target = li ? li.querySelectorAll("a, input, button")[focused.at] : null;
+  const target = li ? li.querySelectorAll(CONTROLS)[focused.at] : null;
   if (!target) return;
   target.focus();
   if (target.tagName === "INPUT" && focused.start !== null) target.setSelectionRange(focused.start, focused.end);
@@ -185,7 +187,7 @@ function redraw(list, items) {
 function place(element) {
   const li = element.closest("li[data-game]");
   if (!li) return null;
-  const at = [...li.querySelectorAll("a, input, button")].indexOf(element);
+  const at = [...li.querySelectorAll(CONTROLS)].indexOf(element);
   const input = element.tagName === "INPUT";
   const [start, end] = input ? [element.selectionStart, element.selectionEnd] : [null, null];
   return { game: li.dataset.game, at, start, end };

@@ -174,6 +174,73 @@ def test_a_game_opened_while_the_lobby_stream_connects_is_listed(site: Site, new
     page.locator(f'#open li[data-game="{game}"]').wait_for()
 
 
+def test_a_game_that_starts_between_two_answers_is_listed_once(site: Site, new_page: Callable[..., Any]) -> None:
+    """The lobby's lists are three requests: a game that starts after the open games were read and before the running
+    ones were is in both answers, and is shown in the furthest list only (before, it was listed as open and as
+    running until the next news: seen in the repeated runs)."""
+    game = site.create({"players": [{"name": "Rae"}, {"open": True}], "public": True})["game_id"]
+    page = new_page()
+    page.route("**/lobby/stream", lambda route: None)  # no news, so one refresh only: the page's first
+    later: list[Any] = []
+    page.route(
+        lambda url: "/games?status=" in url,
+        lambda route: route.continue_() if "status=open" in route.request.url else later.append(route),
+    )
+    page.goto(f"{site.url}/")
+    while len(later) < 2:
+        page.wait_for_timeout(20)
+    assert httpx.post(f"{site.url}/games/{game}/join", json={"name": "Sam"}).status_code == 200
+    for route in later:
+        route.continue_()
+    page.locator(f'#running li[data-game="{game}"]').wait_for()
+    assert page.locator(f'#open li[data-game="{game}"]').count() == 0
+
+
+# Counts the answers of the lobby's lists the page has read: once they are all read, its refresh has drawn or not.
+COUNT_LISTS = """
+const realFetch = window.fetch;
+window.listsRead = 0;
+window.fetch = async (...args) => {
+  const answer = await realFetch(...args);
+  if (String(args[0]).includes("/games?status=")) {
+    const read = answer.json.bind(answer);
+    answer.json = async () => { const body = await read(); window.listsRead += 1; return body; };
+  }
+  return answer;
+};
+"""
+
+
+def test_older_answers_arriving_last_do_not_draw_over_newer(site: Site, new_page: Callable[..., Any]) -> None:
+    """News came while the lists were on their way, so two refreshes overlap: the older one's answers, arriving last,
+    are not drawn (before, a started game was shown as open again until the next news)."""
+    game = site.create({"players": [{"name": "Tia"}, {"open": True}], "public": True})["game_id"]
+    page = new_page()
+    page.add_init_script(COUNT_LISTS)
+    stream: list[Any] = []
+    page.route("**/lobby/stream", lambda route: stream.append(route))
+    first: list[Any] = []
+
+    def lists(route: Any) -> None:
+        if len(first) < 3:
+            first.append((route, route.fetch()))  # answered before the join, handed to the page last
+        else:
+            route.continue_()
+
+    page.route(lambda url: "/games?status=" in url, lists)
+    page.goto(f"{site.url}/")
+    while len(first) < 3 or not stream:
+        page.wait_for_timeout(20)
+    assert httpx.post(f"{site.url}/games/{game}/join", json={"name": "Uma"}).status_code == 200
+    stream[0].continue_()  # the stream opens: the page refreshes again, after the join
+    page.locator(f'#running li[data-game="{game}"]').wait_for()
+    for route, answer in first:
+        route.fulfill(response=answer)
+    wait_until(page, "() => window.listsRead >= 6")
+    assert page.locator(f'#open li[data-game="{game}"]').count() == 0
+    assert page.locator(f'#running li[data-game="{game}"]').count() == 1
+
+
 def test_news_redraws_the_lobby_without_losing_a_name_being_typed(site: Site, new_page: Callable[..., Any]) -> None:
     """A person typing a name to join is not interrupted by the news: the lists are drawn again with what was typed
     and where the keyboard was (before, the name was wiped and the focus dropped: seen in the repeated runs, a

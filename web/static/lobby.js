@@ -193,14 +193,28 @@ function place(element) {
   return { game: li.dataset.game, at, start, end };
 }
 
+// The lists are three requests, and news may come while they are on their way. A refresh never draws over a newer
+// one's drawing (its answers may arrive last), and a game is shown in the furthest list it reached: a game only goes
+// forward, open → running → finished, so one that moved between two answers is not listed twice.
+const STATUSES = ["open", "running", "finished"];
+let started = 0;
+let drawn = 0;
+
 async function refresh() {
-  const lists = await Promise.all(["open", "running", "finished"].map((status) =>
-    api("GET", `/games?status=${status}&limit=20`)));
-  ["open", "running", "finished"].forEach((status, i) => {
-    if (lists[i].ok) fill(document.getElementById(status), lists[i].body.games);
-  });
+  const ticket = ++started;
+  const lists = await Promise.all(STATUSES.map((status) => api("GET", `/games?status=${status}&limit=20`)));
+  if (ticket < drawn) return;
+  drawn = ticket;
+  const further = new Set();
+  for (let i = STATUSES.length - 1; i >= 0; i--) {
+    if (!lists[i].ok) continue;
+    const games = lists[i].body.games.filter((game) => !further.has(game.game_id));
+    games.forEach((game) => further.add(game.game_id));
+    fill(document.getElementById(STATUSES[i]), games);
+  }
   const local = seats.games().slice(0, 10);
   const ofAccount = await accountGames();
+  if (ticket < drawn) return;
   const mine = [...ofAccount, ...local.filter((g) => !ofAccount.includes(g))];
   redraw(document.getElementById("mine"), mine.length
     ? mine.map((g) => el("li", { "data-game": g }, el("a", { href: seatLink(g, seats.get(g)), text: g }), invitesOf(g)))

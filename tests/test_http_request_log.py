@@ -36,9 +36,11 @@ def test_each_command_logs_one_line_with_its_request_id_game_seat_and_seq(tmp_pa
             answers.append(("played", played))
             after = played.json()["view"]
             ann_to_play = after["active"] == 0 and after["phase"] == "play"
-            refused = c.post(f"/games/{gid}/moves", json={"type": "code", "action_code": legal[0]["action_code"]})
-            # Ann's move again: out of turn (409; her own Chancellor decision pending is 409 too) unless her move
-            # ended the round and she starts the next, where the card she played is no longer in her hand (422)
+            # A Guard naming a Guard: out of turn (409; her own Chancellor decision pending is 409 too) unless her
+            # move ended the round and she starts the next, where it is refused whatever she was dealt (422: the
+            # Guard may not name a Guard, or she holds none). Her first move again was dealt a Guard once, and passed.
+            guard_on_guard = {"type": "play", "card": "guard", "target": 1, "guess": "guard"}
+            refused = c.post(f"/games/{gid}/moves", json=guard_on_guard)
             assert refused.status_code == (422 if ann_to_play else 409), refused.text
             answers.append(("refused", refused))
             reread = c.get(f"/games/{gid}", params={"token": token})  # a read is logged too, never its token

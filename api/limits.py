@@ -1,5 +1,5 @@
 """Limits that keep the referee answering under load or abuse: rate limits, an in-flight cap and stream caps (the
-deadlines for reading a request are in `api.deadlines`).
+deadlines for reading a request are in `server.deadlines`).
 
 `Limits` is pure ASGI middleware (like `RequestContext`, outside it), wrapped around both FastAPI's stack and the
 move route's short path, which share one `Guard` (the counters and buckets):
@@ -21,6 +21,7 @@ import hashlib
 import math
 import time
 from collections.abc import Hashable
+from typing import Protocol
 from urllib.parse import unquote_plus
 
 import structlog
@@ -28,10 +29,23 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from loveletter.api.problems import Problem, fr_int, language, send_problem
-from loveletter.api.settings import Settings
 from loveletter.core.lang import Text
 
 log = structlog.get_logger()
+
+
+class LimitSettings(Protocol):
+    """The settings the limits read (`server.settings.Settings` has them): declared here, since the HTTP layer
+    sits below the server that reads the environment."""
+
+    max_in_flight: int
+    max_streams: int
+    max_streams_per_client: int
+    create_rate: float
+    create_burst: int
+    move_rate: float
+    move_burst: int
+
 
 OVERLOAD_RETRY_AFTER = 1
 """Seconds a client is asked to wait after a 503 `overloaded` (in-flight cap)."""
@@ -100,7 +114,7 @@ TALLY = Tally()
 class Guard:
     """What the `Limits` middlewares of one app share: the in-flight count, the buckets, the open streams."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: LimitSettings) -> None:
         self.max_in_flight = settings.max_in_flight
         self.max_streams = settings.max_streams
         self.max_streams_per_client = settings.max_streams_per_client

@@ -34,7 +34,7 @@ _TITLES = {
     503: "The referee is busy or cannot reach its store (Retry-After says when to come back)",
 }
 ANYWHERE = (400, 429, 431, 503)
-"""Problems any route may answer: a header that cannot be read, the limits of api/limits.py and api/deadlines.py
+"""Problems any route may answer: a header that cannot be read, the limits of api/limits.py and server/deadlines.py
 and an unreachable store (docs/reliability.md)."""
 
 RETRY_AFTER = {

@@ -12,7 +12,7 @@ from fastapi import Body, FastAPI
 from fastapi.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from loveletter.api.logs import RequestContext, configure
+from loveletter.server.logs import RequestContext, configure
 
 configure("json", "info")  # as the load test runs the referee: one JSON line per request on the short path
 app = FastAPI()

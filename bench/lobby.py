@@ -38,14 +38,14 @@ sys.path.insert(0, str(ROOT))
 from bench.api_load import listening  # noqa: E402
 from bench.api_load import pct as _pct  # noqa: E402
 from bench.http_client import Connection  # noqa: E402
-from loveletter.api.logs import configure  # noqa: E402
 from loveletter.api.parse import lobby_cursor_of  # noqa: E402
 from loveletter.api.schemas import CreateGameIn  # noqa: E402
-from loveletter.api.settings import Settings  # noqa: E402
 from loveletter.events.pgcluster import TempCluster, free_port  # noqa: E402
 from loveletter.events.statements import lobby_query  # noqa: E402
 from loveletter.referee.referee import Referee  # noqa: E402
 from loveletter.server.app import open_store  # noqa: E402
+from loveletter.server.logs import configure  # noqa: E402
+from loveletter.server.settings import Settings  # noqa: E402
 
 
 def pct(values: list[float], q: float) -> float:

@@ -20,11 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from loveletter.api.logs import configure
 from loveletter.events.sqlite_store import SqliteStore
 from loveletter.referee.inputs import Code, NewGame, NewSeat
 from loveletter.referee.moves import Moved
 from loveletter.referee.referee import Referee
+from loveletter.server.logs import configure
 
 
 async def play(referee: Referee, index: int) -> int:

@@ -283,16 +283,23 @@ def _stay(server: str, key: str, player: Any, wanted: Any, state_file: str | Non
         Staying(c, key, player, wanted, Path(state_file or default), lambda line: print(line, flush=True)).run()
 
 
+def _ctrl_c_stops() -> None:
+    """A shell ignores SIGINT in the jobs it starts in the background, and Python then leaves it ignored: Ctrl-C (or
+    `kill -INT`) would not stop the bot. Python's own handler makes it a KeyboardInterrupt again."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def _stop_on_signals() -> None:
-    """Ctrl-C (SIGINT) and SIGTERM both stop a staying bot as `--on-stop` says. A shell ignores SIGINT in the jobs it
-    starts in the background, and a service manager stops with SIGTERM: without this, either would leave the bot
-    running, or end it without finishing or resigning its games."""
+    """Ctrl-C (SIGINT) and SIGTERM both stop a staying bot as `--on-stop` says. A service manager stops with SIGTERM:
+    without this, it would end the bot without finishing or resigning its games."""
     import signal
 
     def interrupt(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    _ctrl_c_stops()
     signal.signal(signal.SIGTERM, interrupt)
 
 
@@ -345,6 +352,7 @@ def _join_open(anyone: Client, name: str, wanted: Wanted, wait: bool, lang: Lang
                 )
             )
         return found, anyone.join(found, name)
+    _ctrl_c_stops()
     err = Console(stderr=True)
     status = err.status("") if err.is_terminal else nullcontext(None)
     start, said, refused = time.monotonic(), -PROGRESS_SECONDS, set()

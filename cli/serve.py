@@ -39,9 +39,9 @@ from loveletter.core.lang import Lang
 def serve(host: str | None, port: int | None, workers: int | None, database_url: str | None, lang: Lang) -> None:
     from pydantic import ValidationError
 
-    from loveletter.api.settings import Settings
     from loveletter.server.serve import ServeError
     from loveletter.server.serve import serve as run
+    from loveletter.server.settings import Settings
 
     given = {"host": host, "port": port, "workers": workers, "database_url": database_url}
     try:

@@ -29,7 +29,7 @@ def wall_ms() -> int:
 
 @dataclass(frozen=True, slots=True)
 class Timing:
-    """The referee's intervals, in seconds (the defaults are those of `api.settings.Settings`)."""
+    """The referee's intervals, in seconds (the defaults are those of `server.settings.Settings`)."""
 
     clock_poll: float = 1.0
     """The longest sleep between two looks at the time source (which tests may move by hand)."""

@@ -13,9 +13,7 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
 from loveletter.api import docs_pages, problems
-from loveletter.api.credentials import admin_tokens, redact_access_log
 from loveletter.api.limits import Guard, Limits
-from loveletter.api.logs import RequestContext, configure
 from loveletter.api.moves import RefereeApp
 from loveletter.api.openapi import complete
 from loveletter.api.routes import (
@@ -36,12 +34,14 @@ from loveletter.api.routes import (
     standing,
     streams,
 )
-from loveletter.api.settings import Settings
 from loveletter.events.signing import SigningKey
 from loveletter.events.store import EventStore
 from loveletter.referee.clocks import Timing
 from loveletter.referee.referee import Referee
 from loveletter.referee.seeks import queue_of
+from loveletter.server.credentials import admin_tokens, redact_access_log
+from loveletter.server.logs import RequestContext, configure
+from loveletter.server.settings import Settings
 from loveletter.web import pages as web
 from loveletter.web import rulings as rulings_page
 from loveletter.web import viewer as viewer_pages

@@ -8,9 +8,9 @@ from typing import Any
 
 import uvicorn
 
-from loveletter.api.settings import Settings
 from loveletter.core.lang import BilingualError, Text
 from loveletter.events.sqlite_store import DatabaseInUse, ensure_free
+from loveletter.server.settings import Settings
 
 
 class ServeError(BilingualError):
@@ -88,10 +88,10 @@ def in_use(exc: DatabaseInUse) -> ServeError:
 
 def server_options(settings: Settings, protocol: Any = None) -> dict[str, Any]:
     """uvicorn's options for the referee's timeouts and limits (docs/reliability.md): its HTTP protocol with
-    deadlines for reading a request (`api.deadlines`; by name, for worker processes, unless `protocol` is given: a
-    class from `api.deadlines.protocol_class`, for a server in this process), the keep-alive timeout, h11's cap on a
+    deadlines for reading a request (`server.deadlines`; by name, for worker processes, unless `protocol` is given: a
+    class from `server.deadlines.protocol_class`, for a server in this process), the keep-alive timeout, h11's cap on a
     request's head, and how long open requests and streams get when the server stops."""
-    from loveletter.api.deadlines import HTTP_PROTOCOL
+    from loveletter.server.deadlines import HTTP_PROTOCOL
 
     return {
         "http": protocol if protocol is not None else HTTP_PROTOCOL,

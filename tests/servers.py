@@ -25,10 +25,10 @@ import orjson
 import pytest
 import uvicorn
 
-from loveletter.api.settings import Settings
 from loveletter.events.pgcluster import free_port
 from loveletter.events.store import EventStore
 from loveletter.server.app import create_app
+from loveletter.server.settings import Settings
 
 # Every server the tests start signs with a throwaway key, never one in the working tree.
 os.environ.setdefault("LOVELETTER_KEY_PATH", os.path.join(tempfile.mkdtemp(prefix="loveletter-key-"), "signing.key"))

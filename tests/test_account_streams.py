@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import httpx
 
-from loveletter.api.settings import Settings
 from loveletter.events.postgres_store import PostgresStore
+from loveletter.server.settings import Settings
 from tests.servers import Server, read_sse, serve, server_fixture  # noqa: F401  (fixture)
 from tests.stores import pg_url  # noqa: F401  (fixture)
 from tests.test_challenges import account, code, post

@@ -7,8 +7,8 @@ import importlib.util
 import shutil
 from pathlib import Path
 
-from loveletter.api.settings import Settings
 from loveletter.events.sqlite_store import SqliteStore
+from loveletter.server.settings import Settings
 from tests.needs import need
 from tests.servers import serve
 

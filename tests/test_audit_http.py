@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from loveletter.api.routes.audits import MAX_AUDIT_BYTES
-from loveletter.api.settings import Settings
 from loveletter.events.sqlite_store import SqliteStore
+from loveletter.server.settings import Settings
 from tests.audit_helpers import signed_log, signing_key
 from tests.servers import client, serve
 

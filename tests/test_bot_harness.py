@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from examples.bots.careful import Careful
-from loveletter.api.settings import Settings
 from loveletter.client import Client, Game, LegalMove
 from loveletter.core.chance import committed_deal
 from loveletter.core.commands import RevealSeed
@@ -21,6 +20,7 @@ from loveletter.core.evolve import fold
 from loveletter.core.legal import from_action_code
 from loveletter.events.sqlite_store import SqliteStore
 from loveletter.play.harness import Bot, BuiltinBot, LogTold, core_view, decide, play, seat_game
+from loveletter.server.settings import Settings
 from tests.cli import loveletter
 from tests.servers import ADMIN, admin_log, log_events, serve
 

@@ -14,9 +14,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from loveletter.api.settings import Settings
 from loveletter.client import Client
 from loveletter.events.sqlite_store import SqliteStore
+from loveletter.server.settings import Settings
 from tests.cli import ROOT, SCRIPT, loveletter
 from tests.servers import ADMIN, admin_log, log_events, serve
 
@@ -33,12 +33,16 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         store.close()
 
 
+# How a shell starts a job in the background: SIGINT ignored, which the program inherits (`trap "" INT`, then exec).
+IN_THE_BACKGROUND = ["sh", "-c", 'trap "" INT; exec "$@"', "sh"]
+
+
 class Running:
     """`loveletter bot run …` in its own process, its stderr read line by line as it comes."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, background: bool = False) -> None:
         self.process = subprocess.Popen(
-            [str(SCRIPT), "bot", "run", *args],
+            [*(IN_THE_BACKGROUND if background else []), str(SCRIPT), "bot", "run", *args],
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -69,8 +73,12 @@ class Running:
         # stdout is read here and stderr only by the reader thread: `communicate` would read stderr too, and
         # whatever it took would be missing from `self.err` (an early Ctrl-C's last line went that way).
         assert self.process.stdout is not None
+        try:
+            self.process.wait(timeout=timeout)  # a bot that never ends fails the test instead of hanging it
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            raise
         out = self.process.stdout.read()
-        self.process.wait(timeout=timeout)
         self.reader.join(timeout)
         assert not self.reader.is_alive()
         return self.process.returncode, out, "".join(self.err)
@@ -128,7 +136,9 @@ def test_a_waiting_bot_joins_the_first_game_that_fits_and_plays_it_out(base: str
     ],
 )
 def test_ctrl_c_stops_a_waiting_bot_cleanly(base: str, lang: str, waiting: str, stopped: str) -> None:
-    bot = Running(BOT, "--server", base, "--join-open", "--wait", "--players", "6", "--lang", lang)
+    """Started as a shell starts a job in the background, where SIGINT is ignored: Ctrl-C (`kill -INT`) still stops
+    it (before, it went on waiting, and the test run that had started in the background hung here)."""
+    bot = Running(BOT, "--server", base, "--join-open", "--wait", "--players", "6", "--lang", lang, background=True)
     bot.said(waiting)
     bot.process.send_signal(signal.SIGINT)
     code, out, err = bot.finish(30)

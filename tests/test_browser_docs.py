@@ -9,8 +9,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from loveletter.api.settings import Settings
 from loveletter.events.sqlite_store import SqliteStore
+from loveletter.server.settings import Settings
 from tests.needs import need
 from tests.servers import serve
 

@@ -14,11 +14,11 @@ import httpx
 import pytest
 
 from loveletter.api.moves import RefereeApp
-from loveletter.api.settings import Settings
 from loveletter.events.sqlite_store import SqliteStore
 from loveletter.replays.rulings import explain
 from loveletter.replays.transcript import expand
 from loveletter.server.app import create_app
+from loveletter.server.settings import Settings
 from tests.cli import ROOT
 from tests.test_http_games import SCENARIO
 

@@ -16,10 +16,10 @@ from typing import Any
 import httpx
 import pytest
 
-from loveletter.api.settings import Settings
 from loveletter.client import AsyncClient, Client, LegalMove, RetryPolicy, RuleRefusal
 from loveletter.core.cards import Card
 from loveletter.events.sqlite_store import SqliteStore
+from loveletter.server.settings import Settings
 from tests.servers import COUNTESS_DEAL, serve
 
 ROOT = Path(__file__).resolve().parent.parent

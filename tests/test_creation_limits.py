@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from loveletter.api.settings import Settings
+from loveletter.server.settings import Settings
 from tests.servers import ADMIN, open_test_store, serve
 
 

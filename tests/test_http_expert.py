@@ -19,7 +19,6 @@ import orjson
 import pytest
 
 from loveletter.api.routes import analyses
-from loveletter.api.settings import Settings
 from loveletter.core.catalogue import ClockRanOut
 from loveletter.core.evolve import fold
 from loveletter.core.legal import action_code, legal_moves
@@ -30,6 +29,7 @@ from loveletter.play.engine.review import decisions
 from loveletter.play.report import statistics
 from loveletter.play.simulate import Config, simulate
 from loveletter.play.thinking import bot_seed
+from loveletter.server.settings import Settings
 from tests.cli import loveletter
 from tests.servers import ADMIN, ServerProcess, admin_log, client, create_game, log_events, serve, verify_log
 

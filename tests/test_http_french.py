@@ -23,7 +23,6 @@ import orjson
 import pytest
 
 from loveletter.api.problems import RULE_TITLES, TITLES, TYPE_BASE, french_error, invalid_request
-from loveletter.api.settings import Settings
 from loveletter.core.lang import BilingualError, Text
 from loveletter.core.rules import RULES
 from loveletter.core.sources import cite_on_referee
@@ -32,6 +31,7 @@ from loveletter.events.sqlite_store import SqliteStore
 from loveletter.events.store import Append, ConflictError, StoreError
 from loveletter.replays.rulings import MoveFormatError, explain
 from loveletter.replays.transcript import TranscriptFormatError, expand
+from loveletter.server.settings import Settings
 from tests.french import not_french
 from tests.servers import ADMIN, COUNTESS_DEAL, Server, admin_log, create_game, serve, server_fixture  # noqa: F401  (fixture)
 from tests.stores import pg_url, sqlite_path  # noqa: F401  (fixtures)

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from loveletter.api.settings import Settings
+from loveletter.server.settings import Settings
 from tests.servers import ADMIN, COUNTESS_DEAL, admin_log, client, log_events, open_test_store, serve, sse_items
 from tests.stores import pg_url  # noqa: F401  (fixture)
 

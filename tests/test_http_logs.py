@@ -6,7 +6,7 @@ import asyncio
 import io
 import threading
 
-from loveletter.api.logs import LoopBatchedLines
+from loveletter.server.logs import LoopBatchedLines
 
 
 def test_lines_logged_on_a_loop_are_written_together_at_the_end_of_the_iteration() -> None:

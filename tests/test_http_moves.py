@@ -12,9 +12,9 @@ import httpx
 import pytest
 
 from loveletter.api.moves import RefereeApp
-from loveletter.api.settings import Settings
 from loveletter.events.sqlite_store import SqliteStore
 from loveletter.server.app import create_app
+from loveletter.server.settings import Settings
 from tests.test_http_games import SCENARIO
 
 PLAYERS = [{"name": "Ann"}, {"name": "Bob"}]

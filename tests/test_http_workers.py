@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from loveletter.api.settings import Settings
 from loveletter.core.commands import StartGame
 from loveletter.core.decide import decide
 from loveletter.core.state import INITIAL
 from loveletter.events.postgres_store import PostgresStore
 from loveletter.events.store import Append, ConflictError
+from loveletter.server.settings import Settings
 from tests.servers import (
     ADMIN,
     ServerProcess,

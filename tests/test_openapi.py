@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from loveletter.api.settings import Settings
 from loveletter.server.app import create_app
+from loveletter.server.settings import Settings
 
 
 def test_every_route_has_an_example_answer(tmp_path: Path) -> None:

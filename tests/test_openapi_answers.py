@@ -36,8 +36,8 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from loveletter.api.openapi import stream_payload
-from loveletter.api.settings import Settings
 from loveletter.events.sqlite_store import SqliteStore
+from loveletter.server.settings import Settings
 from tests.servers import ADMIN, create_game, serve, sse_items
 
 CHECKS = [

@@ -8,8 +8,8 @@ import re
 import tempfile
 from pathlib import Path
 
-from loveletter.api.settings import Settings
 from loveletter.server.app import create_app
+from loveletter.server.settings import Settings
 
 
 def test_every_operation_has_a_short_unique_verb_first_id(tmp_path: Path) -> None:

@@ -21,8 +21,8 @@ from typing import Any
 import httpx
 import pytest
 
-from loveletter.api.settings import Settings
 from loveletter.events.sqlite_store import SqliteStore
+from loveletter.server.settings import Settings
 from tests.servers import serve
 
 PACKAGE = "ll_generated"

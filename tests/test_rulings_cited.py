@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from loveletter.api.settings import Settings
 from loveletter.server.app import create_app
+from loveletter.server.settings import Settings
 from tests.cli import ROOT, loveletter
 
 DOCS = ROOT / "docs"

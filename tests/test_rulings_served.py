@@ -13,8 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from loveletter.api.settings import Settings
 from loveletter.events.sqlite_store import SqliteStore
+from loveletter.server.settings import Settings
 from tests.servers import COUNTESS_DEAL, serve
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,9 +10,9 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from loveletter.api.settings import Settings
 from loveletter.events.log import SIGNED_MESSAGE_PREFIX
 from loveletter.events.signing import SigningKey, verify
+from loveletter.server.settings import Settings
 
 
 def test_the_default_key_lives_in_the_users_data_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from loveletter.api.settings import Settings
 from loveletter.events.log import read_path
 from loveletter.events.sqlite_store import SqliteStore
+from loveletter.server.settings import Settings
 from tests.cli import loveletter
 from tests.servers import ADMIN, serve
 

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from loveletter.api.settings import Settings
 from loveletter.events.log import game_lines
 from loveletter.events.sqlite_store import SqliteStore
+from loveletter.server.settings import Settings
 from tests.joined_game import joined_game_events
 from tests.servers import serve
 

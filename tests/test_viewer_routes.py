@@ -15,13 +15,13 @@ import httpx
 import orjson
 import pytest
 
-from loveletter.api.settings import Settings
 from loveletter.core.catalogue import RoundStarted
 from loveletter.events.log import read_games
 from loveletter.events.sqlite_store import SqliteStore
 from loveletter.play.report import statistics
 from loveletter.play.simulate import Config, simulate
 from loveletter.replays.transcript import expand
+from loveletter.server.settings import Settings
 from tests.french import not_french
 from tests.servers import COUNTESS_DEAL, admin_log, create_game, play_game, serve
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from loveletter.api.settings import Settings
 from loveletter.events.sqlite_store import SqliteStore
+from loveletter.server.settings import Settings
 from loveletter.web.words import WORDS
 from tests.french import not_french
 from tests.servers import COUNTESS_DEAL, serve

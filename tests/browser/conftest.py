@@ -22,10 +22,10 @@ import httpx
 import pytest
 import uvicorn
 
-from loveletter.api.settings import Settings
 from loveletter.events.pgcluster import free_port
 from loveletter.events.sqlite_store import SqliteStore
 from loveletter.server.app import create_app
+from loveletter.server.settings import Settings
 from tests.needs import need
 from tests.servers import STARTUP_SECONDS, _Server
 
@@ -160,6 +160,16 @@ def wait_until(page: Any, expression: str, arg: Any = None, timeout: float = 15.
         if time.monotonic() > deadline:
             raise AssertionError(f"still false after {timeout} s: {expression}")
         page.wait_for_timeout(25)
+
+
+def wait_held(page: Any, held: Callable[[], bool], timeout: float = 15.0) -> None:
+    """Wait until the test's own router holds the requests `held()` looks for. The page's routes are served only
+    while Playwright waits, so this waits through the page rather than sleeping."""
+    deadline = time.monotonic() + timeout
+    while not held():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the page's requests were not held after {timeout} s")
+        page.wait_for_timeout(20)
 
 
 def switch_language(page: Any, name: str) -> None:

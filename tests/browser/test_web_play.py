@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 import httpx
 
-from tests.browser.conftest import PHONE, Site, play_first, wait_until
+from tests.browser.conftest import PHONE, Site, play_first, wait_held, wait_until
 from tests.browser.knowledge import check, published_events, snapshot
 
 
@@ -166,8 +166,7 @@ def test_a_game_opened_while_the_lobby_stream_connects_is_listed(site: Site, new
     page.route("**/lobby/stream", lambda route: held.append(route))
     page.goto(f"{site.url}/")
     page.locator("#open li").first.wait_for()
-    while not held:
-        page.wait_for_timeout(20)
+    wait_held(page, lambda: bool(held))
     created = site.create({"players": [{"name": "Ned"}, {"open": True}], "public": True})
     held[0].continue_()
     game = created["game_id"]
@@ -187,8 +186,7 @@ def test_a_game_that_starts_between_two_answers_is_listed_once(site: Site, new_p
         lambda route: route.continue_() if "status=open" in route.request.url else later.append(route),
     )
     page.goto(f"{site.url}/")
-    while len(later) < 2:
-        page.wait_for_timeout(20)
+    wait_held(page, lambda: len(later) >= 2)
     assert httpx.post(f"{site.url}/games/{game}/join", json={"name": "Sam"}).status_code == 200
     for route in later:
         route.continue_()
@@ -229,8 +227,7 @@ def test_older_answers_arriving_last_do_not_draw_over_newer(site: Site, new_page
 
     page.route(lambda url: "/games?status=" in url, lists)
     page.goto(f"{site.url}/")
-    while len(first) < 3 or not stream:
-        page.wait_for_timeout(20)
+    wait_held(page, lambda: len(first) >= 3 and bool(stream))
     assert httpx.post(f"{site.url}/games/{game}/join", json={"name": "Uma"}).status_code == 200
     stream[0].continue_()  # the stream opens: the page refreshes again, after the join
     page.locator(f'#running li[data-game="{game}"]').wait_for()

@@ -60,8 +60,8 @@ def write(out: str) -> None:
     from starlette.testclient import TestClient
 
     import loveletter.events.sqlite_store as sqlite_store
-    from loveletter.api.settings import Settings
     from loveletter.server.app import create_app
+    from loveletter.server.settings import Settings
 
     print("writing with", sqlite_store.__file__, file=sys.stderr)
     for stale in (out, out + "-wal", out + "-shm", out + ".lock"):

@@ -10,10 +10,10 @@ import socket
 import time
 from collections.abc import Iterator
 
-from loveletter.api.deadlines import protocol_class
-from loveletter.api.settings import Settings
 from loveletter.events.store import EventStore
+from loveletter.server.deadlines import protocol_class
 from loveletter.server.serve import server_options
+from loveletter.server.settings import Settings
 from tests.servers import serve
 
 

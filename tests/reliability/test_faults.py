@@ -25,13 +25,13 @@ import httpx
 import pytest
 
 from loveletter.api.problems import TITLES
-from loveletter.api.settings import Settings
 from loveletter.events.log import read_games
 from loveletter.events.pgcluster import PostgresUnavailable, TempCluster
 from loveletter.events.postgres_store import PostgresStore
 from loveletter.events.sqlite_store import SqliteStore
 from loveletter.events.store import EventStore
 from loveletter.replays.replay import check
+from loveletter.server.settings import Settings
 from tests.needs import need
 from tests.reliability.guarded import guarded_serve
 from tests.servers import ADMIN

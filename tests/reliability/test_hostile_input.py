@@ -9,7 +9,7 @@ arbitrary bytes in every header the referee reads and in every path parameter of
 
 uvicorn's HTTP parser (httptools, or h11) refuses by itself, before the application, a request that is not HTTP:
 a control character (but a tab) or DEL in a header value, a Content-Length that is not digits (or above
-2**64 - 1), a raw byte above 0x7F in the path. The referee's protocol (`api.deadlines.Deadlines`) answers that
+2**64 - 1), a raw byte above 0x7F in the path. The referee's protocol (`server.deadlines.Deadlines`) answers that
 refusal as a 400 problem too; such a request never reaches the application. `uvicorn_refuses` predicts exactly
 which, and the search checks both ways.
 """
@@ -32,10 +32,10 @@ from hypothesis import strategies as st
 from starlette.routing import Route
 
 from loveletter.api.problems import RULE_TITLES, TITLES, TYPE_BASE
-from loveletter.api.settings import Settings
 from loveletter.events.sqlite_store import SqliteStore
 from loveletter.events.store import EventStore
 from loveletter.server.app import create_app
+from loveletter.server.settings import Settings
 from tests.reliability.guarded import guarded_serve
 from tests.servers import ADMIN, COUNTESS_DEAL, create_game, open_test_store
 from tests.stores import pg_url  # noqa: F401  (fixture)

@@ -11,8 +11,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from loveletter.api.settings import Settings
 from loveletter.events.sqlite_store import SqliteStore
+from loveletter.server.settings import Settings
 from tests.reliability.guarded import connect, guarded_serve, read_answer
 
 MB = 2**20

@@ -19,8 +19,8 @@ import httpx
 import pytest
 
 from loveletter.api.problems import TITLES, TYPE_BASE
-from loveletter.api.settings import Settings
 from loveletter.events.sqlite_store import SqliteStore
+from loveletter.server.settings import Settings
 from tests.reliability.guarded import closed_by_server, connect, guarded_serve, read_answer
 
 TWO = [{"name": "Ann"}, {"name": "Bob"}]

@@ -12,8 +12,8 @@ import httpx
 import orjson
 import pytest
 
-from loveletter.api.settings import Settings
 from loveletter.events.postgres_store import PostgresStore
+from loveletter.server.settings import Settings
 from tests.servers import (
     ADMIN,
     Server,

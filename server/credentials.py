@@ -15,8 +15,8 @@ from __future__ import annotations
 import logging
 from urllib.parse import unquote_plus
 
-from loveletter.api.settings import Settings
 from loveletter.referee.tokens import AdminTokens
+from loveletter.server.settings import Settings
 
 __all__ = ["AdminTokens", "admin_tokens", "redact_access_log"]
 

@@ -19,8 +19,8 @@ import orjson
 
 from loveletter.api.limits import TALLY
 from loveletter.api.problems import PROBLEM_JSON, Problem, fr_int, language
-from loveletter.api.settings import Settings
 from loveletter.core.lang import Text
+from loveletter.server.settings import Settings
 
 
 class Deadlines:
@@ -194,7 +194,7 @@ class GuardedH11Protocol(Deadlines, _H11):  # type: ignore[misc, valid-type]
     """uvicorn's h11 protocol with the referee's reading deadlines."""
 
 
-HTTP_PROTOCOL = "loveletter.api.deadlines:GuardedHttpToolsProtocol"
+HTTP_PROTOCOL = "loveletter.server.deadlines:GuardedHttpToolsProtocol"
 """What `loveletter serve` gives uvicorn as its `http` protocol (by name: worker processes import it)."""
 
 

@@ -29,7 +29,7 @@ system:
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict -p loveletter.core -p loveletter.events -p loveletter.replays -p loveletter.client -p loveletter.env -p loveletter.play
+	$(BIN)/mypy --strict -p loveletter.core -p loveletter.events -p loveletter.replays -p loveletter.client -p loveletter.env -p loveletter.play -p loveletter.referee
 
 docs: $(STAMP)
 	$(BIN)/python docs/generate.py

@@ -74,6 +74,8 @@ STATUSES: Mapping[str, int] = {
     "invite_used": 409,
     "game_full": 409,
     "game_not_over": 409,
+    "game_not_over/read": 403,
+    "at_out_of_range": 422,
     "unknown_player": 422,
     "unknown_action_code": 422,
     "idempotency_key_reused": 422,
@@ -96,4 +98,6 @@ STATUSES: Mapping[str, int] = {
     "rule:*": 422,
 }
 """The HTTP status of each refusal of the referee, by its code; a rules refusal (whose code is the rules' own, and
-may be one of these) by `rule:` and its code, or `rule:*` for any other rule."""
+may be one of these) by `rule:` and its code, or `rule:*` for any other rule; a refusal to show what a game hides
+until its end (`about["read"]`) by its code and `/read` (forbidden to see it yet, where a command that needs the
+end, such as a rematch, conflicts with the game as it is)."""

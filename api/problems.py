@@ -117,13 +117,45 @@ def rule_sources(sources: Sequence[str]) -> list[dict[str, Any]]:
 
 def of_refusal(refusal: Refusal) -> Problem:
     """The referee's refusal as a problem: its status from `STATUSES`, a rules refusal's rule id, text and sources
-    (`rule_sources`, named and linked) first among its members."""
-    if refusal.rule_id is None:
-        status = STATUSES[refusal.code]
-    else:
+    (`rule_sources`, named and linked) first among its members; worded with HTTP's own names where the referee's
+    words are the transport's to choose (`HTTP_WORDS`)."""
+    if refusal.rule_id is not None:
         status = STATUSES.get(f"rule:{refusal.code}", STATUSES["rule:*"])
+    elif refusal.about.get("read"):
+        status = STATUSES[f"{refusal.code}/read"]
+    else:
+        status = STATUSES[refusal.code]
     extra = _rule_members(refusal.rule_id) if refusal.rule_id is not None else {}
-    return Problem(status, refusal.code, refusal.detail, title=refusal.title, **extra, **refusal.extra)
+    words = HTTP_WORDS.get(refusal.code)
+    detail = words(refusal) if words is not None else refusal.detail
+    return Problem(status, refusal.code, detail, title=refusal.title, **extra, **refusal.extra)
+
+
+def _bearer(refusal: Refusal) -> Text:
+    needed: Text = refusal.about["credential"]
+    return Text(
+        f"send Authorization: Bearer <{needed.en}>", f"envoyez l'en-tête « Authorization: Bearer <{needed.fr}> »"
+    )
+
+
+def _if_match(refusal: Refusal) -> Text:
+    expected, version = refusal.about["expected"], refusal.extra["version"]
+    return Text(
+        f"If-Match expected version {expected}, the game is at version {version}",
+        f"If-Match attendait la version {expected}, la partie en est à la version {version}",
+    )
+
+
+HTTP_WORDS = {
+    "token_required": _bearer,
+    "stale_version": _if_match,
+    "idempotency_key_reused": lambda _: Text(
+        "this Idempotency-Key was already used with a different request body",
+        "cette valeur d'Idempotency-Key a déjà servi pour une requête au corps différent",
+    ),
+}
+"""The refusals an HTTP client is told in HTTP's words (the header to send, the header that did not match): the
+referee says the same without naming a header."""
 
 
 @functools.cache

@@ -97,8 +97,8 @@ def instrumented() -> Any:
                     "tasks": len(asyncio.all_tasks()),
                     "timers": None if scheduled is None else sum(_kinds(scheduled).values()),
                     "timer_kinds": None if scheduled is None else _kinds(scheduled),
-                    "heap": len(referee.clocks._deadlines),
-                    "cached_games": len(referee.tables.cached),
+                    "heap": len(referee._clocks._deadlines),
+                    "cached_games": len(referee._tables.cached),
                     "rss_kib": _rss_kib(),
                     "expired": expired,
                 }

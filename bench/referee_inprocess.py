@@ -22,8 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from loveletter.events.sqlite_store import SqliteStore
 from loveletter.referee.inputs import Code, NewGame, NewSeat
-from loveletter.referee.moves import Moved
-from loveletter.referee.referee import Referee
+from loveletter.referee.referee import Moved, Referee
 from loveletter.server.logs import configure
 
 
@@ -33,12 +32,11 @@ async def play(referee: Referee, index: int) -> int:
     tokens = [seat["token"] for seat in created["seats"]]
     moves = 0
     while True:
-        table = await referee.table(game_id)
-        state = table.state
-        if state.over:
+        seen = (await referee.reader(game_id, tokens[0])).game()
+        if seen["over"]:
             return moves
-        seat = state.active
-        code = referee.game_json(table, seat)["legal_moves"][0]["action_code"]
+        seat = seen["view"]["active"]
+        code = (await referee.reader(game_id, tokens[seat])).game()["legal_moves"][0]["action_code"]
         result = await referee.move(game_id, tokens[seat], Code(code), request=b"")
         assert isinstance(result, Moved), result
         moves += 1
@@ -47,7 +45,7 @@ async def play(referee: Referee, index: int) -> int:
 async def run(games: int, concurrency: int, path: str, durability: str) -> tuple[int, float, float]:
     store = SqliteStore(path, durability)
     referee = Referee(store, cache_games=10_000, signing_key=None)
-    referee.bind_loop()
+    await referee.start()
     queue = list(range(games))
     total = 0
 

@@ -18,22 +18,20 @@ from pathlib import Path
 
 from loveletter.events.accounts import SeekRow
 from loveletter.events.sqlite_store import SqliteStore
-from loveletter.referee.accounts import Accounts
 from loveletter.referee.referee import Referee
-from loveletter.referee.seeks import queue_of
 
 
 async def run(waiting: int, pairs: int, path: Path) -> list[float]:
     store = SqliteStore(str(path))
     try:
         referee = Referee(store)
-        referee.bind_loop()
-        accounts = Accounts(store, referee.clock)
-        queue = queue_of(referee)
+        referee._tables.bind_loop()  # the bench reaches behind the face to time the queue alone
+        accounts = referee._accounts
+        queue = referee._seeks
         # Every waiting seek is dated in the future, so its window stays at its narrowest (2) however long the set-up
         # takes, and the ratings keep them apart: 1,000 seeks that pair with nothing. One account holds `pairs` of them
         # at 26 (an account never pairs with itself); each new seek, at 25, pairs with one of those.
-        later = referee.clock() + 10**9
+        later = referee._judge.now() + 10**9
         partner = (await accounts.create("partner", "bot"))["account_id"]
         for i in range(waiting):
             if i < pairs:

@@ -193,7 +193,7 @@ def wake_up_parts(streams: int) -> tuple[float, float]:
     from loveletter.core.evolve import fold
     from loveletter.core.legal import legal_moves
     from loveletter.core.state import INITIAL
-    from loveletter.referee.tables import events_json
+    from loveletter.referee.reading import events_json
 
     seed = bytes(32)
     state = fold(decide(INITIAL, StartGame("2019", ("Ann", "Bob"), {}, None, False, commitment(seed))))

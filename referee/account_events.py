@@ -10,14 +10,17 @@ PostgreSQL) reaches it. The ids only grow, so they are the streams' `Last-Event-
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import AsyncGenerator, Callable
+from contextlib import suppress
 from typing import Any
 
 from loveletter.events.codec import dumps
-from loveletter.events.store import EventStore
+from loveletter.events.store import EventStore, StoreError
 
 KINDS = ("challenge_received", "challenge_accepted", "challenge_declined", "game_started", "seek_paired")
 """The kinds of account events (docs/accounts.md says what each carries)."""
+PAGE = 200
+"""Events read from the store at once by an account stream."""
 POLL = 1.0
 """Seconds between two looks at the store by an idle account stream (an event another worker wrote)."""
 
@@ -45,11 +48,28 @@ class AccountFeed:
         if news is not None:
             news.set()
 
-
-def feed_of(referee: Any) -> AccountFeed:
-    """The referee's account feed, made the first time it is asked for (the referee knows nothing of it)."""
-    found: AccountFeed | None = getattr(referee, "_account_feed", None)
-    if found is None:
-        found = AccountFeed(referee.store, referee.clock)
-        referee._account_feed = found
-    return found
+    async def follow(
+        self, account_id: str, cursor: int, keep_alive: float
+    ) -> AsyncGenerator[list[tuple[int, str, bytes]] | None, None]:
+        """The account's events after `cursor`, then each new one: woken by this worker's writes, and looking at the
+        store every `POLL` seconds for another worker's; None when idle for a keep-alive. Ends quietly when the
+        store closes under it (the worker stopping): the client resumes from its last id where a store answers."""
+        loop = asyncio.get_running_loop()
+        written = loop.time()
+        while True:
+            news = self.news()  # taken before reading: an event written meanwhile wakes the wait below
+            try:
+                rows = await asyncio.to_thread(self.store.account_events, account_id, cursor, PAGE)
+            except StoreError:
+                return
+            if rows:
+                yield list(rows)
+                cursor = rows[-1][0]
+                written = loop.time()
+                if len(rows) == PAGE:
+                    continue
+            with suppress(TimeoutError):
+                await asyncio.wait_for(news.wait(), POLL)
+            if loop.time() - written >= keep_alive * 0.9:
+                written = loop.time()
+                yield None

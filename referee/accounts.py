@@ -24,8 +24,8 @@ from loveletter.core.lang import Text
 from loveletter.events.accounts import AccountRow, NameTaken
 from loveletter.events.store import EventStore
 from loveletter.referee.inputs import NewGame
-from loveletter.referee.ladder import ladders_of
-from loveletter.referee.refusals import Refusal
+from loveletter.referee.ladder import Ladders
+from loveletter.referee.refusals import Refusal, account_not_found, key_rejected
 from loveletter.referee.tokens import digest, matches
 
 Kind = Literal["person", "bot"]
@@ -82,29 +82,13 @@ def new_key() -> str:
     return KEY_PREFIX + secrets.token_urlsafe(32)
 
 
-def account_not_found(account_id: str) -> Refusal:
-    return Refusal(
-        "account_not_found",
-        Text(f"there is no account {account_id!r}", f"il n'y a pas de compte « {account_id} »"),
-    )
-
-
-def key_rejected() -> Refusal:
-    return Refusal(
-        "account_key_rejected",
-        Text(
-            "this key is not the current key of this account",
-            "cette clé n'est pas la clé en vigueur de ce compte",
-        ),
-    )
-
-
 class Accounts:
     """Creating accounts, rotating and revoking their keys, and reading them; `now` is the referee's clock."""
 
-    def __init__(self, store: EventStore, now: Any) -> None:
+    def __init__(self, store: EventStore, now: Any, ladders: Ladders) -> None:
         self.store = store
         self.now = now
+        self.ladders = ladders
 
     async def create(self, name: str, kind: Kind) -> dict[str, Any]:
         """A new account: its public id and its key (shown here and never again)."""
@@ -167,7 +151,7 @@ class Accounts:
             "created": row.created,
             "active": row.key_digest is not None,
             "games": games,
-            "ratings": await ladders_of(self.store).of_account(account_id),
+            "ratings": await self.ladders.of_account(account_id),
         }
 
 

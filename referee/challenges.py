@@ -19,17 +19,10 @@ from typing import Any
 from loveletter.core.lang import Text
 from loveletter.events.accounts import AccountRow, ChallengeRow
 from loveletter.referee.account_events import AccountFeed
-from loveletter.referee.accounts import Accounts, account_not_found, key_rejected, normalize_name
+from loveletter.referee.accounts import Accounts, normalize_name
 from loveletter.referee.inputs import NewGame, NewSeat
-from loveletter.referee.refusals import Refusal
+from loveletter.referee.refusals import Refusal, account_not_found, challenge_not_found, key_rejected
 from loveletter.referee.seating import Seating
-
-
-def challenge_not_found(challenge_id: str) -> Refusal:
-    return Refusal(
-        "challenge_not_found",
-        Text(f"there is no challenge {challenge_id!r}", f"il n'y a pas de défi « {challenge_id} »"),
-    )
 
 
 class Challenges:

@@ -6,16 +6,16 @@ is what `loveletter ratings` computes from the downloaded logs."""
 from __future__ import annotations
 
 import asyncio
-import weakref
 
 from loveletter.events.store import EventStore
-from loveletter.play.ladder import Group, Standing, rated_game, standings
+from loveletter.play.ladder import Group, NotCounted, RatedGame, Standing, rated_game, standings
 
 
 class Ladders:
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self._folded: tuple[tuple[str, ...], dict[Group, list[Standing]]] = ((), {})
+        self._games: tuple[tuple[str, ...], list[RatedGame]] = ((), [])
         self._lock = asyncio.Lock()
 
     async def all(self) -> dict[Group, list[Standing]]:
@@ -31,6 +31,24 @@ class Ladders:
         games = [rated_game(g, [e for _, e in self.store.load(g)]) for g in ids]
         return standings(games)
 
+    async def games(self) -> list[RatedGame]:
+        """Every finished rated game the store holds now, as the ladder counts it (read again when the list changed)."""
+        rows = await asyncio.to_thread(self.store.rated_games)
+        ids = tuple(game_id for game_id, *_ in rows)
+        async with self._lock:
+            if self._games[0] != ids:
+                self._games = (ids, await asyncio.to_thread(self._read, ids))
+            return self._games[1]
+
+    def _read(self, ids: tuple[str, ...]) -> list[RatedGame]:
+        games = []
+        for g in ids:
+            try:
+                games.append(rated_game(g, [e for _, e in self.store.load(g)]))
+            except NotCounted:
+                continue  # the ladder's fold would refuse it too; the store records only games that count
+        return games
+
     async def ladder(self, ruleset: str, players: int) -> list[Standing]:
         return (await self.all()).get((ruleset, players), [])
 
@@ -43,14 +61,3 @@ class Ladders:
                     out.append({"ruleset": ruleset, "players": players, "rank": rank, "mu": standing.mu,
                                 "sigma": standing.sigma, "games": standing.games})  # fmt: skip
         return out
-
-
-_LADDERS: weakref.WeakKeyDictionary[EventStore, Ladders] = weakref.WeakKeyDictionary()
-
-
-def ladders_of(store: EventStore) -> Ladders:
-    """The one `Ladders` of a store in this process (its fold is kept between requests)."""
-    found = _LADDERS.get(store)
-    if found is None:
-        found = _LADDERS[store] = Ladders(store)
-    return found

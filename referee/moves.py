@@ -34,8 +34,10 @@ from loveletter.events.store import Append, ConflictError, EventStore, GameIndex
 from loveletter.play.thinking import OFF_THE_LOOP, Thinking
 from loveletter.referee.following import Following, thinker
 from loveletter.referee.inputs import Code, Move, Play, Return, SeatRef, Seed
+from loveletter.referee.lobby import game_index, lobby_news
+from loveletter.referee.reading import events_json
 from loveletter.referee.refusals import Refusal, kept_changing, ruled_out, unknown_player
-from loveletter.referee.tables import Table, Tables, events_json, game_index, lobby_news
+from loveletter.referee.tables import Table, Tables
 from loveletter.referee.tokens import Credentials
 
 log = structlog.get_logger()
@@ -58,6 +60,8 @@ class Moved:
     version: int
     answer: dict[str, Any]
     kept: Kept | None = None
+    seat: int | None = None
+    """The seat that moved (None: the organiser or an admin), for the transport's log line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +218,7 @@ class Judge:
                 version = await self.commit(table, state, events)
                 if version is None:
                     continue
-                return Moved(version, answer(table.state, seat, table.events[state.seq :], state.seq + 1))
+                return Moved(version, answer(table.state, seat, table.events[state.seq :], state.seq + 1), None, seat)
         raise kept_changing(table.version)
 
     async def expire(self, game_id: str, deadline: int) -> bool:
@@ -294,9 +298,10 @@ class Judge:
                     raise Refusal(
                         "stale_version",
                         Text(
-                            f"If-Match expected version {expected}, the game is at version {state.seq}",
-                            f"If-Match attendait la version {expected}, la partie en est à la version {state.seq}",
+                            f"the move expected version {expected}, the game is at version {state.seq}",
+                            f"le coup attendait la version {expected}, la partie en est à la version {state.seq}",
                         ),
+                        about={"expected": expected},
                         version=state.seq,
                     )
                 refusal: Refusal | None = None
@@ -337,8 +342,7 @@ class Judge:
                         ) from None
                     continue
                 self._grown(table, events, final, index)
-                structlog.contextvars.bind_contextvars(seq=version)
-                return Moved(version, said, kept)
+                return Moved(version, said, kept, seat)
         raise kept_changing(table.version)
 
     async def _keep_refusal(self, table: Table, version: int, kept: Idempotency) -> bool:
@@ -359,8 +363,8 @@ class Judge:
             raise Refusal(
                 "idempotency_key_reused",
                 Text(
-                    "this Idempotency-Key was already used with a different request body",
-                    "cette valeur d'Idempotency-Key a déjà servi pour une requête au corps différent",
+                    "this idempotency key was already used with a different request",
+                    "cette clé d'idempotence a déjà servi pour une requête différente",
                 ),
             )
         return Replayed((stored.status, stored.response))

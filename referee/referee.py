@@ -1,35 +1,63 @@
-"""The referee: the one authority between clients and the event store, and the one entry its callers need.
+"""The referee: the one authority between clients and the event store, and the one thing its callers touch.
 
-Like boardgame.io's master, it is handed its storage (an `EventStore`), its time source and its intervals, and
-knows no transport: it takes plain inputs (`referee.inputs`) and tokens, and returns plain data or raises a
-`Refusal`. Its parts, each of one concern: `tables` (the cache of folded games, their watches, presence),
-`tokens` (who is asking), `moves` (judging and recording, idempotency), `following` (chance and the bot seats,
-the expert thought off the event loop), `seating` (create, join, rematch, resign, abort) and `clocks` (turn clocks,
-the streams' ticker)."""
+Like boardgame.io's master, it is handed its storage (an `EventStore`), its time source and its intervals, and knows
+no transport: it takes plain inputs (`referee.inputs`) and credentials, and returns plain data or raises a `Refusal`
+(`referee.refusals`). It composes the services that do the work, each of one concern — `tables` (the cache of folded
+games and their watches), `tokens` (who is asking), `moves` (judging and recording), `seating` (create, join, rematch,
+resign, abort), `clocks` (turn clocks, the streams' ticker), `accounts`, `seeks`, `challenges`, `account_events` and
+`ladder` — owns their start and stop, and answers every read of a game through a `Reader` made for the credential
+that asked (`referee.reading`): no `Table`, store or service leaves this room (tests/test_layers.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any, Callable
+import asyncio
+from collections.abc import AsyncGenerator
+from typing import Any, Callable, Literal
 
+import orjson
+
+from loveletter.core.catalogue import Event
 from loveletter.core.lang import Text
-from loveletter.core.legal import legal_moves_as_dicts
-from loveletter.core.views import view
-from loveletter.events.log import Header, game_lines
 from loveletter.events.signing import SigningKey
 from loveletter.events.store import EventStore
+from loveletter.play.ladder import RatedGame, Standing
+from loveletter.play.thinking import Thinking
+from loveletter.referee.account_events import KINDS as ACCOUNT_EVENT_KINDS
+from loveletter.referee.account_events import AccountFeed
+from loveletter.referee.accounts import Accounts, Kind
+from loveletter.referee.challenges import Challenges
 from loveletter.referee.clocks import Clocks, Timing, wall_ms
 from loveletter.referee.inputs import Joining, Move, NewGame
+from loveletter.referee.ladder import Ladders
+from loveletter.referee.lobby import follow_news
 from loveletter.referee.moves import Judge, Keeper, Moved, Replayed
-from loveletter.referee.refusals import Refusal
+from loveletter.referee.reading import Item, Reader, game_not_over
+from loveletter.referee.refusals import Refusal, key_rejected
 from loveletter.referee.seating import Seating
-from loveletter.referee.tables import Presence, Table, Tables, Watch, state_seen_by
+from loveletter.referee.seeks import SeekQueue
+from loveletter.referee.tables import Tables
 from loveletter.referee.tokens import AdminTokens, Credentials
+
+__all__ = [
+    "ACCOUNT_EVENT_KINDS",
+    "AdminTokens",
+    "Item",
+    "Keeper",
+    "Moved",
+    "Reader",
+    "Referee",
+    "Refusal",
+    "Replayed",
+    "Timing",
+]
+
+Asker = Literal["seat", "seat_or_admin", "admin"]
+"""Which credentials a read takes: a seat's or the organiser's token (any other refused), those or an admin's, or
+an admin's alone (any other read as nobody's: the caller is a spectator)."""
 
 
 class Referee:
-    """The parts wired together: a facade whose methods are the referee's whole surface."""
+    """The face of the referee: every command and every read its callers may make, and nothing else."""
 
     def __init__(
         self,
@@ -40,64 +68,70 @@ class Referee:
         signing_key: SigningKey | None = None,
         clock: Callable[[], int] = wall_ms,
         timing: Timing | None = None,
+        owns_store: bool = False,
+        thinking: Thinking | None = None,
+        identified: Callable[[str, int], None] | None = None,
     ) -> None:
-        self.store = store
-        self.clock = clock
-        self.signing_key = signing_key
-        self.tables = Tables(store, cache_games)
-        self.credentials = Credentials(admin_tokens if admin_tokens is not None else AdminTokens())
-        self.judge = Judge(store, self.tables, self.credentials, clock)
-        self.seating = Seating(self.judge)
-        self.clocks = Clocks(store, clock, timing or Timing(), self._expire, self.tables.poke_all)
-        self.tables.loaded.append(self.clocks.started)
+        """`identified` is told (game id, seat) whenever a token is found to be a seat's (a log line's context)."""
+        self._store = store
+        self._owns_store = owns_store
+        self._signing_key = signing_key
+        self._timing = timing or Timing()
+        self._tables = Tables(store, cache_games)
+        self._credentials = Credentials(admin_tokens if admin_tokens is not None else AdminTokens(), identified)
+        self._judge = Judge(store, self._tables, self._credentials, clock, thinking)
+        self._ladders = Ladders(store)
+        self._accounts = Accounts(store, clock, self._ladders)
+        self._seating = Seating(self._judge, self._accounts)
+        self._clocks = Clocks(store, clock, self._timing, self._expire, self._tables.poke_all)
+        self._tables.loaded.append(self._clocks.started)
+        self._feed = AccountFeed(store, clock)
+        self._seeks = SeekQueue(self._accounts, self._seating, self._feed)
+        self._challenges = Challenges(self._accounts, self._seating, self._feed)
+
+    # -- start and stop -------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start the background work: the turn clocks, and the seek queue's pairing (the open seeks left in the
+        store are paired though no new seek comes). Called on the event loop that will serve the referee."""
+        self._tables.bind_loop()
+        await self._clocks.start()
+        self._seeks.start()
+
+    async def stop(self) -> None:
+        """Stop the background work, the thinking room's worker processes, and the store if it is the referee's."""
+        await self._seeks.stop()
+        await self._clocks.stop()
+        self._judge.thinking.close()
+        if self._owns_store:
+            self._store.close()
 
     async def _expire(self, game_id: str, deadline: int) -> bool:
         return await self.expire(game_id, deadline)  # by attribute: a benchmark may wrap `expire`
 
-    # -- tables, streams, presence ------------------------------------------------------------------
-
-    async def table(self, game_id: str) -> Table:
-        """The game (refused with `game_not_found` if there is none)."""
-        return await self.tables.table(game_id)
-
-    @contextmanager
-    def watching(self, game_id: str) -> Iterator[Watch]:
-        with self.tables.watching(game_id) as watch:
-            yield watch
-
-    async def current(self, game_id: str, watch: Watch) -> Table:
-        return await self.tables.current(game_id, watch)
-
-    @property
-    def presence(self) -> Presence:
-        return self.tables.presence
-
-    def bind_loop(self) -> None:
-        self.tables.bind_loop()
-
-    async def start_clocks(self) -> None:
-        await self.clocks.start()
-
-    async def stop_clocks(self) -> None:
-        await self.clocks.stop()
-
     async def expire(self, game_id: str, deadline: int) -> bool:
         """Act on a game's clock if `deadline` is still its running deadline and has passed: True if acted."""
-        return await self.judge.expire(game_id, deadline)
+        return await self._judge.expire(game_id, deadline)
 
-    # -- who is asking --------------------------------------------------------------------------------
+    # -- the service ------------------------------------------------------------------------------------
 
-    def seat_for(self, table: Table, token: str | None, *, required: bool) -> int | None:
-        return self.credentials.seat_for(table, token, required=required)
+    def health(self) -> dict[str, Any]:
+        return {"status": "ok", "store": type(self._store).__name__}
 
-    def is_admin(self, token: str | None) -> bool:
-        return self.credentials.is_admin(token)
+    def public_keys(self) -> list[dict[str, str]]:
+        """The public keys the logs are signed with (none without a signing key)."""
+        return [self._signing_key.published()] if self._signing_key is not None else []
 
-    # -- commands -------------------------------------------------------------------------------------
+    @property
+    def keep_alive(self) -> float:
+        """Seconds between two keep-alives of an idle stream."""
+        return self._timing.keep_alive
+
+    # -- games: commands ----------------------------------------------------------------------------
 
     async def create(self, game: NewGame, token: str | None = None) -> dict[str, Any]:
         """Create a game (`token`: the asker's, needed only to choose the server seed, which is the admin's)."""
-        if game.server_seed is not None and not self.credentials.is_admin(token):
+        if game.server_seed is not None and not self._credentials.is_admin(token):
             raise Refusal(
                 "admin_required",
                 Text(
@@ -105,19 +139,19 @@ class Referee:
                     "seul l'administrateur de l'arbitre peut choisir la graine serveur d'une partie",
                 ),
             )
-        return await self.seating.create(game)
+        return await self._seating.create(game)
 
     async def join(self, game_id: str, joining: Joining) -> dict[str, Any]:
-        return await self.seating.join(game_id, joining)
+        return await self._seating.join(game_id, joining)
 
     async def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
-        return await self.seating.rematch(game_id, token)
+        return await self._seating.rematch(game_id, token)
 
     async def resign(self, game_id: str, token: str | None) -> Moved:
-        return await self.seating.resign(game_id, token)
+        return await self._seating.resign(game_id, token)
 
     async def abort(self, game_id: str, token: str | None) -> Moved:
-        return await self.seating.abort(game_id, token)
+        return await self._seating.abort(game_id, token)
 
     async def move(
         self,
@@ -131,29 +165,108 @@ class Referee:
         keep: Keeper | None = None,
     ) -> Moved | Replayed:
         """Judge and record a seat's move (see `Judge.move`)."""
-        return await self.judge.move(game_id, token, move, request=request, expected=expected, key=key, keep=keep)
+        return await self._judge.move(game_id, token, move, request=request, expected=expected, key=key, keep=keep)
 
-    # -- reading ----------------------------------------------------------------------------------------
+    # -- games: reads, each filtered for the credential that asked ----------------------------------------
 
-    def game_json(self, table: Table, seat: int | None) -> dict[str, Any]:
-        """The game as `seat` sees it (None: a spectator, who sees it as it was the spectator delay ago)."""
-        state = state_seen_by(table, seat)
-        return {
-            "game_id": table.game_id,
-            "version": state.seq,
-            "players": list(state.players),
-            "bots": [s.get("bot") for s in table.meta["seats"]],
-            "scenario": state.scenario,
-            "over": state.over,
-            "your_turn": seat is not None and state.active == seat,
-            "rematch": table.meta.get("rematch"),
-            "view": view(state, seat).as_dict(),
-            "legal_moves": legal_moves_as_dicts(state, seat) if seat is not None else [],
-        }
+    async def reader(self, game_id: str, token: str | None, *, asker: Asker = "seat") -> Reader:
+        """The game as `token` may see it (refused with `game_not_found` if there is none; a token that is not one
+        the read takes is refused, except for `asker="admin"`, where anyone else is a spectator)."""
+        table = await self._tables.table(game_id)
+        admin = asker != "seat" and self._credentials.is_admin(token)
+        seat = None if admin or asker == "admin" else self._credentials.seat_for(table, token, required=False)
+        return Reader(
+            self._tables, table, seat, admin=admin, signing_key=self._signing_key, keep_alive=self._timing.keep_alive
+        )
 
-    def log_bytes(self, table: Table) -> bytes:
-        """The game's complete JSONL log: header, hash-chained events, and the referee's signature
-        (the format `loveletter replay` and `loveletter audit` verify)."""
-        header = Header.of(table.events[0], table.game_id)  # type: ignore[arg-type]
-        signer = self.signing_key.sign if self.signing_key is not None else None
-        return b"".join(line + b"\n" for line in game_lines(table.events, header, signer=signer))
+    async def finished_events(self, game_id: str) -> list[Event]:
+        """A finished game's events, which anyone may read (refused while the game is in play)."""
+        table = await self._tables.table(game_id)
+        if not table.state.over:
+            raise game_not_over(
+                "a game of this server is analysed once it is over", "une partie de ce serveur s'analyse une fois finie"
+            )
+        return list(table.events)
+
+    async def lobby(
+        self, status: str | None, ruleset: str | None, before: tuple[int, str] | None, limit: int
+    ) -> tuple[list[dict[str, Any]], tuple[int, str] | None]:
+        """A page of the public games, newest first, with public facts only, and where the next page starts."""
+        rows = await asyncio.to_thread(self._store.lobby, status, ruleset, before, limit + 1)
+        games = [{"game_id": game, **orjson.loads(listing)} for _, game, listing in rows[:limit]]
+        return games, (rows[limit - 1][0], rows[limit - 1][1]) if len(rows) > limit else None
+
+    def lobby_news(self, cursor: int | None) -> AsyncGenerator[list[Item] | None, None]:
+        """The lobby's news after `cursor` (None: from the next news on), then as it comes (`lobby.follow_news`)."""
+        return follow_news(self._store, self._tables, cursor, self._timing.keep_alive)
+
+    # -- accounts -----------------------------------------------------------------------------------------
+
+    async def create_account(self, name: str, kind: Kind) -> dict[str, Any]:
+        """A new account: its public id and its key (shown here and never again)."""
+        return await self._accounts.create(name, kind)
+
+    async def account(self, account_id: str) -> dict[str, Any]:
+        """What anyone may read of an account: its name, kind, games and ratings."""
+        return await self._accounts.public(account_id)
+
+    async def account_of_key(self, key: str | None) -> dict[str, Any]:
+        """The account whose current key is `key`, as anyone may read it (refused for any other key)."""
+        row = await self._accounts.holder(key)
+        return await self._accounts.public(row.account_id)
+
+    async def rotate_key(self, account_id: str, key: str | None) -> dict[str, Any]:
+        return await self._accounts.rotate(account_id, key)
+
+    async def revoke_key(self, account_id: str, key: str | None) -> None:
+        await self._accounts.revoke(account_id, key)
+
+    async def account_events(
+        self, account_id: str, key: str | None, cursor: int
+    ) -> AsyncGenerator[list[Item] | None, None]:
+        """The account's events after `cursor`, for the holder of its key alone (`AccountFeed.follow`)."""
+        holder = await self._accounts.holder(key)
+        if holder.account_id != account_id:
+            raise key_rejected()
+        return self._feed.follow(account_id, cursor, self._timing.keep_alive)
+
+    # -- seeks and challenges -------------------------------------------------------------------------
+
+    async def seek(self, key: str, ruleset: str, players: int, turn_seconds: int | None, rated: bool) -> dict[str, Any]:
+        return await self._seeks.seek(key, ruleset, players, turn_seconds, rated)
+
+    async def seek_status(self, seek_id: str) -> dict[str, Any]:
+        return await self._seeks.public(seek_id)
+
+    async def cancel_seek(self, seek_id: str, key: str | None) -> dict[str, Any]:
+        return await self._seeks.cancel(seek_id, key)
+
+    async def challenge(self, key: str, to: str, ruleset: str, rated: bool) -> dict[str, Any]:
+        return await self._challenges.make(key, to, ruleset, rated)
+
+    async def challenge_status(self, challenge_id: str) -> dict[str, Any]:
+        return await self._challenges.public(challenge_id)
+
+    async def accept_challenge(self, challenge_id: str, key: str) -> dict[str, Any]:
+        return await self._challenges.accept(challenge_id, key)
+
+    async def decline_challenge(self, challenge_id: str, key: str) -> dict[str, Any]:
+        return await self._challenges.decline(challenge_id, key)
+
+    async def challenges_of(self, account_id: str) -> list[dict[str, Any]]:
+        return await self._challenges.of_account(account_id)
+
+    # -- the ladder -----------------------------------------------------------------------------------
+
+    async def ladder(self, ruleset: str, players: int) -> list[Standing]:
+        """A ladder's standings, best first (`play.ladder`'s fold of the finished rated games)."""
+        return await self._ladders.ladder(ruleset, players)
+
+    async def rated_games(self) -> list[RatedGame]:
+        """Every finished rated game, as the ladder counts it."""
+        return await self._ladders.games()
+
+    @property
+    def thinking(self) -> Thinking:
+        """The thinking room (the expert's worker processes), where the background jobs think too."""
+        return self._judge.thinking

@@ -29,13 +29,23 @@ class Refusal(Exception):
     (the transport's table has it); `extra` are facts in the answer, any `Text` in them said in both languages."""
 
     def __init__(
-        self, code: str, detail: Text, *, title: Text | None = None, rule_id: str | None = None, **extra: Any
+        self,
+        code: str,
+        detail: Text,
+        *,
+        title: Text | None = None,
+        rule_id: str | None = None,
+        about: Mapping[str, Any] | None = None,
+        **extra: Any,
     ) -> None:
         super().__init__(detail.en)
         self.code = code
         self.detail = detail
         self.title = title
         self.rule_id = rule_id
+        self.about = dict(about or {})
+        """Facts a transport may word the refusal with (which credential was missing, say), not part of the answer:
+        the referee names no header, and the HTTP layer words its own (`api.problems.of_refusal`)."""
         self.extra = extra
 
 
@@ -47,7 +57,7 @@ def ruled_out(v: RuleViolation, legal_moves: list[dict[str, Any]] | None = None)
         kind = "illegal_move"
     else:
         kind = "invalid_game"
-    extra = {} if legal_moves is None else {"legal_moves": legal_moves}
+    extra: dict[str, Any] = {} if legal_moves is None else {"legal_moves": legal_moves}
     return Refusal(v.code, Text(v.en, v.fr), title=RULE_TITLES[kind], rule_id=v.rule_id, **extra)
 
 
@@ -56,10 +66,11 @@ def game_not_found(value: str) -> Refusal:
 
 
 def token_required(en: str, fr: str) -> Refusal:
-    """No token where one is needed; `en`/`fr` say which (`<seat token>`, `<organiser token>`…)."""
+    """No token where one is needed; `en`/`fr` say which (`seat token`, `organiser token`…)."""
     return Refusal(
         "token_required",
-        Text(f"send Authorization: Bearer <{en}>", f"envoyez l'en-tête « Authorization: Bearer <{fr}> »"),
+        Text(f"this needs a {en}", f"il y faut un {fr}"),
+        about={"credential": Text(en, fr)},
     )
 
 
@@ -86,3 +97,31 @@ def unknown_player(ref: int | str, what: str) -> Refusal:
             f"« {what} » : « {ref} » ne désigne aucun joueur de cette partie",
         ),
     )
+
+
+def account_not_found(account_id: str) -> Refusal:
+    return Refusal(
+        "account_not_found",
+        Text(f"there is no account {account_id!r}", f"il n'y a pas de compte « {account_id} »"),
+    )
+
+
+def key_rejected() -> Refusal:
+    return Refusal(
+        "account_key_rejected",
+        Text(
+            "this key is not the current key of this account",
+            "cette clé n'est pas la clé en vigueur de ce compte",
+        ),
+    )
+
+
+def challenge_not_found(challenge_id: str) -> Refusal:
+    return Refusal(
+        "challenge_not_found",
+        Text(f"there is no challenge {challenge_id!r}", f"il n'y a pas de défi « {challenge_id} »"),
+    )
+
+
+def seek_not_found(seek_id: str) -> Refusal:
+    return Refusal("seek_not_found", Text(f"there is no seek {seek_id!r}", f"il n'y a pas de recherche « {seek_id} »"))

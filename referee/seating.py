@@ -25,9 +25,10 @@ from loveletter.core.state import INITIAL, GameState
 from loveletter.events.store import Append, ConflictError
 from loveletter.referee.accounts import Accounts, joining_account, seat_accounts, twice
 from loveletter.referee.inputs import Joining, NewDeal, NewGame, NewSeat
+from loveletter.referee.lobby import game_index, lobby_news
 from loveletter.referee.moves import MAX_RETRIES, Judge, Moved, seat_of
 from loveletter.referee.refusals import Refusal, kept_changing, not_a_seat_token, ruled_out, token_required
-from loveletter.referee.tables import Table, game_index, lobby_news
+from loveletter.referee.tables import Table
 from loveletter.referee.tokens import digest, matches, new_token
 
 log = structlog.get_logger()
@@ -41,12 +42,12 @@ def rematch_id(game_id: str) -> str:
 class Seating:
     """Creating, joining, rematching, resigning and aborting, judged and recorded through the `Judge`."""
 
-    def __init__(self, judge: Judge) -> None:
+    def __init__(self, judge: Judge, accounts: Accounts) -> None:
         self.judge = judge
         self.tables = judge.tables
         self.credentials = judge.credentials
         self.store = judge.store
-        self.accounts = Accounts(judge.store, judge.now)
+        self.accounts = accounts
 
     async def create(
         self,
@@ -147,8 +148,7 @@ class Seating:
             if p.open and i in reserved:
                 seats.append({"seat": i, "open": True, "reserved": True})
             elif p.open:
-                code = invites[i]
-                seats.append({"seat": i, "open": True, "invite": code, "join": f"/games/{game_id}/join?invite={code}"})
+                seats.append({"seat": i, "open": True, "invite": invites[i]})
             else:
                 seats.append({"seat": i, "name": names[i], "bot": p.bot, "token": t, **_account_fields(accounts[i])})
         return {

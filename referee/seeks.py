@@ -22,11 +22,10 @@ from typing import Any
 
 from loveletter.core.lang import Text
 from loveletter.events.accounts import SeekRow
-from loveletter.referee.account_events import AccountFeed, feed_of
-from loveletter.referee.accounts import Accounts, key_rejected
+from loveletter.referee.account_events import AccountFeed
+from loveletter.referee.accounts import Accounts
 from loveletter.referee.inputs import NewGame, NewSeat
-from loveletter.referee.ladder import ladders_of
-from loveletter.referee.refusals import Refusal
+from loveletter.referee.refusals import Refusal, key_rejected, seek_not_found
 from loveletter.referee.seating import Seating
 
 WINDOW = 2.0
@@ -75,10 +74,6 @@ def pairings(seeks: Sequence[SeekRow], now: int) -> list[list[SeekRow]]:
     return tables
 
 
-def seek_not_found(seek_id: str) -> Refusal:
-    return Refusal("seek_not_found", Text(f"there is no seek {seek_id!r}", f"il n'y a pas de recherche « {seek_id} »"))
-
-
 class SeekQueue:
     """One worker's side of the queue: taking seeks, withdrawing them, pairing them (one per referee)."""
 
@@ -97,7 +92,7 @@ class SeekQueue:
         """Queue a seek for the account of `key`, and pair what can be paired now: the seek as it then stands."""
         holder = await self.accounts.holder(key)
         mu = DEFAULT_MU
-        for rung in await ladders_of(self.store).of_account(holder.account_id):
+        for rung in await self.accounts.ladders.of_account(holder.account_id):
             if (rung["ruleset"], rung["players"]) == (ruleset, players):
                 mu = float(rung["mu"])  # type: ignore[arg-type]
         row = SeekRow("s_" + secrets.token_urlsafe(12), holder.account_id, ruleset, players, turn_seconds, rated, mu,
@@ -204,12 +199,3 @@ class SeekQueue:
 
 
 _FR = {"paired": "appariée", "cancelled": "retirée", "open": "ouverte"}
-
-
-def queue_of(referee: Any) -> SeekQueue:
-    """The referee's seek queue, made the first time it is asked for."""
-    found: SeekQueue | None = getattr(referee, "_seek_queue", None)
-    if found is None:
-        found = SeekQueue(Accounts(referee.store, referee.clock), referee.seating, feed_of(referee))
-        referee._seek_queue = found
-    return found

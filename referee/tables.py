@@ -1,6 +1,6 @@
 """The games in memory: each `Table` (its record, events and folded state), the bounded cache of them, the watches
-that wake a game's streams, the lobby's news bell, which seats are present, and how much of a game a spectator
-sees (`seen_by`: a game's spectator delay, docs/api.md).
+that wake a game's streams and the lobby's news bell. Nothing here leaves the referee: what a caller may see of a
+table is `referee.reading`'s.
 
 The store is the truth: a game missing here is folded again from its log, and a game another worker appended to
 is caught up (`refresh`) when the store says so or when a judgement needs the latest state."""
@@ -8,19 +8,17 @@ is caught up (`refresh`) when the store says so or when a judgement needs the la
 from __future__ import annotations
 
 import asyncio
-import itertools
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from loveletter.core.catalogue import CardPlayed, ChancellorReturned, Event, GameAborted, GameEnded, SeatJoined
+from loveletter.core.catalogue import Event, SeatJoined
 from loveletter.core.evolve import fold
 from loveletter.core.state import GameState
-from loveletter.core.views import redact
-from loveletter.events.codec import dumps, encode
 from loveletter.events.store import EventStore, GameIndex
+from loveletter.referee.presence import Presence
 from loveletter.referee.refusals import game_not_found
 
 
@@ -37,7 +35,7 @@ class Table:
     """The index entry last written for this game (None: not yet known here, or a game the index skips)."""
     rendered: dict[Any, list[Any]] = field(default_factory=dict)
     """Each viewer's events as a transport renders them (say, server-sent event frames), made once and shared by
-    that viewer's streams; kept here so that they go when the game leaves the cache."""
+    that viewer's streams (`referee.reading`); kept here so that they go when the game leaves the cache."""
     delayed: GameState | None = None
     """The state a spectator last saw, behind by the game's spectator delay (folded on from there, never again)."""
 
@@ -49,52 +47,6 @@ class Table:
         """Append `events`; `state`, when the caller already folded them onto the current state, saves a fold."""
         self.events.extend(events)
         self.state = fold(events, self.state) if state is None else state
-
-
-MOVES = (CardPlayed, ChancellorReturned)
-"""The events a spectator delay counts: a seat's decisions in play (a card played, the cards a Chancellor keeps
-and returns), whoever made them (the person, a bot, or the bot a clock called)."""
-
-
-def seen_by(table: Table, seat: int | None) -> int:
-    """How many of the game's events `seat` may see (None: a spectator). A seat sees every one, and so does
-    anyone once the game is over; a spectator of a game with a spectator delay of N moves sees the events before
-    the N-th last move (before the first, if fewer were made): the game as it was N moves ago."""
-    delay = table.state.options.spectator_delay
-    if not delay or seat is not None or table.state.over:
-        return len(table.events)
-    cut = len(table.events)
-    for index in range(len(table.events) - 1, -1, -1):
-        if type(table.events[index]) in MOVES:
-            cut = index
-            delay -= 1
-            if not delay:
-                break
-    return cut
-
-
-def state_seen_by(table: Table, seat: int | None) -> GameState:
-    """The state `seat` sees: the table's, or a spectator's delayed one (`seen_by`), folded on from the last."""
-    shown = seen_by(table, seat)
-    if shown == len(table.events):
-        return table.state
-    delayed = table.delayed
-    if delayed is None or delayed.seq > shown:
-        delayed = fold(table.events[:shown])
-    elif delayed.seq < shown:
-        delayed = fold(table.events[delayed.seq : shown], delayed)
-    table.delayed = delayed
-    return delayed
-
-
-def events_json(events: list[Event], first_seq: int, seat: int | None) -> list[dict[str, Any]]:
-    """`events` (the first numbered `first_seq`) as `seat` may see them (None: a spectator)."""
-    out = []
-    for seq, event in enumerate(events, start=first_seq):
-        fields = encode(event)
-        fields["seq"] = seq
-        out.append(redact(event, fields, seat))
-    return out
 
 
 @dataclass(slots=True)
@@ -116,47 +68,6 @@ class Watch:
         """Wake every stream of the game (they look for new events, or send a keep-alive)."""
         self.changed.set()
         self.changed = asyncio.Event()
-
-
-class Presence:
-    """Which seats are at the table: a seat is *present* while at least one event stream opened with its token is
-    open on this worker (docs/web.md). Spectators' streams count for nobody. With several workers each knows its
-    own streams only.
-
-    Each stream may name the page that opened it (a random id the page picks), so that a seat's page can be told
-    that the same seat is also open in another page (another device); a stream that names none is a page of its
-    own."""
-
-    def __init__(self) -> None:
-        self._open: dict[tuple[str, int], Counter[str]] = {}  # (game, seat) -> open streams by page
-        self._unnamed = itertools.count()
-
-    @contextmanager
-    def hold(self, game_id: str, seat: int | None, page: str | None = None) -> Iterator[None]:
-        """`with presence.hold(game, seat, page):` the seat is present (from that page) while the block runs."""
-        if seat is None:
-            yield
-            return
-        key = (game_id, seat)
-        name = page if page else f"\0{next(self._unnamed)}"  # no page id holds a NUL (the routes ask [A-Za-z0-9_-])
-        pages = self._open.setdefault(key, Counter())
-        pages[name] += 1
-        try:
-            yield
-        finally:
-            pages[name] -= 1
-            if not pages[name]:
-                del pages[name]
-            if not pages and self._open.get(key) is pages:
-                del self._open[key]
-
-    def seats(self, game_id: str, count: int) -> list[bool]:
-        """For each of the game's `count` seats, whether it is present."""
-        return [(game_id, seat) in self._open for seat in range(count)]
-
-    def elsewhere(self, game_id: str, seat: int, page: str | None) -> bool:
-        """Whether `seat` has a stream open from a page other than `page`: told to that seat's own page only."""
-        return any(name != page for name in self._open.get((game_id, seat), ()))
 
 
 class Tables:
@@ -298,47 +209,3 @@ class Tables:
         async with table.lock:  # after any move in progress here, which may already have folded `version`
             if version > table.version:
                 await self.refresh(table)
-
-
-def game_index(meta: dict[str, Any], state: GameState) -> GameIndex | None:
-    """The game's lobby entry and running deadline, for a public or clocked game; None for any other."""
-    if not meta.get("public") and state.turn_seconds is None:
-        return None
-    status = "finished" if state.over else "open" if state.open_seats else "running"
-    listing = {
-        "ruleset": meta["ruleset"],
-        "options": state.options.as_dict(),
-        "seats": [
-            {"seat": i, "name": name or None, "open": not name, "bot": info.get("bot"), "in_game": not gone}
-            for i, (name, info, gone) in enumerate(zip(state.players, meta["seats"], state.resigned, strict=True))
-        ],
-        "open_seats": len(state.open_seats),
-        "clock": None
-        if state.turn_seconds is None
-        else {"turn_seconds": state.turn_seconds, "on_timeout": state.on_timeout},
-        "created": meta.get("created"),
-        "status": status,
-        "aborted": state.aborted,
-        "winners": list(state.winner_names()),
-        "rated": bool(meta.get("rated")),
-    }
-    return GameIndex(
-        bool(meta.get("public")),
-        status,
-        meta["ruleset"],
-        int(meta.get("created") or 0),
-        dumps(listing),
-        state.deadline[1] if state.deadline is not None else None,
-    )
-
-
-def lobby_news(events: list[Event], state: GameState, *, created: bool = False) -> str | None:
-    """What the lobby's feed says of a public game after `events`: the biggest change they made, if any."""
-    kinds = {type(e) for e in events}
-    if GameEnded in kinds or GameAborted in kinds:
-        return "game_finished"
-    if SeatJoined in kinds or created:
-        if state.open_seats:
-            return "game_opened" if created else "seat_filled"
-        return "game_started"
-    return None

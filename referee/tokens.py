@@ -11,7 +11,7 @@ import hashlib
 import hmac
 import os
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 import structlog
@@ -95,8 +95,11 @@ class AdminTokens:
 class Credentials:
     """What a token is worth at a table: a seat, the organiser (who reads what a spectator reads), the admin."""
 
-    def __init__(self, admin_tokens: AdminTokens) -> None:
+    def __init__(self, admin_tokens: AdminTokens, identified: Callable[[str, int], None] | None = None) -> None:
         self.admin_tokens = admin_tokens
+        self.identified = identified
+        """Told (game id, seat) whenever a token is found to be a seat's: the host's hook (the HTTP server binds
+        them to the request's log line); the referee itself keeps no record of who asked."""
 
     def seat_for(self, table: Table, token: str | None, *, required: bool) -> int | None:
         """The seat of `token`; None for no token (refused if `required`) or the organiser's; refused for any
@@ -108,7 +111,8 @@ class Credentials:
         for seat, info in enumerate(table.meta["seats"]):
             stored = info.get("token_digest")
             if stored and matches(token, stored):
-                structlog.contextvars.bind_contextvars(game_id=table.game_id, seat=seat)
+                if self.identified is not None:
+                    self.identified(table.game_id, seat)
                 return seat
         if self.is_organiser(table, token):
             return None

@@ -25,20 +25,16 @@ from loveletter.api.routes import (
     games,
     ladder,
     lobby,
-    moves,
     replays,
     rulings,
     seeks,
     service,
     simulations,
     standing,
-    streams,
 )
 from loveletter.events.signing import SigningKey
 from loveletter.events.store import EventStore
-from loveletter.referee.clocks import Timing
-from loveletter.referee.referee import Referee
-from loveletter.referee.seeks import queue_of
+from loveletter.referee.referee import Referee, Timing
 from loveletter.server.credentials import admin_tokens, redact_access_log
 from loveletter.server.logs import RequestContext, configure
 from loveletter.server.settings import Settings
@@ -78,25 +74,21 @@ def create_app(
         admin_tokens=admin_tokens(settings),
         signing_key=signing_key,
         timing=Timing(settings.clock_poll, settings.stream_keep_alive, settings.clock_rescan),
+        owns_store=owned,
+        identified=_seat_in_log,
         **({"clock": clock} if clock is not None else {}),
     )
     redact_access_log()  # a stream's ?token= stays out of uvicorn's access log, when it is on
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        referee.bind_loop()
         # A move allocates many short-lived tuples and events but makes no reference cycles worth chasing:
         # move what start-up built out of the collector's sight and collect the young generation rarely.
         gc.freeze()
         gc.set_threshold(50_000, 20, 100)
-        await referee.start_clocks()
-        queue_of(referee).start()  # the open seeks left in the store are paired though no new seek comes
+        await referee.start()  # turn clocks, the seek queue's pairing
         yield
-        await queue_of(referee).stop()
-        await referee.stop_clocks()
-        referee.judge.thinking.close()  # the expert's worker processes, if it ever thought
-        if owned:
-            the_store.close()
+        await referee.stop()  # and the expert's worker processes, and the store it opened
 
     app = RefereeApp(
         title="Love Letter Referee",
@@ -124,9 +116,7 @@ def create_app(
     for resource in (
         service,
         games,
-        moves,
         lobby,
-        streams,
         audits,
         rulings,
         replays,
@@ -140,8 +130,8 @@ def create_app(
         seeks,
     ):
         app.include_router(resource.router)
-    app.moves_route = next(r for r in moves.router.routes if isinstance(r, APIRoute) and r.name == "play_move")
-    app.moves = moves.shortcut(lambda: app.state.referee)
+    app.moves_route = next(r for r in games.moves.router.routes if isinstance(r, APIRoute) and r.name == "play_move")
+    app.moves = games.moves.shortcut(lambda: app.state.referee)
     app.state.body_limits = audits.BODY_LIMITS | replays.BODY_LIMITS | simulations.BODY_LIMITS | analyses.BODY_LIMITS
     documented = app.openapi
 
@@ -153,6 +143,11 @@ def create_app(
 
     app.openapi = openapi  # type: ignore[method-assign]
     return app
+
+
+def _seat_in_log(game_id: str, seat: int) -> None:
+    """The referee found a token to be a seat's: the request's log line names the game and the seat."""
+    structlog.contextvars.bind_contextvars(game_id=game_id, seat=seat)
 
 
 def operation_id(route: APIRoute) -> str:

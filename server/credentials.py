@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from urllib.parse import unquote_plus
 
-from loveletter.referee.tokens import AdminTokens
+from loveletter.referee.referee import AdminTokens
 from loveletter.server.settings import Settings
 
 __all__ = ["AdminTokens", "admin_tokens", "redact_access_log"]

@@ -108,6 +108,78 @@ def test_a_wrong_import_deep_in_a_room_is_found(tmp_path: Path) -> None:
     ]
 
 
+FACE = {"loveletter.referee.referee", "loveletter.referee.inputs", "loveletter.referee.refusals"}
+"""What the rooms outside the referee may import of it: its face (`Referee`, the `Reader` it hands out, the results
+it answers), the plain inputs it takes and the refusals it raises — never a `Table`, the store or a service."""
+BEHIND_THE_FACE = {"store", "tables", "judge", "seating", "clocks", "credentials", "meta", "events_json"}
+"""Attributes that mean reaching round the referee: its store, its services, a table's record or events."""
+FILTERS = {"seen_by", "state_seen_by"}
+"""The referee's own spectator filter, by name, wherever it came from (a `Table` cannot be imported at all)."""
+OUTSIDE = ("api", "web", "server", "cli")
+
+
+def reaching_round(room: str, base: Path = ROOT) -> list[str]:
+    """Every import of a referee module other than its face, and every use of a name behind the face."""
+    found = []
+    for path in room_files(room, base):
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            where = f"{path.relative_to(base)}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("loveletter.referee"):
+                modules = (
+                    {node.module}
+                    if node.module != "loveletter.referee"
+                    else {f"loveletter.referee.{alias.name}" for alias in node.names}
+                )
+                found += [f"{where} imports {m}" for m in sorted(modules - FACE)]
+            elif isinstance(node, ast.Attribute) and node.attr in BEHIND_THE_FACE:
+                found.append(f"{where} uses .{node.attr}")
+            elif isinstance(node, ast.Name) and node.id in FILTERS:
+                found.append(f"{where} uses {node.id}")
+    return sorted(found)
+
+
+@pytest.mark.parametrize("room", OUTSIDE)
+def test_nothing_outside_the_referee_reaches_round_its_face(room: str) -> None:
+    assert reaching_round(room) == []
+
+
+def test_reaching_round_the_face_is_found(tmp_path: Path) -> None:
+    """The check above can fail: a route that reads a table or the store, or imports a service, is found."""
+    routes = tmp_path / "api" / "routes"
+    routes.mkdir(parents=True)
+    (routes / "sneaky.py").write_text(
+        "from loveletter.referee.tables import seen_by\n"
+        "from loveletter.referee import tables\n"
+        "async def read(referee):\n"
+        "    return referee.store.load('g'), seen_by(await referee.table('g'), None)\n"
+    )
+    assert reaching_round("api", tmp_path) == [
+        "api/routes/sneaky.py:1 imports loveletter.referee.tables",
+        "api/routes/sneaky.py:2 imports loveletter.referee.tables",
+        "api/routes/sneaky.py:4 uses .store",
+        "api/routes/sneaky.py:4 uses seen_by",
+    ]
+
+
+HTTP_WORDS = re.compile(
+    r"Authorization|Bearer|If-Match|If-None-Match|Idempotency-Key|Retry-After|Last-Event-ID|"
+    r"\b(?:200|201|202|204|304|400|401|403|404|409|412|413|415|422|429|500|503)\b|/games/|https?://"
+)
+
+
+def test_the_referee_speaks_no_http() -> None:
+    """No header, status code or URL in the authority's code: refusals are codes, and the HTTP layer words them."""
+    found = []
+    for path in room_files("referee"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                text = node.value
+                if len(text) <= 200 and HTTP_WORDS.search(text):  # docstrings may say how a transport words it
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {text[:60]!r}")
+    assert found == []
+
+
 def test_the_rules_core_does_no_io() -> None:
     wrong = [
         f"{path.relative_to(ROOT)}:{line} imports {name}"

@@ -29,15 +29,11 @@ from loveletter.api import parse
 from loveletter.api.problems import Problem, of_refusal
 from loveletter.api.routes import accounts as accounts_api
 from loveletter.api.routes import ladder as ladder_api
-from loveletter.api.routes.games import PRIVATE
-from loveletter.api.routes.streams import PAGE
-from loveletter.core.catalogue import EVENT_TYPES, ClockSet
+from loveletter.api.routes.games.answers import PRIVATE
+from loveletter.api.routes.games.stream import PAGE
+from loveletter.core.catalogue import EVENT_TYPES
 from loveletter.core.lang import Lang
-from loveletter.referee.referee import Referee
-from loveletter.referee.refusals import Refusal
-from loveletter.referee.tables import Table, seen_by
-from loveletter.replays.narrative import clock_time, narrate
-from loveletter.replays.pov import narrate_pov
+from loveletter.referee.referee import Referee, Refusal
 from loveletter.web.words import COOKIE, WORDS, choose, rulesets, words
 
 HERE = Path(__file__).resolve().parent
@@ -125,7 +121,7 @@ def install(app: FastAPI, referee: Referee) -> None:
     async def seat_page(game_id: str, request: Request) -> HTMLResponse:
         lang = choose(request)
         try:
-            table = await referee.table(parse.game_id(game_id))
+            reader = await referee.reader(parse.game_id(game_id), None)
         except (Problem, Refusal) as refused:
             problem = of_refusal(refused) if isinstance(refused, Refusal) else refused
             if "text/html" not in request.headers.get("accept", ""):
@@ -139,8 +135,8 @@ def install(app: FastAPI, referee: Referee) -> None:
             "seat.html",
             "seat.title",
             script="seat.js",
-            game_id=table.game_id,
-            ruleset=table.state.ruleset.id if table.state.ruleset else "2019",
+            game_id=reader.game_id,
+            ruleset=reader.ruleset,
             rulesets=rulesets(lang),
             event_types=sorted(EVENT_TYPES),
         )
@@ -170,7 +166,7 @@ def install(app: FastAPI, referee: Referee) -> None:
         lang = choose(request)
         try:
             found = accounts_api.account_id(account_id)  # 404 for an id the referee could not have issued
-            await accounts_api.accounts(referee).public(found)
+            await referee.account(found)
         except Refusal as refused:
             problem = of_refusal(refused)
             answer = page(request, "message.html", "account.title", message=problem.detail(lang))
@@ -197,17 +193,10 @@ def install(app: FastAPI, referee: Referee) -> None:
         """The game told so far as the caller lived it (a seat: the table's story and its own secrets; anyone
         else: the table's story), the deadlines it names (each line's text and its time, for the page to show in
         the viewer's own time), and which seats are present."""
-        table = await referee.table(parse.game_id(game_id))
-        seat = referee.seat_for(table, parse.bearer(authorization), required=False)
+        reader = await referee.reader(parse.game_id(game_id), parse.bearer(authorization))
         chosen: Lang = "fr" if lang == "fr" else "en"
-        shown = seen_by(table, seat)  # a spectator's story lags by the game's spectator delay
-        told = table.events[:shown] if seat is None else table.events
-        lines = narrate(told, chosen) if seat is None else narrate_pov(table.events, seat, chosen)
-        times = {clock_time(e.deadline): e.deadline for e in told if isinstance(e, ClockSet)}
-        body = {"version": shown, "seat": seat, "lines": lines, "times": times}
-        return Response(
-            orjson.dumps(body | _presence(table, seat, page)), media_type="application/json", headers=PRIVATE
-        )
+        body = reader.story(chosen) | reader.presence(page)  # a spectator's story lags by the spectator delay
+        return Response(orjson.dumps(body), media_type="application/json", headers=PRIVATE)
 
     @app.get("/web/games/{game_id}/presence", include_in_schema=False)
     async def presence(
@@ -216,14 +205,5 @@ def install(app: FastAPI, referee: Referee) -> None:
         authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
         """Which seats are present (each a bool, in seat order): what the seat page polls between events."""
-        table = await referee.table(parse.game_id(game_id))
-        seat = referee.seat_for(table, parse.bearer(authorization), required=False)
-        return Response(orjson.dumps(_presence(table, seat, page)), media_type="application/json", headers=PRIVATE)
-
-    def _presence(table: Table, seat: int | None, page: str | None) -> dict[str, Any]:
-        """Which seats are present, and for a seat's own page (`page`, its stream's id) alone, whether the same
-        seat is also open in another page: nobody else learns how many pages a seat has open."""
-        answer: dict[str, Any] = {"present": referee.presence.seats(table.game_id, len(table.state.players))}
-        if seat is not None:
-            answer["elsewhere"] = referee.presence.elsewhere(table.game_id, seat, page)
-        return answer
+        reader = await referee.reader(parse.game_id(game_id), parse.bearer(authorization))
+        return Response(orjson.dumps(reader.presence(page)), media_type="application/json", headers=PRIVATE)

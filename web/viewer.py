@@ -14,8 +14,7 @@ from loveletter.api import parse
 from loveletter.api.problems import Problem, of_refusal
 from loveletter.api.routes.bodies import MAX_GAMES, SIMULATION_BOTS
 from loveletter.core.rules import RULES
-from loveletter.referee.referee import Referee
-from loveletter.referee.refusals import Refusal
+from loveletter.referee.referee import Referee, Refusal
 from loveletter.web.pages import page
 from loveletter.web.words import choose, rulesets
 
@@ -27,7 +26,7 @@ def install(app: FastAPI, referee: Referee) -> None:
         lang = choose(request)
         if game_id is not None:
             try:
-                game_id = (await referee.table(parse.game_id(game_id))).game_id
+                game_id = (await referee.reader(parse.game_id(game_id), None)).game_id
             except (Problem, Refusal) as refused:
                 problem = of_refusal(refused) if isinstance(refused, Refusal) else refused
                 if "text/html" not in request.headers.get("accept", ""):

@@ -6,33 +6,24 @@ event after it, from the store, on any worker."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
-from contextlib import suppress
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
-from loveletter.api import parse
+from loveletter.api import parse, sse
 from loveletter.api.openapi import SSE, answers, ref, stream_schema
-from loveletter.api.routes.accounts import Account, account_id, accounts
+from loveletter.api.routes.accounts import Account, account_id
 from loveletter.api.routes.deps import RefereeDep
 from loveletter.api.routes.replies import reply
-from loveletter.api.routes.streams import HEADERS, sse_frame
 from loveletter.client.account_models import AccountEvent
-from loveletter.events.store import StoreError
-from loveletter.referee.account_events import KINDS, POLL, AccountFeed, feed_of
-from loveletter.referee.accounts import key_rejected
-from loveletter.referee.referee import Referee
+from loveletter.referee.referee import ACCOUNT_EVENT_KINDS
 
 router = APIRouter(tags=["accounts"])
 ACCOUNT_EXAMPLE = {"account_id": "a_Qm9iIHRoZSBib3Qh", "name": "Robo", "kind": "bot", "created": 1764172800000,
                    "active": True, "games": [], "ratings": []}  # fmt: skip
-PAGE = 200
-"""Events read from the store at once."""
 ACCOUNT_STREAM = stream_schema(
-    dict.fromkeys(KINDS, ref(AccountEvent)["$ref"]),
+    dict.fromkeys(ACCOUNT_EVENT_KINDS, ref(AccountEvent)["$ref"]),
     "the account's events, `id:` the event's id (resume with `Last-Event-ID`); each `data:` is a JSON object",
 )
 
@@ -41,8 +32,7 @@ ACCOUNT_STREAM = stream_schema(
 async def whoami(request: Request, referee: RefereeDep) -> Response:
     """The account whose key is sent as a bearer token, as `GET /accounts/{id}` shows it (a bot given only its key
     learns its id here)."""
-    holder = await accounts(referee).holder(parse.bearer(request.headers.get("authorization")))
-    return reply(await accounts(referee).public(holder.account_id))
+    return reply(await referee.account_of_key(parse.bearer(request.headers.get("authorization"))))
 
 
 @router.get(
@@ -58,37 +48,7 @@ async def stream_account(
 ) -> StreamingResponse:
     """The account's events as server-sent events, oldest first, then each new one as it comes; sent with the
     account's key as a bearer token."""
-    holder = await accounts(referee).holder(parse.bearer(request.headers.get("authorization")))
-    if holder.account_id != found:
-        raise key_rejected()
     resumed = parse.version(last_event_id, "Last-Event-ID")
     cursor = resumed if resumed is not None else after or 0
-    return StreamingResponse(_events(referee, found, cursor, request), media_type=SSE, headers=HEADERS)
-
-
-async def _events(referee: Referee, account: str, cursor: int, request: Request) -> AsyncIterator[bytes]:
-    """The account's events after `cursor`, then each new one: woken by this worker's writes, and looking at the
-    store every `POLL` seconds for another worker's."""
-    feed: AccountFeed = feed_of(referee)
-    loop = asyncio.get_running_loop()
-    written = loop.time()
-    keep_alive = referee.clocks.timing.keep_alive
-    while True:
-        news = feed.news()  # taken before reading: an event written meanwhile wakes the wait below
-        try:
-            rows = await asyncio.to_thread(referee.store.account_events, account, cursor, PAGE)
-        except StoreError:  # the store closed under the stream (the worker stopping) or out of reach
-            return  # ended cleanly: the client resumes from its last id where a store answers
-        if rows:
-            yield b"".join(sse_frame(ident, kind, body) for ident, kind, body in rows)
-            cursor = rows[-1][0]
-            written = loop.time()
-            if len(rows) == PAGE:
-                continue
-        with suppress(TimeoutError):
-            await asyncio.wait_for(news.wait(), POLL)
-        if loop.time() - written >= keep_alive * 0.9:
-            if await request.is_disconnected():
-                return
-            written = loop.time()
-            yield b": keep-alive\n\n"
+    events = await referee.account_events(found, parse.bearer(request.headers.get("authorization")), cursor)
+    return sse.stream(events, request)

@@ -17,7 +17,7 @@ from loveletter.api.routes.bodies import AccountIn, AccountKeyIn
 from loveletter.api.routes.deps import RefereeDep
 from loveletter.api.routes.replies import reply
 from loveletter.client.models import Answer
-from loveletter.referee.accounts import Accounts, account_not_found
+from loveletter.referee.refusals import account_not_found
 
 NO_STORE = {"Cache-Control": "no-store"}
 ACCOUNT_ID = re.compile(r"a_[A-Za-z0-9_-]{16}")
@@ -86,10 +86,6 @@ NOT_FOUND = {404: problem(404, description="No such account")}
 WRONG_KEY = {403: problem(403, description="A key that is not the account's current key")}
 
 
-def accounts(referee: RefereeDep) -> Accounts:
-    return Accounts(referee.store, referee.clock)
-
-
 def account_id(account_id: str) -> str:
     """The path's account id: one the referee could have issued, or 404 without asking the store."""
     if ACCOUNT_ID.fullmatch(account_id) is None:
@@ -121,14 +117,14 @@ async def create_account(body: AccountIn, request: Request, referee: RefereeDep)
     """A new account: its public id, and its key (keep it: it is shown here only). The name is unique ignoring case
     and Unicode forms; control, format and invisible characters are refused, each with the rule it breaks."""
     LIMIT.check(request)
-    made = await accounts(referee).create(body.name, body.kind)
+    made = await referee.create_account(body.name, body.kind)
     return reply(made, 201, {"Location": f"/accounts/{made['account_id']}", **NO_STORE})
 
 
 @router.get("/accounts/{account_id}", responses=answers(Account, example=EXAMPLE, more=NOT_FOUND))
 async def get_account(referee: RefereeDep, found: str = Depends(account_id)) -> Response:
     """An account: its name, kind, whether its key still works, the games it sat at and its ratings."""
-    return reply(await accounts(referee).public(found))
+    return reply(await referee.account(found))
 
 
 @router.post(
@@ -145,7 +141,7 @@ async def get_account(referee: RefereeDep, found: str = Depends(account_id)) -> 
 )
 async def rotate_key(body: AccountKeyIn, referee: RefereeDep, found: str = Depends(account_id)) -> Response:
     """A new key for the account, sent with its current key, which stops working at once."""
-    return reply(await accounts(referee).rotate(found, body.key), headers=NO_STORE)
+    return reply(await referee.rotate_key(found, body.key), headers=NO_STORE)
 
 
 @router.post(
@@ -156,6 +152,5 @@ async def rotate_key(body: AccountKeyIn, referee: RefereeDep, found: str = Depen
 async def revoke_key(body: AccountKeyIn, referee: RefereeDep, found: str = Depends(account_id)) -> Response:
     """Revoke the account's key (sent as the proof): no key works for the account any more, and none replaces it.
     The account keeps its name, games and ratings."""
-    manager = accounts(referee)
-    await manager.revoke(found, body.key)
-    return reply(await manager.public(found))
+    await referee.revoke_key(found, body.key)
+    return reply(await referee.account(found))

@@ -195,7 +195,7 @@ async def analyses_of(request: Request) -> Analyses:
     """This app's analyses, made at their first use (on the event loop: never two), in the referee's room."""
     state = request.app.state
     if getattr(state, "analyses", None) is None:
-        state.analyses = Analyses(state.referee.judge.thinking)
+        state.analyses = Analyses(state.referee.thinking)
     found: Analyses = state.analyses
     return found
 
@@ -259,17 +259,7 @@ async def start_analysis(body: AnalysisIn, request: Request, jobs: Jobs) -> Resp
     body.source()
     lang: Lang = body.lang or ("fr" if lang_of(request) == "fr" else "en")
     if body.game_id is not None:
-        table = await request.app.state.referee.table(parse.game_id(body.game_id))
-        if not table.state.over:
-            raise Problem(
-                409,
-                "game_not_over",
-                Text(
-                    "a game of this server is analysed once it is over",
-                    "une partie de ce serveur s'analyse une fois finie",
-                ),
-            )
-        events, file = list(table.events), body.game_id
+        events, file = await request.app.state.referee.finished_events(parse.game_id(body.game_id)), body.game_id
     else:
         events, file = await asyncio.to_thread(_events, body), None
     job = await asyncio.to_thread(plan, body, events, lang, file)

@@ -13,14 +13,12 @@ from fastapi.responses import Response
 from loveletter.api import parse
 from loveletter.api.limits import Throttle
 from loveletter.api.openapi import answers, problem
-from loveletter.api.routes.accounts import NOT_FOUND, WRONG_KEY, account_id, accounts
+from loveletter.api.routes.accounts import NOT_FOUND, WRONG_KEY, account_id
 from loveletter.api.routes.bodies import AccountKeyIn, ChallengeIn
 from loveletter.api.routes.deps import RefereeDep
 from loveletter.api.routes.replies import reply
 from loveletter.client.account_models import Accepted, Challenge, ChallengeList
-from loveletter.referee.account_events import feed_of
-from loveletter.referee.challenges import Challenges, challenge_not_found
-from loveletter.referee.referee import Referee
+from loveletter.referee.refusals import challenge_not_found
 
 CHALLENGE_ID = re.compile(r"c_[A-Za-z0-9_-]{16}")
 router = APIRouter(tags=["accounts"])
@@ -51,10 +49,6 @@ CLOSED = {409: problem(409, description="The challenge was already accepted or d
 NO_CHALLENGE = {404: problem(404, description="No such challenge")}
 
 
-def challenges(referee: Referee) -> Challenges:
-    return Challenges(accounts(referee), referee.seating, feed_of(referee))
-
-
 def challenge_id(challenge_id: str) -> str:
     """The path's challenge id: one the referee could have issued, or 404 without asking the store."""
     if CHALLENGE_ID.fullmatch(challenge_id) is None:
@@ -75,13 +69,13 @@ async def create_challenge(body: ChallengeIn, request: Request, referee: Referee
     """Challenge an account (by id or name) to a two-seat game, rated or not; sent with the challenger's key."""
     ruleset = parse.ruleset_id(body.ruleset)
     LIMIT.check(request, body.key)
-    return reply(await challenges(referee).make(body.key, body.to, ruleset, body.rated), 201)
+    return reply(await referee.challenge(body.key, body.to, ruleset, body.rated), 201)
 
 
 @router.get("/challenges/{challenge_id}", responses=answers(Challenge, example=EXAMPLE, more=NO_CHALLENGE))
 async def get_challenge(referee: RefereeDep, found: str = Depends(challenge_id)) -> Response:
     """A challenge and where it stands; once accepted, its game (the challenger joins it with its key)."""
-    return reply(await challenges(referee).public(found))
+    return reply(await referee.challenge_status(found))
 
 
 @router.post(
@@ -97,7 +91,7 @@ async def get_challenge(referee: RefereeDep, found: str = Depends(challenge_id))
 async def accept_challenge(body: AccountKeyIn, referee: RefereeDep, found: str = Depends(challenge_id)) -> Response:
     """Accept a challenge made to the account of the key: the game is created, with this seat's token; the other
     seat is kept for the challenger."""
-    return reply(await challenges(referee).accept(found, body.key))
+    return reply(await referee.accept_challenge(found, body.key))
 
 
 @router.post(
@@ -109,7 +103,7 @@ async def accept_challenge(body: AccountKeyIn, referee: RefereeDep, found: str =
 )
 async def decline_challenge(body: AccountKeyIn, referee: RefereeDep, found: str = Depends(challenge_id)) -> Response:
     """Decline a challenge made to the account of the key."""
-    return reply(await challenges(referee).decline(found, body.key))
+    return reply(await referee.decline_challenge(found, body.key))
 
 
 @router.get(
@@ -118,4 +112,4 @@ async def decline_challenge(body: AccountKeyIn, referee: RefereeDep, found: str 
 )
 async def list_challenges(referee: RefereeDep, found: str = Depends(account_id)) -> Response:
     """The account's open challenges, made or received, oldest first (a bot polls it to answer challenges)."""
-    return reply({"challenges": await challenges(referee).of_account(found)})
+    return reply({"challenges": await referee.challenges_of(found)})

@@ -16,7 +16,6 @@ from loveletter.api.routes.deps import RefereeDep
 from loveletter.api.routes.replies import reply
 from loveletter.client.models import Answer
 from loveletter.core.lang import Text
-from loveletter.referee.ladder import ladders_of
 
 router = APIRouter(tags=["accounts"])
 
@@ -85,7 +84,7 @@ async def get_ladder(
     ratings are a fold of the finished rated games' logs: `loveletter ratings` over those logs gives the same."""
     chosen = parse.ruleset_id(ruleset)
     start = _offset(cursor)
-    ladder = await ladders_of(referee.store).ladder(chosen, players)
+    ladder = await referee.ladder(chosen, players)
     page = [{"rank": start + i + 1, **s.as_dict()} for i, s in enumerate(ladder[start : start + limit])]
     more = start + limit < len(ladder)
     body = {

@@ -1,25 +1,19 @@
-"""The lobby: public games listed and taken, rematches, and seats that leave or games their organiser stops."""
+"""The lobby: the public games listed, a page at a time, and their news as server-sent events."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Annotated, Literal
 
-import orjson
-from fastapi import APIRouter, Depends, Query
-from fastapi.responses import Response
+from fastapi import APIRouter, Header, Query, Request
+from fastapi.responses import Response, StreamingResponse
 
-from loveletter.api import parse
-from loveletter.api.openapi import ETAG, answers
-from loveletter.api.routes.deps import GameId, RefereeDep, SeatOrAdminToken, SeatToken
-from loveletter.api.routes.moves import answer
+from loveletter.api import parse, sse
+from loveletter.api.openapi import SSE, answers, ref, stream_schema
+from loveletter.api.routes.deps import RefereeDep
 from loveletter.api.routes.replies import reply
-from loveletter.api.schemas import JoinIn
-from loveletter.client.models import Joined, LobbyPage, MoveResult, Rematch
+from loveletter.client.models import LobbyGame, LobbyPage
 
-JSON = "application/json"
 router = APIRouter(tags=["lobby"])
-LEAVE = answers(MoveResult, 401, 403, 404, 409, 422, headers=ETAG)  # resign and abort answer as a move does
 
 
 @router.get("/games", responses=answers(LobbyPage, 404, 422))
@@ -33,39 +27,25 @@ async def list_games(
     """Public games, newest first, with public facts only; `next` is the cursor of the following page."""
     before = parse.lobby_cursor(cursor)
     chosen = parse.ruleset_id(ruleset) if ruleset is not None else None
-    rows = await asyncio.to_thread(referee.store.lobby, status, chosen, before, limit + 1)
-    games = [{"game_id": game, **orjson.loads(listing)} for _, game, listing in rows[:limit]]
-    more = len(rows) > limit
-    page = {"games": games, "next": parse.lobby_cursor_of(*rows[limit - 1][:2]) if more else None}
-    return reply(page)
+    games, following = await referee.lobby(status, chosen, before, limit)
+    return reply({"games": games, "next": parse.lobby_cursor_of(*following) if following is not None else None})
 
 
-@router.post(
-    "/games/{game_id}/join",
-    dependencies=[Depends(parse.json_body)],
-    responses=answers(Joined, 401, 403, 404, 409, 413, 415, 422),
+LOBBY_STREAM = stream_schema(
+    dict.fromkeys(("game_opened", "seat_filled", "game_started", "game_finished"), ref(LobbyGame)["$ref"]),
+    "the lobby's news, `id:` the news id; each `data:` is the game's public facts",
 )
-async def join_game(game: GameId, body: JoinIn, referee: RefereeDep) -> Response:
-    """Take an open seat, by invite (or any open seat of a public game): answers that seat's own token."""
-    return reply(await referee.join(game, body.plain()))
 
 
-@router.post("/games/{game_id}/rematch", responses=answers(Rematch, 401, 403, 404, 409))
-async def rematch_game(game: GameId, token: SeatToken, referee: RefereeDep) -> Response:
-    """The rematch of a finished game: same players, seats rotated by one. With a seat token, also that player's
-    seat (and token) in the rematch; each player calls it with their own token."""
-    return reply(await referee.rematch(game, token))
-
-
-@router.post("/games/{game_id}/resign", responses=LEAVE)
-async def resign_seat(game: GameId, token: SeatToken, referee: RefereeDep) -> Response:
-    """The seat of the bearer token leaves the game ([Rulings §12](/rulings#s12))."""
-    _, content, headers = answer(await referee.resign(game, token))
-    return Response(content, media_type=JSON, headers=headers)
-
-
-@router.post("/games/{game_id}/abort", responses=LEAVE)
-async def abort_game(game: GameId, token: SeatOrAdminToken, referee: RefereeDep) -> Response:
-    """The organiser (or an admin) stops the game: nobody wins ([Rulings §12](/rulings#s12))."""
-    _, content, headers = answer(await referee.abort(game, token))
-    return Response(content, media_type=JSON, headers=headers)
+@router.get("/lobby/stream", tags=["lobby"], responses=answers(LOBBY_STREAM, 422, media=SSE))
+async def stream_lobby(
+    request: Request,
+    referee: RefereeDep,
+    after: Annotated[int | None, Query(ge=0, description="replay the news after this id (0: all)")] = None,
+    last_event_id: Annotated[str | None, Header()] = None,
+) -> StreamingResponse:
+    """The lobby's news as server-sent events — `game_opened`, `seat_filled`, `game_started`, `game_finished` —
+    each with the game's public facts; `id:` is the news id (resume with `Last-Event-ID`). Without a cursor the
+    stream starts with the next news."""
+    resumed = parse.version(last_event_id, "Last-Event-ID")
+    return sse.stream(referee.lobby_news(resumed if resumed is not None else after), request)

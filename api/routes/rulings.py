@@ -9,26 +9,21 @@ where nobody decides, the nearest decisions, or a ruling at the one `nearest` pi
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Any
+from typing import Any
 
-import orjson
-from fastapi import Depends, Query, Request
+from fastapi import Depends, Request
 from fastapi.responses import Response
 
 from loveletter.api import parse
 from loveletter.api.openapi import answers, problem
-from loveletter.api.problems import Problem, lang_of
+from loveletter.api.problems import lang_of
 from loveletter.api.routes.bodies import RulingIn, events_of, invalid, json_router
-from loveletter.api.routes.deps import OPTIONAL, GameId, RefereeDep, SeatOrAdminToken
-from loveletter.api.routes.games import PRIVATE
 from loveletter.api.routes.replies import reply
-from loveletter.client.answers import Ruling, SeatAt
+from loveletter.client.answers import Ruling
 from loveletter.core.catalogue import Event
-from loveletter.core.evolve import fold
 from loveletter.core.lang import BilingualError, Text
-from loveletter.referee.tables import seen_by
 from loveletter.replays.position import DECIDING, Decision, nearest_decisions, position_at
-from loveletter.replays.rulings import MoveFormatError, explain, seat_view_at
+from loveletter.replays.rulings import MoveFormatError, explain
 
 JSON = "application/json"
 router = json_router()
@@ -68,77 +63,6 @@ INVALID_EXAMPLE: dict[str, Any] = {
     "code": "invalid_request",
     "instance": "/rulings",
     "errors": [{"field": "at", "type": "less_than_equal", "message": "a seq from 1 to 10, not 50"}],
-}
-STATE_EXAMPLE: dict[str, Any] = {
-    "game_id": "g_TxbfBms_7EMRga6P",
-    "at": 5,
-    "version": 128,
-    "seat": 0,
-    "view": {
-        "seat": 0,
-        "ruleset": "2019",
-        "options": {"tie_2012": "nobody", "guard_unknown": "refuse"},
-        "round": 1,
-        "phase": "resolving",
-        "active": 0,
-        "deck_size": 14,
-        "set_aside_face_down": True,
-        "face_up": ["handmaid", "guard", "guard"],
-        "seats": [
-            {
-                "seat": 0,
-                "name": "Ann",
-                "favors": 0,
-                "in_round": True,
-                "protected": False,
-                "hand_size": 1,
-                "front": ["baron"],
-                "known_hand": None,
-                "in_game": True,
-                "open": False,
-            },
-            {
-                "seat": 1,
-                "name": "Bo",
-                "favors": 0,
-                "in_round": True,
-                "protected": False,
-                "hand_size": 1,
-                "front": [],
-                "known_hand": "handmaid",
-                "in_game": True,
-                "open": False,
-            },
-        ],
-        "hand": ["spy"],
-        "deck_known": [],
-        "unseen": {
-            "spy": 1,
-            "guard": 4,
-            "priest": 2,
-            "baron": 1,
-            "handmaid": 0,
-            "prince": 2,
-            "chancellor": 2,
-            "king": 1,
-            "countess": 1,
-            "princess": 1,
-        },
-        "round_winners": [],
-        "winners": [],
-        "version": 5,
-        "clock": None,
-        "aborted": False,
-    },
-}
-"""What Ann could see after seq 5 of a real game (a whole view, as `GET /games/{id}` gives it)."""
-OUT_OF_RANGE_EXAMPLE: dict[str, Any] = {
-    "type": "https://loveletter-referee.example/problems/at_out_of_range",
-    "title": "No such point",
-    "status": 422,
-    "detail": "at: a seq from 1 to 6, not 99",
-    "code": "at_out_of_range",
-    "errors": [{"field": "at", "type": "less_than_equal", "message": "a seq from 1 to 6"}],
 }
 
 
@@ -227,63 +151,3 @@ async def ask_ruling(body: RulingIn, request: Request) -> Response:
     """Was this move legal after seq `at` of this log, under which rule, and what would it have caused?"""
     answer = await asyncio.to_thread(ruling, body, lang_of(request))
     return reply(answer)
-
-
-@router.get(
-    "/games/{game_id}/state",
-    tags=["games"],
-    openapi_extra=OPTIONAL,
-    responses=answers(SeatAt, 403, 404, 422, example=STATE_EXAMPLE)
-    | {422: problem(422, OUT_OF_RANGE_EXAMPLE, "A point out of range")},
-)
-async def get_state(
-    game_id: GameId,
-    token: SeatOrAdminToken,
-    referee: RefereeDep,
-    at: Annotated[int | None, Query(description="the seq to look at (default: the current version)")] = None,
-    full: Annotated[bool, Query(description="the whole state: once the game is over, or for the admin")] = False,
-) -> Response:
-    """What the caller's seat (spectator without a token, as far as the game's spectator delay lets them) could
-    see after seq `at`; `full=true`, or the admin token, gives the whole state (every hand, the deck) — only once
-    the game is over or for the admin."""
-    table = await referee.table(game_id)
-    admin = referee.is_admin(token)
-    seat = None if admin else referee.seat_for(table, token, required=False)
-    # a spectator looks no further than the game's spectator delay lets them (the admin, anywhere)
-    events: list[Event] = list(table.events if admin else table.events[: seen_by(table, seat)])
-    point = len(events) if at is None else at
-    if not 0 < point <= len(events):
-        within = Text(f"a seq from 1 to {len(events)}", f"un numéro d'événement de 1 à {len(events)}")
-        said = _range(point, len(events))
-        raise Problem(
-            422,
-            "at_out_of_range",
-            Text(f"at: {said.en}", f"« at » : {said.fr}"),
-            errors=[
-                {
-                    "field": "at",
-                    "type": "greater_than_equal" if point < 1 else "less_than_equal",
-                    "message": within,
-                }
-            ],
-        )
-    if full or admin:
-        if not (table.state.over or admin):
-            raise Problem(
-                403,
-                "game_not_over",
-                Text(
-                    "the full state is shown once the game is over, or to the admin",
-                    "l'état complet n'est montré qu'une fois la partie terminée, "
-                    "ou sur présentation du jeton d'administration",
-                ),
-            )
-        state = await asyncio.to_thread(fold, events[:point])
-        return Response(
-            orjson.dumps({"game_id": game_id, "at": point, "version": table.version, "state": state.as_dict()}),
-            media_type=JSON,
-            headers=PRIVATE,
-        )
-    seen = await asyncio.to_thread(seat_view_at, events, point, seat)
-    body = {"game_id": game_id, "at": point, "version": len(events), "seat": seat, "view": seen}
-    return reply(body, headers=PRIVATE)

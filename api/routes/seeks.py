@@ -19,7 +19,7 @@ from loveletter.api.routes.bodies import _Body
 from loveletter.api.routes.deps import RefereeDep
 from loveletter.api.routes.replies import reply
 from loveletter.client.account_models import Seek
-from loveletter.referee.seeks import queue_of, seek_not_found
+from loveletter.referee.refusals import seek_not_found
 
 SEEK_ID = re.compile(r"s_[A-Za-z0-9_-]{16}")
 router = APIRouter(tags=["accounts"])
@@ -75,14 +75,14 @@ async def create_seek(body: SeekIn, request: Request, referee: RefereeDep) -> Re
     its stream (`seek_paired`, `game_started`) and takes its seat by joining with its key."""
     ruleset = parse.ruleset_id(body.ruleset)
     LIMIT.check(request, body.key)
-    made = await queue_of(referee).seek(body.key, ruleset, body.players, body.turn_seconds, body.rated)
+    made = await referee.seek(body.key, ruleset, body.players, body.turn_seconds, body.rated)
     return reply(made, 201)
 
 
 @router.get("/seeks/{seek_id}", responses=answers(Seek, example=EXAMPLE, more=NO_SEEK))
 async def get_seek(referee: RefereeDep, found: str = Depends(seek_id)) -> Response:
     """A seek and where it stands; once paired, its game and the account's seat."""
-    return reply(await queue_of(referee).public(found))
+    return reply(await referee.seek_status(found))
 
 
 @router.delete(
@@ -93,4 +93,4 @@ async def get_seek(referee: RefereeDep, found: str = Depends(seek_id)) -> Respon
 async def delete_seek(request: Request, referee: RefereeDep, found: str = Depends(seek_id)) -> Response:
     """Withdraw an open seek, with the account's key as a bearer token."""
     key = parse.bearer(request.headers.get("authorization"))
-    return reply(await queue_of(referee).cancel(found, key))
+    return reply(await referee.cancel_seek(found, key))

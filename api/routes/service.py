@@ -55,14 +55,14 @@ def ruleset_json(rs: Ruleset) -> dict[str, Any]:
 
 @router.get("/healthz", tags=["service"], responses=answers(Health, example="healthz"))
 async def health(request: Request) -> Response:
-    return reply({"status": "ok", "store": type(_referee(request).store).__name__})
+    return reply(_referee(request).health())
 
 
 @router.get("/keys", tags=["service"], responses=answers(Keys, example="keys"))
 async def get_keys(request: Request) -> Response:
     """The public key exported logs are signed with: Ed25519, as hex (what `loveletter audit --key` takes),
     base64 and PEM, and the message each signature covers."""
-    return reply({"keys": [_referee(request).signing_key.published()]})
+    return reply({"keys": _referee(request).public_keys()})
 
 
 @router.get(

@@ -251,7 +251,7 @@ async def simulations_of(request: Request) -> Simulations:
     state = request.app.state
     if getattr(state, "simulations", None) is None:
         referee = getattr(state, "referee", None)
-        state.simulations = Simulations(referee.judge.thinking if referee is not None else None)
+        state.simulations = Simulations(referee.thinking if referee is not None else None)
     runs: Simulations = state.simulations
     return runs
 

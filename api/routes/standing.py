@@ -6,7 +6,6 @@ games' logs, the very games and order `GET /ladder` folds, so a chart's last poi
 
 from __future__ import annotations
 
-import asyncio
 import weakref
 from collections.abc import Iterable, Sequence
 
@@ -17,13 +16,13 @@ from fastapi.responses import Response
 from loveletter.api import parse
 from loveletter.api.openapi import answers, problem
 from loveletter.api.routes.accounts import EXAMPLE as ACCOUNT_EXAMPLE
-from loveletter.api.routes.accounts import NOT_FOUND, Account, account_id, accounts
+from loveletter.api.routes.accounts import NOT_FOUND, Account, account_id
 from loveletter.api.routes.bodies import AccountKeyIn
 from loveletter.api.routes.deps import RefereeDep
 from loveletter.api.routes.replies import reply
 from loveletter.client.models import Answer
 from loveletter.events.store import EventStore
-from loveletter.play.ladder import NotCounted, RatedGame, rated_game
+from loveletter.play.ladder import RatedGame
 from loveletter.play.ratings import rate
 from loveletter.play.tournament import Outcome
 
@@ -149,22 +148,6 @@ def _meet(met: dict[str, dict[str, object]], game: RatedGame, me: int, me_won: b
 _READ: weakref.WeakKeyDictionary[EventStore, tuple[tuple[str, ...], list[RatedGame]]] = weakref.WeakKeyDictionary()
 
 
-def _rated_games(store: EventStore) -> list[RatedGame]:
-    """The store's finished rated games, read from their logs again only when that list has changed."""
-    ids = tuple(game_id for game_id, *_ in store.rated_games())
-    kept = _READ.get(store)
-    if kept is not None and kept[0] == ids:
-        return kept[1]
-    games = []
-    for g in ids:
-        try:
-            games.append(rated_game(g, [e for _, e in store.load(g)]))
-        except NotCounted:
-            continue  # the ladder's fold would refuse it too; the store records only games that count
-    _READ[store] = (ids, games)
-    return games
-
-
 def _json(data: object) -> Response:
     return reply(data)
 
@@ -173,8 +156,8 @@ def _json(data: object) -> Response:
 async def account_history(referee: RefereeDep, found: str = Depends(account_id)) -> Response:
     """The account's rating after each of its finished rated games, per ladder (its last point is its ladder
     rating), its win rate, and its head-to-head against every account it met at a rated table."""
-    await accounts(referee).public(found)  # 404 for an account that does not exist
-    games: Sequence[RatedGame] = await asyncio.to_thread(_rated_games, referee.store)
+    await referee.account(found)  # 404 for an account that does not exist
+    games: Sequence[RatedGame] = await referee.rated_games()
     return _json(standing(games, found))
 
 
@@ -193,10 +176,8 @@ async def account_history(referee: RefereeDep, found: str = Depends(account_id))
 async def key_holder(body: AccountKeyIn, referee: RefereeDep) -> Response:
     """The account whose current key is sent, as `GET /accounts/{id}` shows it: how a page holding only a key
     finds its account. It changes nothing; the key is never written anywhere."""
-    manager = accounts(referee)
-    row = await manager.holder(body.key)
     return Response(
-        orjson.dumps(await manager.public(row.account_id)),
+        orjson.dumps(await referee.account_of_key(body.key)),
         media_type="application/json",
         headers={"Cache-Control": "no-store"},
     )

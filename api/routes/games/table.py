@@ -1,4 +1,5 @@
-"""A game: created, read (as its caller may see it), its events, and its signed log once it is over."""
+"""A game: created, read as its caller may see it (the referee's reader for that credential), its events, the state
+at any point, and its signed log once it is over."""
 
 from __future__ import annotations
 
@@ -9,13 +10,11 @@ from fastapi.responses import Response
 
 from loveletter.api import parse
 from loveletter.api.openapi import NDJSON, answers, seat_links
-from loveletter.api.problems import Problem
 from loveletter.api.routes.deps import OPTIONAL, AdminScheme, AdminToken, GameId, RefereeDep, SeatToken
+from loveletter.api.routes.games.answers import PRIVATE, unchanged, viewer_etag
 from loveletter.api.routes.replies import reply
 from loveletter.api.schemas import CreateGameIn
 from loveletter.client.models import Created, Events, Game
-from loveletter.core.lang import Text
-from loveletter.referee.tables import events_json, seen_by
 
 router = APIRouter(tags=["games"])
 
@@ -41,26 +40,6 @@ _LOG_EXAMPLE = (
     "…\n"
     '{"algorithm":"ed25519","format":"loveletter-signature","hash":"b63c…","public_key":"2128…","signature":"4813…"}\n'
 )
-
-
-# Every answer that depends on the credential says so: no shared cache may keep it, a browser's cache keys it by
-# the Authorization header, and its ETag names the viewer as well as the version, so that one viewer's copy is
-# never revalidated (304) with another's tag (issue 24, defect 2).
-PRIVATE = {"Cache-Control": "private, no-cache", "Vary": "Authorization"}
-
-
-def viewer_etag(version: int, seat: int | None) -> str:
-    """The ETag of a game as one viewer sees it: `"12-s1"` for seat 1, `"12-w"` for a spectator."""
-    return f'"{version}-{"w" if seat is None else f"s{seat}"}"'
-
-
-def _unchanged(if_none_match: str | None, etag: str) -> bool:
-    """Does If-None-Match name this viewer's tag (weak or strong) or `*`? Malformed: 400, as before."""
-    if parse.versions(if_none_match, "If-None-Match") is None:
-        return False
-    assert if_none_match is not None
-    tags = [part.strip(parse.OWS).removeprefix("W/") for part in if_none_match.split(",")]
-    return "*" in tags or etag in tags
 
 
 @router.post(
@@ -101,7 +80,11 @@ async def create_game(
     token may choose the server seed (the token is read only then)."""
     token = parse.bearer(authorization) if body.server_seed is not None else None
     created = await referee.create(body.plain(), token)
-    return reply(created, 201, {"Location": f"/games/{created['game_id']}"})
+    game = created["game_id"]
+    for seat in created["seats"]:
+        if seat.get("invite"):
+            seat["join"] = f"/games/{game}/join?invite={seat['invite']}"
+    return reply(created, 201, {"Location": f"/games/{game}"})
 
 
 @router.get(
@@ -115,12 +98,11 @@ async def get_game(
     referee: RefereeDep,
     if_none_match: Annotated[str | None, Header()] = None,
 ) -> Response:
-    table = await referee.table(game)
-    seat = referee.seat_for(table, token, required=False)
-    etag = viewer_etag(seen_by(table, seat), seat)  # a spectator's version lags by the spectator delay
-    if _unchanged(if_none_match, etag):
+    reader = await referee.reader(game, token)
+    etag = viewer_etag(reader.version, reader.seat)  # a spectator's version lags by the spectator delay
+    if unchanged(if_none_match, etag):
         return Response(status_code=304, headers={"ETag": etag, **PRIVATE})
-    return reply(referee.game_json(table, seat), headers={"ETag": etag, **PRIVATE})
+    return reply(reader.game(), headers={"ETag": etag, **PRIVATE})
 
 
 @router.get(
@@ -129,11 +111,8 @@ async def get_game(
 async def list_events(
     game: GameId, token: SeatToken, referee: RefereeDep, after: Annotated[int, Query(ge=0)] = 0
 ) -> Response:
-    table = await referee.table(game)
-    seat = referee.seat_for(table, token, required=False)
-    shown = seen_by(table, seat)
-    body = {"version": shown, "events": events_json(table.events[after:shown], after + 1, seat)}
-    return reply(body, headers=PRIVATE)
+    reader = await referee.reader(game, token)
+    return reply(reader.events(after), headers=PRIVATE)
 
 
 LOG_ANSWERS = answers(LOG, 403, 404, media=NDJSON, example=_LOG_EXAMPLE, description="The signed JSONL log")
@@ -150,14 +129,5 @@ LOG_ANSWERS[200]["content"]["application/octet-stream"] = {
 @router.get("/games/{game_id}/log", openapi_extra=OPTIONAL, responses=LOG_ANSWERS)
 async def get_log(game: GameId, token: AdminToken, referee: RefereeDep) -> Response:
     """The signed log, published when the game is over (an admin may read it at any time)."""
-    table = await referee.table(game)
-    if not table.state.over and not referee.is_admin(token):
-        raise Problem(
-            403,
-            "game_not_over",
-            Text(
-                "the full log is published when the game is over",
-                "le journal complet est publié quand la partie est terminée",
-            ),
-        )
-    return Response(referee.log_bytes(table), media_type="application/x-ndjson")
+    reader = await referee.reader(game, token, asker="admin")
+    return Response(reader.log(), media_type="application/x-ndjson")

@@ -36,16 +36,13 @@ from loveletter.api.problems import (
     store_unavailable,
 )
 from loveletter.api.routes.deps import GameId, RefereeDep, SeatToken
-from loveletter.api.routes.games import PRIVATE
+from loveletter.api.routes.games.answers import JSON, answer
 from loveletter.api.schemas import MoveIn, SeedIn
 from loveletter.client.models import MoveResult
 from loveletter.events.codec import dumps
 from loveletter.events.store import StoreError
-from loveletter.referee.moves import Keeper, Moved, Replayed
-from loveletter.referee.referee import Referee
-from loveletter.referee.refusals import Refusal
+from loveletter.referee.referee import Keeper, Moved, Referee, Refusal
 
-JSON = "application/json"
 MOVE: TypeAdapter[Any] = TypeAdapter(MoveIn)
 JsonBody = Annotated[None, Depends(parse.json_body)]
 router = APIRouter(tags=["games"], strict_content_type=False)  # no Content-Type: the body is read as JSON still
@@ -76,15 +73,6 @@ def keeper(lang: str, instance: str | None) -> Keeper:
     return keep
 
 
-def answer(result: Moved | Replayed) -> tuple[int, bytes, dict[str, str]]:
-    """A move's answer: (status, body, headers); a replayed one may be a refusal (4xx, problem+json)."""
-    if isinstance(result, Replayed):
-        status, body = result.kept
-        return status, body, {"Idempotent-Replayed": "true", **PRIVATE}
-    body = result.kept[1] if result.kept is not None else dumps(result.answer)
-    return 200, body, {"ETag": f'"{result.version}"', **PRIVATE}
-
-
 def media_of(status: int) -> str:
     """The media type of a move's answer: JSON, or problem+json for a refusal (replayed from its first answer)."""
     return PROBLEM_JSON if status >= 400 else JSON
@@ -108,6 +96,8 @@ async def judge(
     result = await referee.move(
         game_id, token, body.plain(), request=raw, expected=expected, key=idempotency_key, keep=keep
     )
+    if isinstance(result, Moved):
+        structlog.contextvars.bind_contextvars(seq=result.version)
     return answer(result)
 
 

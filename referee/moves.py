@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 import structlog
 
@@ -43,6 +43,7 @@ from loveletter.referee.tokens import Credentials
 log = structlog.get_logger()
 
 MAX_RETRIES = 5
+T = TypeVar("T")
 TIMEOUT_BOT = "expert"
 """Who decides for a seat whose clock ran out in a game with `on_timeout: bot`."""
 Kept = tuple[int, bytes]
@@ -152,35 +153,73 @@ class Judge:
     async def _nudge(self, game_id: str) -> None:
         try:
             table = await self.tables.table(game_id)
-            async with table.lock:
-                for _ in range(MAX_RETRIES):
-                    if thinker(table.state, table.meta) is None:
-                        return
-                    if await self.commit(table, table.state, []) is not None:
-                        return
+
+            async def think() -> bool | None:
+                if thinker(table.state, table.meta) is None:
+                    return True
+                return await self.commit(table, table.state, []) is not None or None
+
+            await self.settled(table, think, exhausted=lambda: False)
         except Exception:  # a store outage, say: the next load or append of the game tries again
             log.exception("bot move", game_id=game_id)
 
     # -- recording -----------------------------------------------------------------------------------
 
+    async def settled(
+        self, table: Table, attempt: Callable[[], Awaitable[T | None]], exhausted: Callable[[], T] | None = None
+    ) -> T:
+        """The one loop of every command: under the table's lock, `attempt` judges the game as it is now and records
+        what it decided; None means another writer got there first (the table is caught up: judge again). After
+        `MAX_RETRIES` such losses, `exhausted()`, or the refusal that the game kept changing."""
+        async with table.lock:
+            for _ in range(MAX_RETRIES):
+                result = await attempt()
+                if result is not None:
+                    return result
+        if exhausted is not None:
+            return exhausted()
+        raise kept_changing(table.version)
+
     async def commit(
-        self, table: Table, state: GameState, mine: list[Event], meta: dict[str, Any] | None = None
+        self,
+        table: Table,
+        state: GameState,
+        mine: list[Event],
+        meta: dict[str, Any] | None = None,
+        kept: Callable[[GameState, list[Event]], Idempotency | None] | None = None,
     ) -> int | None:
-        """Record `mine` and what follows automatically after `state` (with the game's new record `meta`, if it
-        changes); None when another writer got there first (the table is refreshed: judge again)."""
+        """The one commit path: record `mine` and what follows automatically after `state` (with the game's new
+        record `meta`, if it changes, and the answer `kept` makes of the final state and every event, kept with an
+        idempotency key) in one atomic append at `state`'s version; None when another writer got there first."""
         deals = [deal_of(d) for d in table.meta.get("scenario_deals", [])]
         automatic, final = await self.follow.following(fold(mine, state), meta or table.meta, deals)
         events = [*mine, *automatic]
         index = self.index_change(table, meta or table.meta, final, events)
-        try:
-            version = await self.store.commit(Append(table.game_id, state.seq, events, meta=meta, index=index))
-        except ConflictError:
-            await self.tables.refresh(table)
+        idem = kept(final, events) if kept is not None else None
+        version = await self.appended(table, Append(table.game_id, state.seq, events, idem, meta=meta, index=index))
+        if version is None:
             return None
         if meta is not None:
             table.meta = meta
         self._grown(table, events, final, index)
         return version
+
+    async def appended(self, table: Table, append: Append) -> int | None:
+        """The store's append, or None when another writer got there first (the table is then caught up)."""
+        try:
+            return await self.store.commit(append)
+        except ConflictError:
+            await self.tables.refresh(table)
+            return None
+
+    async def reread(self, table: Table, fresh: list[bool]) -> bool:
+        """Before a "no", read the game again once if other workers share the store (this cache may be behind):
+        True if it was read again now, False if it was already fresh."""
+        if fresh[0]:
+            return False
+        fresh[0] = True
+        await self.tables.refresh(table)
+        return True
 
     def _grown(self, table: Table, events: list[Event], final: GameState, index: GameIndex | None) -> None:
         """After a commit: the table extended, the lobby told of news, the streams and clocks woken."""
@@ -203,45 +242,45 @@ class Judge:
 
     async def decided(self, table: Table, make: Callable[[GameState], Command], seat: int | None) -> Moved:
         """Decide and record one command made by `make` from the current state (a resignation, an abort)."""
-        async with table.lock:
-            fresh = not self.store.shared
-            for _ in range(MAX_RETRIES):
-                state = table.state
-                try:
-                    events = list(decide(state, make(state)))
-                except RuleViolation as v:
-                    if not fresh:
-                        fresh = True
-                        await self.tables.refresh(table)
-                        continue
-                    raise ruled_out(v, legal_moves_as_dicts(state, seat) if seat is not None else []) from None
-                version = await self.commit(table, state, events)
-                if version is None:
-                    continue
-                return Moved(version, answer(table.state, seat, table.events[state.seq :], state.seq + 1), None, seat)
-        raise kept_changing(table.version)
+        fresh = [not self.store.shared]
+
+        async def attempt() -> Moved | None:
+            state = table.state
+            try:
+                events = list(decide(state, make(state)))
+            except RuleViolation as v:
+                if await self.reread(table, fresh):
+                    return None
+                raise ruled_out(v, legal_moves_as_dicts(state, seat) if seat is not None else []) from None
+            version = await self.commit(table, state, events)
+            if version is None:
+                return None
+            return Moved(version, answer(table.state, seat, table.events[state.seq :], state.seq + 1), None, seat)
+
+        return await self.settled(table, attempt)
 
     async def expire(self, game_id: str, deadline: int) -> bool:
         """Act on `game_id`'s clock if `deadline` is still its running deadline and has passed: True if acted."""
         table = await self.tables.table(game_id)
-        async with table.lock:
-            if self.store.shared:
-                await self.tables.refresh(table)
-            for _ in range(MAX_RETRIES):
-                state = table.state
-                now = self.now()
-                if state.deadline is None or state.deadline[1] != deadline or now < deadline:
-                    return False
-                seat = state.deadline[0]
-                events = list(decide(state, TimeOut(seat, now)))
-                after = fold(events, state)
-                if after.on_timeout == "bot" and after.active == seat and after.phase in (PHASE_PLAY, PHASE_CHANCELLOR):
-                    events += decide(after, await self.follow.thought(after, table.meta, TIMEOUT_BOT))
-                if await self.commit(table, state, events) is not None:
-                    log.info("clock ran out", game_id=game_id, seat=seat, on_timeout=state.on_timeout)
-                    return True
-                # another worker acted (or the player moved just in time): judge the new state
-        return False
+        fresh = [not self.store.shared]
+
+        async def attempt() -> bool | None:
+            await self.reread(table, fresh)  # another worker may have acted on this clock: look first
+            state = table.state
+            now = self.now()
+            if state.deadline is None or state.deadline[1] != deadline or now < deadline:
+                return False
+            seat = state.deadline[0]
+            events = list(decide(state, TimeOut(seat, now)))
+            after = fold(events, state)
+            if after.on_timeout == "bot" and after.active == seat and after.phase in (PHASE_PLAY, PHASE_CHANCELLOR):
+                events += decide(after, await self.follow.thought(after, table.meta, TIMEOUT_BOT))
+            if await self.commit(table, state, events) is None:
+                return None  # another worker acted (or the player moved just in time): judge the new state
+            log.info("clock ran out", game_id=game_id, seat=seat, on_timeout=state.on_timeout)
+            return True
+
+        return await self.settled(table, attempt, exhausted=lambda: False)
 
     # -- a move ----------------------------------------------------------------------------------------
 
@@ -282,78 +321,65 @@ class Judge:
         seat = self.credentials.seat_of_player(table, token)
         # a key is never replayed to another seat, nor for another body
         request_hash = hashlib.sha256(b"%d:" % seat + request).hexdigest() if key is not None else ""
-        async with table.lock:
-            fresh = not self.store.shared  # a cache that other workers may have overtaken is read again before a "no"
-            for _ in range(MAX_RETRIES):
-                if key is not None:
-                    replayed = await self._replayed(game_id, key, request_hash)
-                    if replayed is not None:
-                        return replayed
-                state = table.state
-                if expected is not None and expected != state.seq:
-                    if expected > state.seq and not fresh:
-                        fresh = True
-                        await self.tables.refresh(table)
-                        continue
-                    raise Refusal(
-                        "stale_version",
-                        Text(
-                            f"the move expected version {expected}, the game is at version {state.seq}",
-                            f"le coup attendait la version {expected}, la partie en est à la version {state.seq}",
-                        ),
-                        about={"expected": expected},
-                        version=state.seq,
-                    )
-                refusal: Refusal | None = None
-                try:
-                    mine = decide(state, self.command(state, seat, move))
-                except RuleViolation as v:
-                    if not fresh:
-                        fresh = True
-                        await self.tables.refresh(table)
-                        if table.version != state.seq:
-                            continue
-                    refusal = ruled_out(v, legal_moves_as_dicts(state, seat))
-                except Refusal as problem:  # a player or an action code this game does not have
-                    refusal = problem
-                if refusal is not None:
-                    if key is None or keep is None:
-                        raise refusal
-                    status, body = keep(refusal)
-                    if await self._keep_refusal(table, state.seq, Idempotency(key, request_hash, status, body)):
-                        raise refusal
-                    continue
-                deals = [deal_of(d) for d in table.meta.get("scenario_deals", [])]
-                automatic, final = await self.follow.following(fold(mine, state), table.meta, deals)
-                events = [*mine, *automatic]
-                said = answer(final, seat, events, state.seq + 1)
-                kept = keep(said) if key is not None and keep is not None else None
-                idem = Idempotency(key, request_hash, *kept) if key is not None and kept is not None else None
-                index = self.index_change(table, table.meta, final, events)
-                try:
-                    version = await self.store.commit(Append(game_id, state.seq, events, idem, index=index))
-                except ConflictError:
-                    await self.tables.refresh(table)
-                    if expected is not None:
-                        raise Refusal(
-                            "conflict",
-                            Text("another move was recorded first", "un autre coup a été enregistré avant celui-ci"),
-                            version=table.version,
-                        ) from None
-                    continue
-                self._grown(table, events, final, index)
-                return Moved(version, said, kept, seat)
-        raise kept_changing(table.version)
+        fresh = [not self.store.shared]  # a cache that other workers may have overtaken is read again before a "no"
 
-    async def _keep_refusal(self, table: Table, version: int, kept: Idempotency) -> bool:
-        """Record a refusal with its idempotency key, at the version it was judged at (no event, the answer alone);
-        False if the game moved meanwhile, to be judged again."""
-        try:
-            await self.store.commit(Append(table.game_id, version, [], kept))
-        except ConflictError:
-            await self.tables.refresh(table)
-            return False
-        return True
+        async def attempt() -> Moved | Replayed | None:
+            if key is not None:
+                replayed = await self._replayed(game_id, key, request_hash)
+                if replayed is not None:
+                    return replayed
+            state = table.state
+            if expected is not None and expected != state.seq:
+                if expected > state.seq and await self.reread(table, fresh):
+                    return None
+                raise Refusal(
+                    "stale_version",
+                    Text(
+                        f"the move expected version {expected}, the game is at version {state.seq}",
+                        f"le coup attendait la version {expected}, la partie en est à la version {state.seq}",
+                    ),
+                    about={"expected": expected},
+                    version=state.seq,
+                )
+            refusal: Refusal | None = None
+            try:
+                mine = decide(state, self.command(state, seat, move))
+            except RuleViolation as v:
+                if await self.reread(table, fresh) and table.version != state.seq:
+                    return None
+                refusal = ruled_out(v, legal_moves_as_dicts(state, seat))
+            except Refusal as problem:  # a player or an action code this game does not have
+                refusal = problem
+            if refusal is not None:
+                if key is None or keep is None:
+                    raise refusal
+                status, body = keep(refusal)
+                if await self.appended(
+                    table, Append(game_id, state.seq, [], Idempotency(key, request_hash, status, body))
+                ):
+                    raise refusal  # kept with its key, at the version it was judged at: no event, the answer alone
+                return None
+            said: dict[str, Any] = {}
+
+            def kept(final: GameState, events: list[Event]) -> Idempotency | None:
+                said["answer"] = answer(final, seat, events, state.seq + 1)
+                if key is None or keep is None:
+                    return None
+                said["kept"] = keep(said["answer"])
+                return Idempotency(key, request_hash, *said["kept"])
+
+            version = await self.commit(table, state, list(mine), kept=kept)
+            if version is None:
+                if expected is not None:
+                    raise Refusal(
+                        "conflict",
+                        Text("another move was recorded first", "un autre coup a été enregistré avant celui-ci"),
+                        version=table.version,
+                    ) from None
+                return None
+            return Moved(version, said["answer"], said.get("kept"), seat)
+
+        return await self.settled(table, attempt)
 
     async def _replayed(self, game_id: str, key: str, request_hash: str) -> Replayed | None:
         stored = await asyncio.to_thread(self.store.idempotency, game_id, key)

@@ -26,8 +26,8 @@ from loveletter.events.store import Append, ConflictError
 from loveletter.referee.accounts import Accounts, joining_account, seat_accounts, twice
 from loveletter.referee.inputs import Joining, NewDeal, NewGame, NewSeat
 from loveletter.referee.lobby import game_index, lobby_news
-from loveletter.referee.moves import MAX_RETRIES, Judge, Moved, seat_of
-from loveletter.referee.refusals import Refusal, kept_changing, not_a_seat_token, ruled_out, token_required
+from loveletter.referee.moves import Judge, Moved, seat_of
+from loveletter.referee.refusals import Refusal, not_a_seat_token, ruled_out, token_required
 from loveletter.referee.tables import Table
 from loveletter.referee.tokens import digest, matches, new_token
 
@@ -168,36 +168,37 @@ class Seating:
         account = await joining_account(self.accounts, joining.account_key, table.meta)
         name = account[0] if account else joining.name.strip()
         sat = account[1] if account else None
-        async with table.lock:
-            for _ in range(MAX_RETRIES):
-                state = table.state
-                if claim is not None:
-                    seat = self._reserved_seat(table, claim)
-                else:
-                    seat = self._open_seat(table, joining, sat.account if sat else None)
-                token = new_token()
-                try:
-                    if sat is not None and table.meta.get("rated") and _seated(table.meta, sat.account):
-                        raise twice()  # the same account joined meanwhile
-                    events = list(decide(state, JoinSeat(seat, name, self.judge.now(), sat)))
-                    if joining.seed is not None:
-                        events += decide(fold(events, state), ContributeSeed(seat, joining.seed))
-                except RuleViolation as v:
-                    raise ruled_out(v) from None
-                meta = {**table.meta, "seats": list(table.meta["seats"])}
-                meta["seats"][seat] = {
-                    **meta["seats"][seat],
-                    "name": name,
-                    "token_digest": digest(token),
-                    **_account_fields(account),
-                }
-                meta["players"] = [*meta["players"][:seat], name, *meta["players"][seat + 1 :]]
-                version = await self.judge.commit(table, state, events, meta=meta)
-                if version is None:
-                    continue
-                joined = {"game_id": game_id, "seat": seat, "name": name, "token": token, "version": version}
-                return joined | _account_fields(account)
-        raise kept_changing(table.version)
+
+        async def attempt() -> dict[str, Any] | None:
+            state = table.state
+            if claim is not None:
+                seat = self._reserved_seat(table, claim)
+            else:
+                seat = self._open_seat(table, joining, sat.account if sat else None)
+            token = new_token()
+            try:
+                if sat is not None and table.meta.get("rated") and _seated(table.meta, sat.account):
+                    raise twice()  # the same account joined meanwhile
+                events = list(decide(state, JoinSeat(seat, name, self.judge.now(), sat)))
+                if joining.seed is not None:
+                    events += decide(fold(events, state), ContributeSeed(seat, joining.seed))
+            except RuleViolation as v:
+                raise ruled_out(v) from None
+            meta = {**table.meta, "seats": list(table.meta["seats"])}
+            meta["seats"][seat] = {
+                **meta["seats"][seat],
+                "name": name,
+                "token_digest": digest(token),
+                **_account_fields(account),
+            }
+            meta["players"] = [*meta["players"][:seat], name, *meta["players"][seat + 1 :]]
+            version = await self.judge.commit(table, state, events, meta=meta)
+            if version is None:
+                return None
+            joined = {"game_id": game_id, "seat": seat, "name": name, "token": token, "version": version}
+            return joined | _account_fields(account)
+
+        return await self.judge.settled(table, attempt)
 
     def _open_seat(self, table: Table, joining: Joining, account_id: str | None) -> int:
         state, seats = table.state, table.meta["seats"]

@@ -21,14 +21,16 @@ from urllib.parse import urlsplit
 
 import jinja2
 import orjson
-from fastapi import FastAPI, Header, Query, Request
+from fastapi import APIRouter, FastAPI, Header, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
+from starlette.routing import Match
+from starlette.types import Scope
 
 from loveletter.api import parse
 from loveletter.api.problems import Problem, of_refusal
-from loveletter.api.routes import accounts as accounts_api
-from loveletter.api.routes import ladder as ladder_api
+from loveletter.api.routes.accounts import account_id as valid_account_id
 from loveletter.api.routes.games.answers import PRIVATE
 from loveletter.api.routes.games.stream import PAGE
 from loveletter.core.catalogue import EVENT_TYPES
@@ -96,9 +98,15 @@ def _local(target: str | None) -> str:
     return target
 
 
-def _wants_html(request: Request) -> bool:
-    """A browser navigating (its Accept names HTML), not a program reading the API."""
-    return "text/html" in request.headers.get("accept", "")
+class PageRoute(APIRoute):
+    """A page that shares its path with an API route: it matches a browser navigating (its Accept names HTML) and
+    nothing else, so any other request goes on to the API's own route, which answers it unchanged."""
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        match, child = super().matches(scope)
+        if match is not Match.NONE and b"text/html" not in dict(scope.get("headers", ())).get(b"accept", b""):
+            return Match.NONE, {}
+        return match, child
 
 
 def _varies(answer: Response) -> Response:
@@ -141,7 +149,9 @@ def install(app: FastAPI, referee: Referee) -> None:
             event_types=sorted(EVENT_TYPES),
         )
 
-    @app.get("/ladder", include_in_schema=False)
+    shared = APIRouter(route_class=PageRoute)  # paths the API answers too: these match a browser alone
+
+    @shared.get("/ladder", include_in_schema=False)
     async def ladder_page(
         request: Request,
         ruleset: Annotated[str, Query(max_length=40)] = "2019",
@@ -149,31 +159,28 @@ def install(app: FastAPI, referee: Referee) -> None:
         cursor: Annotated[str | None, Query(max_length=20)] = None,
         limit: Annotated[int, Query(ge=1, le=100)] = 20,
     ) -> Response:
-        """The ladder page for a browser; anyone else gets `GET /ladder`'s JSON (the page's script reads it too)."""
-        if not _wants_html(request):
-            return _varies(await ladder_api.get_ladder(referee, ruleset, players, cursor, limit))
+        """The ladder page (its script reads `GET /ladder`'s JSON, which any other caller gets at this path)."""
         chosen = parse.ruleset_id(ruleset)
         lang = choose(request)
         answer = page(request, "ladder.html", "ladder.title", script="ladder.js", rulesets=rulesets(lang),
                       ruleset=chosen, players=players, cursor=cursor, limit=limit)  # fmt: skip
         return _varies(answer)
 
-    @app.get("/accounts/{account_id}", include_in_schema=False)
+    @shared.get("/accounts/{account_id}", include_in_schema=False)
     async def account_page(account_id: str, request: Request) -> Response:
-        """An account's page for a browser (its chart, games and head-to-head); anyone else gets the API's JSON."""
-        if not _wants_html(request):
-            return _varies(await accounts_api.get_account(referee, accounts_api.account_id(account_id)))
+        """An account's page (its chart, games and head-to-head); any other caller gets the API's JSON here."""
         lang = choose(request)
         try:
-            found = accounts_api.account_id(account_id)  # 404 for an id the referee could not have issued
-            await referee.account(found)
+            await referee.account(valid_account_id(account_id))  # 404 for an id the referee could not have issued
         except Refusal as refused:
             problem = of_refusal(refused)
             answer = page(request, "message.html", "account.title", message=problem.detail(lang))
             answer.status_code = problem.status
             return _varies(answer)
-        return _varies(page(request, "account.html", "account.title", script="account.js", account_id=found,
+        return _varies(page(request, "account.html", "account.title", script="account.js", account_id=account_id,
                             rulesets=rulesets(lang)))  # fmt: skip
+
+    app.include_router(shared)
 
     @app.get("/lang/{code}", include_in_schema=False)
     async def switch_language(code: str, next: Annotated[str | None, Query(max_length=500)] = None) -> Response:

@@ -124,7 +124,7 @@ async def create_account(body: AccountIn, request: Request, referee: RefereeDep)
 @router.get("/accounts/{account_id}", responses=answers(Account, example=EXAMPLE, more=NOT_FOUND))
 async def get_account(referee: RefereeDep, found: str = Depends(account_id)) -> Response:
     """An account: its name, kind, whether its key still works, the games it sat at and its ratings."""
-    return reply(await referee.account(found))
+    return reply(await referee.account(found), headers={"Vary": "Accept"})  # a browser gets the account page here
 
 
 @router.post(

@@ -94,4 +94,4 @@ async def get_ladder(
         "ratings": page,
         "next": str(start + limit) if more else None,
     }
-    return reply(body)
+    return reply(body, headers={"Vary": "Accept"})  # a browser gets the ladder page at this path

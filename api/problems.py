@@ -128,7 +128,9 @@ def of_refusal(refusal: Refusal) -> Problem:
     extra = _rule_members(refusal.rule_id) if refusal.rule_id is not None else {}
     words = HTTP_WORDS.get(refusal.code)
     detail = words(refusal) if words is not None else refusal.detail
-    return Problem(status, refusal.code, detail, title=refusal.title, **extra, **refusal.extra)
+    retry = refusal.about.get("retry_after")
+    headers = {"Retry-After": str(retry)} if retry is not None else None
+    return Problem(status, refusal.code, detail, title=refusal.title, headers=headers, **extra, **refusal.extra)
 
 
 def _bearer(refusal: Refusal) -> Text:

@@ -87,7 +87,7 @@ async def fill(url: str, games: int, concurrency: int = 64) -> tuple[float, list
             game_id = created["game_id"]
             if kind == "finished":
                 await referee.abort(game_id, created["organiser_token"])
-            keys.append((referee._tables.cached[game_id].meta["created"], game_id))
+            keys.append((referee._tables.cached[game_id].record.created, game_id))
 
     start = time.perf_counter()
     await asyncio.gather(*(worker() for _ in range(concurrency)))

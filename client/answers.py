@@ -243,7 +243,7 @@ class Simulation(Answer):
     """`POST /simulations` (with `url`, where to poll) and `GET /simulations/{id}`: progress, then statistics."""
 
     id: str
-    status: Literal["running", "done", "failed"]
+    status: Literal["running", "done", "failed", "cancelled"]
     done: int
     games: int
     statistics: dict[str, Any] | None = Field(

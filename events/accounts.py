@@ -28,13 +28,6 @@ class AccountRow:
     """None once the key is revoked."""
 
 
-def rated_row(game_id: str, meta: dict[str, Any] | None) -> tuple[str, str, int, int] | None:
-    """The `rated_games` row of a game that just ended, if its record says it is rated."""
-    if not meta or not meta.get("rated"):
-        return None
-    return (game_id, meta["ruleset"], len(meta["seats"]), int(meta.get("created") or 0))
-
-
 @dataclass(frozen=True, slots=True)
 class ChallengeRow:
     challenge_id: str

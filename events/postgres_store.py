@@ -16,7 +16,7 @@ import psycopg
 from psycopg import errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from loveletter.events.accounts import AccountStatements, NameTaken, rated_row
+from loveletter.events.accounts import AccountStatements, NameTaken
 from loveletter.events.codec import dumps, loads
 from loveletter.events.migrations import refuse_unversioned, upgrade
 from loveletter.events.statements import Dialect, Statements, index_row
@@ -123,11 +123,8 @@ class _Rows(BatchRows):
                 "SELECT * FROM unnest(%s::text[], %s::text[], %s::int[]) ON CONFLICT DO NOTHING",
                 [list(column) for column in zip(*self.accounts, strict=True)],
             )
-        for game_id in self.ended:
-            found = db.execute(SQL.meta, (game_id,)).fetchone()
-            rated = rated_row(game_id, loads(bytes(found[0])) if found else None)
-            if rated is not None:
-                db.execute(PostgresStore._accounts.insert_rated, rated)
+        for rated in self.rated:
+            db.execute(PostgresStore._accounts.insert_rated, rated)
 
 
 class PostgresStore(EventStore):

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
-from loveletter.events.accounts import AccountStatements, NameTaken, rated_row
+from loveletter.events.accounts import AccountStatements, NameTaken
 from loveletter.events.codec import dumps, loads
 from loveletter.events.migrations import LATEST, refuse_unversioned, upgrade
 from loveletter.events.statements import Dialect, Statements, index_row
@@ -317,11 +317,8 @@ class _Rows(BatchRows):
         _insert(db, "idempotency", "game_id, key, request_hash, status, response", self.idempotency)
         for row in self.accounts:
             db.execute(SqliteStore._accounts.insert_seat, row)
-        for game_id in self.ended:
-            (meta,) = db.execute(SQL.meta, (game_id,)).fetchone()
-            rated = rated_row(game_id, loads(meta))
-            if rated is not None:
-                db.execute(SqliteStore._accounts.insert_rated, rated)
+        for rated in self.rated:
+            db.execute(SqliteStore._accounts.insert_rated, rated)
 
 
 def _insert(db: sqlite3.Connection, table: str, columns: str, rows: Sequence[tuple[Any, ...]]) -> None:

@@ -78,6 +78,11 @@ class Append:
     create: dict[str, Any] | None = None
     meta: dict[str, Any] | None = None
     index: GameIndex | None = None
+    accounts: tuple[tuple[str, int], ...] = ()
+    """(account, seat) of the seats these events give an account: the store indexes each account's games."""
+    rated: tuple[str, int, int] | None = None
+    """(ruleset, table size, when it began) when these events end a rated game: the ladder's games gain it in the
+    same transaction. The writer says both, read from the events; the store guesses neither."""
     future: Future[int] = field(default_factory=Future)
     waiter: asyncio.Future[int] | None = None  # set by `EventStore.commit` for callers on an event loop
 
@@ -101,31 +106,28 @@ class BatchRows:
     """The rows a batch of appends inserts, gathered request by request; each store writes them its own way
     (few statements for the whole batch)."""
 
-    __slots__ = ("accounts", "ended", "events", "idempotency")
+    __slots__ = ("accounts", "events", "idempotency", "rated")
 
     def __init__(self) -> None:
         self.events: list[tuple[str, int, str, bytes, str, str]] = []
         self.idempotency: list[tuple[str, str, str, int, bytes]] = []
         self.accounts: list[tuple[str, str, int]] = []
-        """(account_id, game_id, seat) of the seats an account holds in the game records written (a store inserts
-        them unless already there: a record is rewritten whole at each join)."""
-        self.ended: list[str] = []
-        """The games these rows end: a rated one joins the ladder's games in the same transaction."""
+        """(account_id, game_id, seat) of the seats the appends give an account (a store inserts each unless it is
+        there already)."""
+        self.rated: list[tuple[str, str, int, int]] = []
+        """(game_id, ruleset, table size, began) of the rated games these rows end: the ladder's games."""
 
     def add(self, request: Append, prev: str) -> tuple[int, str]:
-        """Add `request`'s events chained after `prev`, its idempotency record, and the seats its game record gives
-        an account: its new (version, last hash)."""
+        """Add `request`'s events chained after `prev`, its idempotency record, the seats it gives an account and
+        the rated game it ends: its new (version, last hash)."""
         events, last_hash = request.rows(prev)
         self.events += events
         if request.idempotency is not None:
             idem = request.idempotency
             self.idempotency.append((request.game_id, idem.key, idem.request_hash, idem.status, idem.response))
-        if any(e.TYPE == "game_ended" for e in request.events):
-            self.ended.append(request.game_id)
-        record = request.meta if request.meta is not None else request.create
-        for seat, info in enumerate((record or {}).get("seats", ())):
-            if isinstance(info, dict) and info.get("account"):
-                self.accounts.append((info["account"], request.game_id, seat))
+        self.accounts += [(account, request.game_id, seat) for account, seat in request.accounts]
+        if request.rated is not None:
+            self.rated.append((request.game_id, *request.rated))
         return request.expected + len(request.events), last_hash
 
 

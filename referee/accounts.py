@@ -25,6 +25,7 @@ from loveletter.events.accounts import AccountRow, NameTaken
 from loveletter.events.store import EventStore
 from loveletter.referee.inputs import NewGame
 from loveletter.referee.ladder import Ladders
+from loveletter.referee.record import GameRecord
 from loveletter.referee.refusals import Refusal, account_not_found, key_rejected
 from loveletter.referee.tokens import digest, matches
 
@@ -200,11 +201,11 @@ def twice() -> Refusal:
     )
 
 
-async def joining_account(accounts: Accounts, key: str | None, meta: dict[str, Any]) -> tuple[str, SeatAccount] | None:
-    """(name, account) of the account that takes an open seat of the game whose record is `meta`, if any; a rated
+async def joining_account(accounts: Accounts, key: str | None, record: GameRecord) -> tuple[str, SeatAccount] | None:
+    """(name, account) of the account that takes an open seat of the game whose record is `record`, if any; a rated
     game is joined only by an account not seated there yet."""
     if key is None:
-        if meta.get("rated"):
+        if record.rated:
             raise rated_refused(
                 "every_seat_an_account",
                 "a rated game's seat is taken with an account: send its account_key",
@@ -212,6 +213,6 @@ async def joining_account(accounts: Accounts, key: str | None, meta: dict[str, A
             )
         return None
     row = await accounts.holder(key)
-    if meta.get("rated") and any(s.get("account") == row.account_id for s in meta["seats"]):
+    if record.rated and record.seated(row.account_id):
         raise twice()
     return row.name, SeatAccount(row.account_id, row.kind)  # type: ignore[arg-type]

@@ -13,7 +13,6 @@ import random
 import secrets
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
 
 import structlog
 
@@ -28,15 +27,16 @@ from loveletter.core.views import view
 from loveletter.play.bots import get_bot
 from loveletter.play.policies import choose_heuristic
 from loveletter.play.thinking import OFF_THE_LOOP, Busy, Thinking, bot_seed
+from loveletter.referee.record import GameRecord
 
 log = structlog.get_logger()
 
 
-def thinker(state: GameState, meta: dict[str, Any]) -> str | None:
+def thinker(state: GameState, record: GameRecord) -> str | None:
     """The bot that must think before the game goes on (a seat of `OFF_THE_LOOP` to decide), if any."""
     if state.phase not in (PHASE_PLAY, PHASE_CHANCELLOR):
         return None
-    bot = meta["seats"][state.active].get("bot")
+    bot = record.seats[state.active].bot
     return bot if bot in OFF_THE_LOOP else None
 
 
@@ -51,14 +51,14 @@ class Following:
         """What the inline bots draw from."""
 
     def automatic(
-        self, state: GameState, meta: dict[str, Any], scenario_deals: list[DealRound]
+        self, state: GameState, record: GameRecord, scenario_deals: list[DealRound]
     ) -> tuple[list[Event], GameState]:
         """Let chance and the bot seats move until a person must decide, a bot must think (`following` goes on
         from there) or the game is over (a person's clock started, on a clocked game): the events, and the state
         they lead to."""
         events: list[Event] = []
-        seats = meta["seats"]
-        server_seed = bytes.fromhex(meta["server_seed"])
+        seats = record.seats
+        server_seed = bytes.fromhex(record.server_seed)
         while True:
             command: Command | None
             if state.phase == PHASE_DEAL and state.round == 0 and state.open_seats:
@@ -68,7 +68,7 @@ class Following:
             elif (command := chance_move(state, server_seed)) is None:
                 if state.over:
                     break
-                bot = seats[state.active].get("bot")
+                bot = seats[state.active].bot
                 if bot is None:
                     if state.turn_seconds is None or state.deadline is not None:
                         break
@@ -88,19 +88,19 @@ class Following:
         return choice
 
     async def following(
-        self, state: GameState, meta: dict[str, Any], scenario_deals: list[DealRound]
+        self, state: GameState, record: GameRecord, scenario_deals: list[DealRound]
     ) -> tuple[list[Event], GameState]:
         """`automatic`, with each move of a bot that thinks awaited from the thinking room and judged by `decide`
         as any seat's move is: everything that follows `state` until a person must decide or the game is over."""
-        events, state = self.automatic(state, meta, scenario_deals)
-        while (bot := thinker(state, meta)) is not None:
-            new = decide(state, await self.thought(state, meta, bot))
+        events, state = self.automatic(state, record, scenario_deals)
+        while (bot := thinker(state, record)) is not None:
+            new = decide(state, await self.thought(state, record, bot))
             events.extend(new)
-            more, state = self.automatic(fold(new, state), meta, scenario_deals)
+            more, state = self.automatic(fold(new, state), record, scenario_deals)
             events.extend(more)
         return events, state
 
-    async def thought(self, state: GameState, meta: dict[str, Any], bot: str) -> PlayerCommand:
+    async def thought(self, state: GameState, record: GameRecord, bot: str) -> PlayerCommand:
         """The active seat's move by `bot`, thought in a worker process with a seed drawn from the game's server
         seed (the same game is played the same way); when the room is full, or the answer does not come within
         its time, the heuristic decides with that seed instead, so that no game waits long for a bot."""
@@ -109,7 +109,7 @@ class Following:
         if len(moves) == 1:
             return moves[0]
         seen = view(state, seat)
-        seed = bot_seed(meta.get("server_seed", ""), state.seq, seat)
+        seed = bot_seed(record.server_seed, state.seq, seat)
         try:
             return await self.thinking.choose(bot, seen, moves, seed)
         except (Busy, TimeoutError, BrokenProcessPool) as exc:

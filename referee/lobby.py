@@ -5,42 +5,42 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncGenerator
-from typing import Any
 
 from loveletter.core.catalogue import Event, GameAborted, GameEnded, SeatJoined
 from loveletter.core.state import GameState
 from loveletter.events.codec import dumps
 from loveletter.events.store import EventStore, GameIndex, StoreError
+from loveletter.referee.record import GameRecord
 from loveletter.referee.tables import Tables
 
 
-def game_index(meta: dict[str, Any], state: GameState) -> GameIndex | None:
+def game_index(record: GameRecord, state: GameState) -> GameIndex | None:
     """The game's lobby entry and running deadline, for a public or clocked game; None for any other."""
-    if not meta.get("public") and state.turn_seconds is None:
+    if not record.public and state.turn_seconds is None:
         return None
     status = "finished" if state.over else "open" if state.open_seats else "running"
     listing = {
-        "ruleset": meta["ruleset"],
+        "ruleset": record.ruleset,
         "options": state.options.as_dict(),
         "seats": [
-            {"seat": i, "name": name or None, "open": not name, "bot": info.get("bot"), "in_game": not gone}
-            for i, (name, info, gone) in enumerate(zip(state.players, meta["seats"], state.resigned, strict=True))
+            {"seat": i, "name": name or None, "open": not name, "bot": info.bot, "in_game": not gone}
+            for i, (name, info, gone) in enumerate(zip(state.players, record.seats, state.resigned, strict=True))
         ],
         "open_seats": len(state.open_seats),
         "clock": None
         if state.turn_seconds is None
         else {"turn_seconds": state.turn_seconds, "on_timeout": state.on_timeout},
-        "created": meta.get("created"),
+        "created": record.created or None,
         "status": status,
         "aborted": state.aborted,
         "winners": list(state.winner_names()),
-        "rated": bool(meta.get("rated")),
+        "rated": record.rated,
     }
     return GameIndex(
-        bool(meta.get("public")),
+        record.public,
         status,
-        meta["ruleset"],
-        int(meta.get("created") or 0),
+        record.ruleset,
+        record.created,
         dumps(listing),
         state.deadline[1] if state.deadline is not None else None,
     )

@@ -36,6 +36,7 @@ from loveletter.referee.following import Following, thinker
 from loveletter.referee.inputs import Code, Move, Play, Return, SeatRef, Seed
 from loveletter.referee.lobby import game_index, lobby_news
 from loveletter.referee.reading import events_json
+from loveletter.referee.record import GameRecord, indexed
 from loveletter.referee.refusals import Refusal, kept_changing, ruled_out, unknown_player
 from loveletter.referee.tables import Table, Tables
 from loveletter.referee.tokens import Credentials
@@ -128,10 +129,10 @@ class Judge:
     # -- what follows by itself --------------------------------------------------------------------
 
     def automatic(
-        self, state: GameState, meta: dict[str, Any], scenario_deals: list[DealRound]
+        self, state: GameState, record: GameRecord, scenario_deals: list[DealRound]
     ) -> tuple[list[Event], GameState]:
         """What follows `state` by itself without thinking (`Following.automatic`)."""
-        return self.follow.automatic(state, meta, scenario_deals)
+        return self.follow.automatic(state, record, scenario_deals)
 
     def _nudge_if_due(self, game_id: str, state: GameState) -> None:
         """A table loaded or grown where a bot must think (a game just created with a thinking bot to play
@@ -139,9 +140,9 @@ class Judge:
         table = self.tables.cached.get(game_id)
         if table is None or state.over:
             return
-        if any(seat.get("bot") in OFF_THE_LOOP for seat in table.meta["seats"]):
+        if any(seat.bot in OFF_THE_LOOP for seat in table.record.seats):
             self.thinking.warm()  # this game needs the thinking room: have it ready for its first decision
-        if game_id in self._nudged or thinker(state, table.meta) is None:
+        if game_id in self._nudged or thinker(state, table.record) is None:
             return
         try:
             task = asyncio.get_running_loop().create_task(self._nudge(game_id))
@@ -155,7 +156,7 @@ class Judge:
             table = await self.tables.table(game_id)
 
             async def think() -> bool | None:
-                if thinker(table.state, table.meta) is None:
+                if thinker(table.state, table.record) is None:
                     return True
                 return await self.commit(table, table.state, []) is not None or None
 
@@ -185,22 +186,26 @@ class Judge:
         table: Table,
         state: GameState,
         mine: list[Event],
-        meta: dict[str, Any] | None = None,
+        record: GameRecord | None = None,
         kept: Callable[[GameState, list[Event]], Idempotency | None] | None = None,
     ) -> int | None:
         """The one commit path: record `mine` and what follows automatically after `state` (with the game's new
-        record `meta`, if it changes, and the answer `kept` makes of the final state and every event, kept with an
+        record, if it changes, and the answer `kept` makes of the final state and every event, kept with an
         idempotency key) in one atomic append at `state`'s version; None when another writer got there first."""
-        deals = [deal_of(d) for d in table.meta.get("scenario_deals", [])]
-        automatic, final = await self.follow.following(fold(mine, state), meta or table.meta, deals)
+        now = record or table.record
+        deals = [deal_of(d) for d in now.scenario_deals]
+        automatic, final = await self.follow.following(fold(mine, state), now, deals)
         events = [*mine, *automatic]
-        index = self.index_change(table, meta or table.meta, final, events)
+        index = self.index_change(table, now, final, events)
         idem = kept(final, events) if kept is not None else None
-        version = await self.appended(table, Append(table.game_id, state.seq, events, idem, meta=meta, index=index))
+        facts = indexed(table.events[0], events)  # type: ignore[arg-type]  # a game's first event starts it
+        meta = record.as_json() if record is not None else None
+        append = Append(table.game_id, state.seq, events, idem, meta=meta, index=index, **facts.as_store())
+        version = await self.appended(table, append)
         if version is None:
             return None
-        if meta is not None:
-            table.meta = meta
+        if record is not None:
+            table.record = record
         self._grown(table, events, final, index)
         return version
 
@@ -230,12 +235,10 @@ class Judge:
                 self.tables.lobby_ping()
         self.tables.extended(table)
 
-    def index_change(
-        self, table: Table, meta: dict[str, Any], state: GameState, events: list[Event]
-    ) -> GameIndex | None:
+    def index_change(self, table: Table, record: GameRecord, state: GameState, events: list[Event]) -> GameIndex | None:
         """The game's new index entry with the lobby's news of `events`, or None when it has none or it did not
         change."""
-        index = game_index(meta, state)
+        index = game_index(record, state)
         if index is None or index == table.indexed:
             return None
         return replace(index, news=lobby_news(events, state))
@@ -274,7 +277,7 @@ class Judge:
             events = list(decide(state, TimeOut(seat, now)))
             after = fold(events, state)
             if after.on_timeout == "bot" and after.active == seat and after.phase in (PHASE_PLAY, PHASE_CHANCELLOR):
-                events += decide(after, await self.follow.thought(after, table.meta, TIMEOUT_BOT))
+                events += decide(after, await self.follow.thought(after, table.record, TIMEOUT_BOT))
             if await self.commit(table, state, events) is None:
                 return None  # another worker acted (or the player moved just in time): judge the new state
             log.info("clock ran out", game_id=game_id, seat=seat, on_timeout=state.on_timeout)

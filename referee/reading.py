@@ -135,11 +135,11 @@ class Reader:
             "game_id": table.game_id,
             "version": state.seq,
             "players": list(state.players),
-            "bots": [s.get("bot") for s in table.meta["seats"]],
+            "bots": [s.bot for s in table.record.seats],
             "scenario": state.scenario,
             "over": state.over,
             "your_turn": seat is not None and state.active == seat,
-            "rematch": table.meta.get("rematch"),
+            "rematch": table.record.rematch,
             "view": view(state, seat).as_dict(),
             "legal_moves": legal_moves_as_dicts(state, seat) if seat is not None else [],
         }

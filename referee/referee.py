@@ -4,9 +4,9 @@ Like boardgame.io's master, it is handed its storage (an `EventStore`), its time
 no transport: it takes plain inputs (`referee.inputs`) and credentials, and returns plain data or raises a `Refusal`
 (`referee.refusals`). It composes the services that do the work, each of one concern — `tables` (the cache of folded
 games and their watches), `tokens` (who is asking), `moves` (judging and recording), `seating` (create, join, rematch,
-resign, abort), `clocks` (turn clocks, the streams' ticker), `accounts`, `seeks`, `challenges`, `account_events` and
-`ladder` — owns their start and stop, and answers every read of a game through a `Reader` made for the credential
-that asked (`referee.reading`): no `Table`, store or service leaves this room (tests/test_layers.py)."""
+resign, abort), `clocks` (turn clocks, the streams' ticker), `accounts`, `seeks`, `challenges`, `account_events`,
+`ladder` and `jobs` — owns their start and stop, and answers every read of a game through a `Reader` made for the
+credential that asked (`referee.reading`): no `Table`, store or service leaves this room (tests/test_layers.py)."""
 
 from __future__ import annotations
 
@@ -17,10 +17,12 @@ from typing import Any, Callable, Literal
 import orjson
 
 from loveletter.core.catalogue import Event
-from loveletter.core.lang import Text
+from loveletter.core.lang import Lang, Text
 from loveletter.events.signing import SigningKey
 from loveletter.events.store import EventStore
+from loveletter.play.engine.review import Decision
 from loveletter.play.ladder import RatedGame, Standing
+from loveletter.play.simulate import Config
 from loveletter.play.thinking import Thinking
 from loveletter.referee.account_events import KINDS as ACCOUNT_EVENT_KINDS
 from loveletter.referee.account_events import AccountFeed
@@ -28,6 +30,7 @@ from loveletter.referee.accounts import Accounts, Kind
 from loveletter.referee.challenges import Challenges
 from loveletter.referee.clocks import Clocks, Timing, wall_ms
 from loveletter.referee.inputs import Joining, Move, NewGame
+from loveletter.referee.jobs import Job, Jobs
 from loveletter.referee.ladder import Ladders
 from loveletter.referee.lobby import follow_news
 from loveletter.referee.moves import Judge, Keeper, Moved, Replayed
@@ -42,6 +45,7 @@ __all__ = [
     "ACCOUNT_EVENT_KINDS",
     "AdminTokens",
     "Item",
+    "Job",
     "Keeper",
     "Moved",
     "Reader",
@@ -88,6 +92,7 @@ class Referee:
         self._feed = AccountFeed(store, clock)
         self._seeks = SeekQueue(self._accounts, self._seating, self._feed)
         self._challenges = Challenges(self._accounts, self._seating, self._feed)
+        self._jobs = Jobs(self._judge.thinking)
 
     # -- start and stop -------------------------------------------------------------------------------
 
@@ -101,6 +106,7 @@ class Referee:
     async def stop(self) -> None:
         """Stop the background work, the thinking room's worker processes, and the store if it is the referee's."""
         await self._seeks.stop()
+        await self._jobs.stop()
         await self._clocks.stop()
         self._judge.thinking.close()
         if self._owns_store:
@@ -266,7 +272,24 @@ class Referee:
         """Every finished rated game, as the ladder counts it."""
         return await self._ladders.games()
 
-    @property
-    def thinking(self) -> Thinking:
-        """The thinking room (the expert's worker processes), where the background jobs think too."""
-        return self._judge.thinking
+    # -- background jobs --------------------------------------------------------------------------------
+
+    def start_simulation(self, config: Config) -> Job:
+        """Bots against bots for the statistics page (one at a time per worker, `referee.jobs`)."""
+        return self._jobs.simulation(config)
+
+    def simulation(self, job_id: str) -> Job:
+        return self._jobs.get("simulation", job_id)
+
+    def cancel_simulation(self, job_id: str) -> Job:
+        return self._jobs.cancel("simulation", job_id)
+
+    def start_analysis(self, events: list[Event], decisions: list[Decision], head: dict[str, Any], lang: Lang) -> Job:
+        """The engine's review of `decisions` of a game, in the background (`referee.jobs`)."""
+        return self._jobs.analysis(events, decisions, head, lang)
+
+    def analysis(self, job_id: str) -> Job:
+        return self._jobs.get("analysis", job_id)
+
+    def cancel_analysis(self, job_id: str) -> Job:
+        return self._jobs.cancel("analysis", job_id)

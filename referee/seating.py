@@ -27,6 +27,7 @@ from loveletter.referee.accounts import Accounts, joining_account, seat_accounts
 from loveletter.referee.inputs import Joining, NewDeal, NewGame, NewSeat
 from loveletter.referee.lobby import game_index, lobby_news
 from loveletter.referee.moves import Judge, Moved, seat_of
+from loveletter.referee.record import GameRecord, SeatRecord, indexed
 from loveletter.referee.refusals import Refusal, not_a_seat_token, ruled_out, token_required
 from loveletter.referee.tables import Table
 from loveletter.referee.tokens import digest, matches, new_token
@@ -109,40 +110,42 @@ class Seating:
         tokens = [None if p.open or p.bot else new_token() for p in game.players]
         invites = [new_token() if p.open and i not in reserved else None for i, p in enumerate(game.players)]
         organiser = new_token() if organiser_digest is None else None
-        meta = {
-            "ruleset": state.ruleset.id if state.ruleset else game.ruleset,
-            "players": list(names),
-            "scenario_deals": [_deal_json(d) for d in deals],
-            "server_seed": server_seed.hex(),
-            "seats": [
-                {
-                    "name": names[i],
-                    "bot": None if p.open else p.bot,
-                    "token_digest": digest(t) if t else None,
-                    "invite_digest": digest(code) if (code := invites[i]) else None,
-                    "reserved_digest": reserved.get(i) or None,
-                    **({"reserved_account": reserved_accounts[i]} if i in reserved_accounts else {}),
-                    **_account_fields(accounts[i]),
-                }
+        record = GameRecord(
+            ruleset=state.ruleset.id if state.ruleset else game.ruleset,
+            players=names,
+            scenario_deals=tuple(_deal_json(d) for d in deals),
+            server_seed=server_seed.hex(),
+            seats=tuple(
+                SeatRecord(
+                    name=names[i],
+                    bot=None if p.open else p.bot,
+                    token_digest=digest(t) if t else None,
+                    invite_digest=digest(code) if (code := invites[i]) else None,
+                    reserved_digest=reserved.get(i) or None,
+                    reserved_account=reserved_accounts.get(i),
+                    **_account_of(accounts[i]),
+                )
                 for i, (p, t) in enumerate(zip(game.players, tokens, strict=True))
-            ],
-            "organiser_digest": organiser_digest or digest(organiser or ""),
-            "public": game.public,
-            "created": created,
-            **({"rated": True} if game.rated else {}),
-        }
-        automatic, state = self.judge.automatic(state, meta, deals)
+            ),
+            organiser_digest=organiser_digest or digest(organiser or ""),
+            public=game.public,
+            created=created,
+            rated=game.rated,
+        )
+        automatic, state = self.judge.automatic(state, record, deals)
         events += automatic
         game_id = game_id or "g_" + secrets.token_urlsafe(12)
-        index = game_index(meta, state)
+        index = game_index(record, state)
         if index is not None:
             index = replace(index, news=lobby_news(events, state, created=True))
-        version = await self.store.commit(Append(game_id, 0, events, create=meta, index=index))
-        table = Table(game_id, meta, events, state, indexed=index)
+        facts = indexed(events[0], events)  # type: ignore[arg-type]  # the first event starts the game
+        append = Append(game_id, 0, events, create=record.as_json(), index=index, **facts.as_store())
+        version = await self.store.commit(append)
+        table = Table(game_id, record, events, state, indexed=index)
         if index is not None and index.public:
             self.tables.lobby_ping()
         self.tables.keep(table)
-        log.info("game created", game_id=game_id, ruleset=meta["ruleset"], seats=len(names), seq=version)
+        log.info("game created", game_id=game_id, ruleset=record.ruleset, seats=len(names), seq=version)
         seats: list[dict[str, Any]] = []
         for i, (p, t) in enumerate(zip(game.players, tokens, strict=True)):
             if p.open and i in reserved:
@@ -154,7 +157,7 @@ class Seating:
         return {
             "game_id": game_id,
             "version": version,
-            "ruleset": meta["ruleset"],
+            "ruleset": record.ruleset,
             "scenario": game.scenario is not None,
             "public": game.public,
             "organiser_token": organiser,
@@ -165,7 +168,7 @@ class Seating:
         """Seat a player at an open seat (by invite, or any open seat of a public game; with `claim`, the seat a
         rematch reserved for that token): that seat's own token."""
         table = await self.tables.table(game_id)
-        account = await joining_account(self.accounts, joining.account_key, table.meta)
+        account = await joining_account(self.accounts, joining.account_key, table.record)
         name = account[0] if account else joining.name.strip()
         sat = account[1] if account else None
 
@@ -177,22 +180,17 @@ class Seating:
                 seat = self._open_seat(table, joining, sat.account if sat else None)
             token = new_token()
             try:
-                if sat is not None and table.meta.get("rated") and _seated(table.meta, sat.account):
+                if sat is not None and table.record.rated and table.record.seated(sat.account):
                     raise twice()  # the same account joined meanwhile
                 events = list(decide(state, JoinSeat(seat, name, self.judge.now(), sat)))
                 if joining.seed is not None:
                     events += decide(fold(events, state), ContributeSeed(seat, joining.seed))
             except RuleViolation as v:
                 raise ruled_out(v) from None
-            meta = {**table.meta, "seats": list(table.meta["seats"])}
-            meta["seats"][seat] = {
-                **meta["seats"][seat],
-                "name": name,
-                "token_digest": digest(token),
-                **_account_fields(account),
-            }
-            meta["players"] = [*meta["players"][:seat], name, *meta["players"][seat + 1 :]]
-            version = await self.judge.commit(table, state, events, meta=meta)
+            record = table.record.seat(seat, name=name, token_digest=digest(token), **_account_of(account))
+            players = record.players
+            record = replace(record, players=(*players[:seat], name, *players[seat + 1 :]))
+            version = await self.judge.commit(table, state, events, record=record)
             if version is None:
                 return None
             joined = {"game_id": game_id, "seat": seat, "name": name, "token": token, "version": version}
@@ -201,13 +199,13 @@ class Seating:
         return await self.judge.settled(table, attempt)
 
     def _open_seat(self, table: Table, joining: Joining, account_id: str | None) -> int:
-        state, seats = table.state, table.meta["seats"]
+        state, seats = table.state, table.record.seats
         for seat, info in enumerate(seats):  # a seat an accepted challenge keeps for this account
-            if account_id is not None and info.get("reserved_account") == account_id and seat in state.open_seats:
+            if account_id is not None and info.reserved_account == account_id and seat in state.open_seats:
                 return seat
         if joining.invite is not None:
             for seat, info in enumerate(seats):
-                stored = info.get("invite_digest")
+                stored = info.invite_digest
                 if stored and matches(joining.invite, stored):
                     if seat not in state.open_seats:
                         raise Refusal(
@@ -219,7 +217,7 @@ class Seating:
                 "invite_rejected",
                 Text("this invite is not one of this game's", "cette invitation n'est pas de cette partie"),
             )
-        if not table.meta.get("public"):
+        if not table.record.public:
             raise Refusal(
                 "invite_required",
                 Text(
@@ -227,8 +225,8 @@ class Seating:
                     "on ne rejoint cette partie que sur invitation : envoyez celle que vous avez reçue",
                 ),
             )
-        kept = ("reserved_digest", "reserved_account")  # rematch and challenge seats wait for their player
-        free = [i for i in state.open_seats if not any(seats[i].get(k) for k in kept)]
+        # rematch and challenge seats wait for their player
+        free = [i for i in state.open_seats if not (seats[i].reserved_digest or seats[i].reserved_account)]
         if free and not state.over:
             return free[0]
         raise Refusal(
@@ -240,8 +238,8 @@ class Seating:
         )
 
     def _reserved_seat(self, table: Table, token: str) -> int:
-        for seat, info in enumerate(table.meta["seats"]):
-            stored = info.get("reserved_digest")
+        for seat, info in enumerate(table.record.seats):
+            stored = info.reserved_digest
             if stored and matches(token, stored):
                 if seat not in table.state.open_seats:
                     raise Refusal(
@@ -264,7 +262,7 @@ class Seating:
             )
         new_id = await self._rematch_of(old)
         said: dict[str, Any] = {"game_id": new_id, "rematch_of": game_id}
-        if seat is not None and old.meta["seats"][seat].get("bot") is None:
+        if seat is not None and old.record.seats[seat].bot is None:
             name = old.state.players[seat]
             joined = await self.join(new_id, Joining(name=name), claim=token)
             said |= {"seat": joined["seat"], "name": name, "token": joined["token"], "version": joined["version"]}
@@ -276,35 +274,35 @@ class Seating:
         new_id = rematch_id(old.game_id)
         if await asyncio.to_thread(self.store.meta, new_id) is None:
             await self._create_rematch(old, new_id)
-        if old.meta.get("rematch") != new_id:
+        if old.record.rematch != new_id:
             async with old.lock:
-                meta = {**old.meta, "rematch": new_id}
+                record = replace(old.record, rematch=new_id)
                 with contextlib.suppress(ConflictError):  # the game moved meanwhile: the link waits for a next call
-                    await self.store.commit(Append(old.game_id, old.version, [], meta=meta))
-                    old.meta = meta
+                    await self.store.commit(Append(old.game_id, old.version, [], meta=record.as_json()))
+                    old.record = record
         return new_id
 
     async def _create_rematch(self, old: Table, new_id: str) -> None:
-        state, seats = old.state, old.meta["seats"]
+        state, seats = old.state, old.record.seats
         n = len(seats)
         players: list[NewSeat] = [NewSeat()] * n
         reserved: dict[int, str] = {}
         for i, info in enumerate(seats):
             to = (i + 1) % n  # seats rotate: whoever sat at i sits at i + 1
-            if info.get("bot"):
-                players[to] = NewSeat(name=state.players[i], bot=info["bot"])
+            if info.bot:
+                players[to] = NewSeat(name=state.players[i], bot=info.bot)
             else:
                 players[to] = NewSeat(open=True)
-                reserved[to] = info["token_digest"]
+                reserved[to] = info.token_digest or ""
         game = NewGame(
             tuple(players),
-            ruleset=old.meta["ruleset"],
+            ruleset=old.record.ruleset,
             options=state.options.as_dict(),
-            public=bool(old.meta.get("public")),
+            public=old.record.public,
             turn_seconds=state.turn_seconds,
             on_timeout=state.on_timeout,  # type: ignore[arg-type]
         )
-        organiser = old.meta.get("organiser_digest")
+        organiser = old.record.organiser_digest
         with contextlib.suppress(ConflictError):  # another worker created it first
             await self.create(game, game_id=new_id, reserved=reserved, organiser_digest=organiser)
 
@@ -334,8 +332,9 @@ def _account_fields(account: tuple[str, SeatAccount] | None) -> dict[str, str]:
     return {"account": account[1].account, "account_kind": account[1].kind}
 
 
-def _seated(meta: dict[str, Any], account_id: str) -> bool:
-    return any(info.get("account") == account_id for info in meta["seats"])
+def _account_of(account: tuple[str, SeatAccount] | None) -> dict[str, str]:
+    """The seat record's fields of the account that took it: none without one."""
+    return {} if account is None else {"account": account[1].account, "account_kind": account[1].kind}
 
 
 def _scenario_deal(state: GameState, d: NewDeal) -> DealRound:

@@ -19,6 +19,7 @@ from loveletter.core.evolve import fold
 from loveletter.core.state import GameState
 from loveletter.events.store import EventStore, GameIndex
 from loveletter.referee.presence import Presence
+from loveletter.referee.record import GameRecord
 from loveletter.referee.refusals import game_not_found
 
 
@@ -27,7 +28,7 @@ class Table:
     """A game in memory: its creation record, every event, and the state they fold to."""
 
     game_id: str
-    meta: dict[str, Any]
+    record: GameRecord
     events: list[Event]
     state: GameState
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -99,14 +100,14 @@ class Tables:
         if table is not None:
             self.cached.move_to_end(game_id)
             return table
-        meta = await asyncio.to_thread(self.store.meta, game_id)
-        if meta is None:
+        stored = await asyncio.to_thread(self.store.meta, game_id)
+        if stored is None:
             raise game_not_found(game_id)
         rows = await asyncio.to_thread(self.store.load, game_id)
         events = [e for _, e in rows]
         table = self.cached.get(game_id)  # another request may have loaded it meanwhile
         if table is None:
-            table = self.keep(Table(game_id, meta, events, fold(events)))
+            table = self.keep(Table(game_id, GameRecord.of_json(stored), events, fold(events)))
         return table
 
     def keep(self, table: Table) -> Table:
@@ -131,8 +132,8 @@ class Tables:
             new = [e for seq, e in rows if seq > table.version]
             table.extend(new)
             if any(type(e) is SeatJoined for e in new):  # a join elsewhere: its seat's token digest is in the record
-                meta = await asyncio.to_thread(self.store.meta, table.game_id)
-                table.meta = meta or table.meta
+                stored = await asyncio.to_thread(self.store.meta, table.game_id)
+                table.record = GameRecord.of_json(stored) if stored else table.record
             table.indexed = None
             self.extended(table)
 

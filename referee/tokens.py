@@ -108,8 +108,8 @@ class Credentials:
             if required:
                 raise token_required("seat token", "jeton de votre siège")
             return None
-        for seat, info in enumerate(table.meta["seats"]):
-            stored = info.get("token_digest")
+        for seat, info in enumerate(table.record.seats):
+            stored = info.token_digest
             if stored and matches(token, stored):
                 if self.identified is not None:
                     self.identified(table.game_id, seat)
@@ -130,5 +130,5 @@ class Credentials:
         return self.admin_tokens.matches(token)
 
     def is_organiser(self, table: Table, token: str) -> bool:
-        stored = table.meta.get("organiser_digest")
+        stored = table.record.organiser_digest
         return isinstance(stored, str) and matches(token, stored)

@@ -7,6 +7,7 @@ derives from the game's (admin-chosen) server seed: the move came from the searc
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import threading
 import time
@@ -29,6 +30,7 @@ from loveletter.play.engine.review import decisions
 from loveletter.play.report import statistics
 from loveletter.play.simulate import Config, simulate
 from loveletter.play.thinking import bot_seed
+from loveletter.referee import jobs
 from loveletter.server.settings import Settings
 from tests.cli import loveletter
 from tests.servers import ADMIN, ServerProcess, admin_log, client, create_game, log_events, serve, verify_log
@@ -347,13 +349,13 @@ def test_the_log_is_checked_before_the_job_is_accepted(server: Server, one_game:
 def test_jobs_beyond_the_queue_are_refused_with_retry_after(
     server: Server, one_game: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(analyses, "RUNNING", 1)  # one job at a time and none waiting
-    monkeypatch.setattr(analyses, "QUEUED", 0)
+    one_at_a_time = dataclasses.replace(jobs.KINDS["analysis"], running=1, queued=0)  # and none waiting
+    monkeypatch.setitem(jobs.KINDS, "analysis", one_at_a_time)
     text = one_game.read_text()
     with client(server.base) as c:
         first = c.post("/analyses", json={"log": text, "seat": 0, "budget": 100})
         refused = httpx.post(f"{server.base}/analyses", json={"log": text, "seat": 0, "budget": 1})  # a 503
         assert first.status_code == 202, first.text
         assert (refused.status_code, refused.json()["code"]) == (503, "overloaded")
-        assert refused.headers["retry-after"] == analyses.RETRY_AFTER
+        assert refused.headers["retry-after"] == "10"
         wait_for(lambda: c.get(first.json()["url"]).json()["status"] == "done", 120)

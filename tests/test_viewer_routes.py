@@ -174,6 +174,28 @@ def test_one_simulation_at_a_time(base: str) -> None:
     assert httpx.post(f"{base}/simulations", json={"games": 1}).status_code == 202  # free again
 
 
+def test_a_simulation_cancelled_stops_and_frees_the_server(base: str) -> None:
+    """`DELETE /simulations/{id}` stops a long simulation after the game it is playing: it ends `cancelled` with
+    fewer games than asked, and the next simulation starts at once (the one-at-a-time slot is free)."""
+    deadline = time.monotonic() + 30
+    while (
+        started := httpx.post(f"{base}/simulations", json={"players": 4, "games": 5000, "seed": 9})
+    ).status_code == 409:
+        assert time.monotonic() < deadline, "an earlier test's simulation never ended"
+        time.sleep(0.05)  # the one-game simulation an earlier test left may still be playing
+    assert started.status_code == 202, started.text
+    url = started.json()["url"]
+    while httpx.get(f"{base}{url}").json()["done"] < 5:  # a few games in: it is running
+        time.sleep(0.02)
+    asked = httpx.delete(f"{base}{url}")
+    assert asked.status_code == 200 and asked.json()["id"] == started.json()["id"]
+    ended = wait_done(base, url)
+    assert ended["status"] == "cancelled" and 5 <= ended["done"] < 5000 and ended["statistics"] is None
+    assert httpx.delete(f"{base}{url}").json()["status"] == "cancelled"  # a finished job is left as it is
+    assert httpx.post(f"{base}/simulations", json={"games": 1}).status_code == 202
+    assert httpx.delete(f"{base}/simulations/nope").status_code == 404
+
+
 def test_a_log_of_two_kinds_of_game_is_no_simulation(base: str) -> None:
     one, two = io.BytesIO(), io.BytesIO()
     simulate(Config("2019", 2, 2, 1, ("random", "random")), one)

@@ -14,12 +14,8 @@ processes (`play.thinking`), behind the seats' decisions, since its search would
 from __future__ import annotations
 
 import asyncio
-import secrets
-import threading
-import time
-from collections import Counter, OrderedDict
-from dataclasses import dataclass, field
-from typing import Annotated, Any
+from collections import Counter
+from typing import Any
 
 from fastapi import Depends, Request
 from fastapi.responses import Response
@@ -27,15 +23,16 @@ from fastapi.responses import Response
 from loveletter.api import parse
 from loveletter.api.openapi import answers, problem
 from loveletter.api.problems import Problem, lang_of
-from loveletter.api.routes.bodies import LOG_UPLOAD, THINKING_BOTS, SimulationIn, invalid, json_router, log_upload
+from loveletter.api.routes.bodies import LOG_UPLOAD, SimulationIn, invalid, json_router, log_upload
+from loveletter.api.routes.deps import RefereeDep
 from loveletter.api.routes.replies import reply
 from loveletter.client.answers import Simulation, Tally
 from loveletter.core.catalogue import FavorGained, GameEnded, GameStarted, PlayerEliminated, RoundStarted, TurnStarted
 from loveletter.core.lang import Text
 from loveletter.events.log import LogFormatError, read_games
 from loveletter.play.report import statistics
-from loveletter.play.simulate import Config, SimulationError, Stats, simulate
-from loveletter.play.thinking import Thinking, add_game, simulated_game
+from loveletter.play.simulate import Config, SimulationError, Stats
+from loveletter.referee.referee import Job
 
 KEPT = 20
 """Finished simulations whose answers are kept, oldest dropped first."""
@@ -45,115 +42,22 @@ BODY_LIMITS = {TALLY_PATH: MAX_TALLY_BYTES}
 router = json_router()
 
 
-@dataclass
-class Run:
-    """One simulation: its progress while it runs, its answer once done."""
-
-    id: str
-    games: int
-    done: int = 0
-    rounds: Counter[int] = field(default_factory=Counter)
-    result: dict[str, Any] | None = None
-    failed: Text | None = None
-    _last_rounds: int = 0
-
-    def seen(self, stats: Stats) -> None:
-        """After each game: its number of rounds is how far the running total moved."""
-        self.rounds[stats.rounds - self._last_rounds] += 1
-        self._last_rounds = stats.rounds
-        self.done = stats.games
-
-    def as_dict(self, lang: str) -> dict[str, Any]:
-        status = "failed" if self.failed else "done" if self.result is not None else "running"
-        return {
-            "id": self.id,
-            "status": status,
-            "done": self.done,
-            "games": self.games,
-            "statistics": self.result,
-            "rounds_per_game": rounds_histogram(self.rounds),
-            "error": self.failed(lang) if self.failed else None,
-        }
+def simulation_json(job: Job, lang: str) -> dict[str, Any]:
+    """A simulation as `GET /simulations/{id}` answers it: its progress, its statistics once done."""
+    return {
+        "id": job.id,
+        "status": job.status,
+        "done": job.done,
+        "games": job.total,
+        "statistics": job.result,
+        "rounds_per_game": rounds_histogram(job.rounds),
+        "error": job.failed(lang) if job.failed else None,
+    }
 
 
 def rounds_histogram(rounds: Counter[int]) -> list[dict[str, int]]:
     """How many games lasted each number of rounds, from the fewest rounds to the most."""
     return [{"rounds": n, "games": rounds[n]} for n in sorted(rounds)]
-
-
-class Simulations:
-    """The simulations of one worker: one running at a time, the last `KEPT` kept."""
-
-    def __init__(self, thinking: Thinking | None = None) -> None:
-        self.runs: OrderedDict[str, Run] = OrderedDict()
-        self.busy = threading.Lock()
-        self.thinking = thinking if thinking is not None else Thinking()
-        self._thought: set[asyncio.Task[None]] = set()
-
-    def start(self, config: Config) -> Run:
-        if not self.busy.acquire(blocking=False):
-            raise Problem(
-                409,
-                "simulation_running",
-                Text(
-                    "a simulation is already running on this server: try again when it ends",
-                    "une simulation tourne déjà sur ce serveur : réessayez quand elle sera finie",
-                ),
-                headers={"Retry-After": "5"},
-            )
-        run = Run(secrets.token_urlsafe(9), config.games)
-        self.runs[run.id] = run
-        while len(self.runs) > KEPT:
-            self.runs.popitem(last=False)
-        if set(config.bots) & set(THINKING_BOTS):
-            task = asyncio.get_running_loop().create_task(self._think(run, config))
-            self._thought.add(task)
-            task.add_done_callback(self._thought.discard)
-        else:
-            threading.Thread(target=self._play, args=(run, config), name=f"simulation-{run.id}", daemon=True).start()
-        return run
-
-    async def _think(self, run: Run, config: Config) -> None:
-        """The simulation a game at a time in the thinking room, the totals added up here (`simulate`'s own)."""
-        result: dict[str, Any] | None = None
-        failed: Text | None = None
-        try:
-            start = time.perf_counter()
-            total = Stats(config, wins_by_seat=[0] * config.players)
-            for game in range(config.games):
-                add_game(total, await self.thinking.run(simulated_game, config, game))
-                run.seen(total)
-            total.seconds = time.perf_counter() - start
-            result = statistics(total)
-        except Exception as exc:  # the room closed, say: say so rather than spin forever
-            failed = Text(f"the simulation failed: {exc}", f"la simulation a échoué : {exc}")
-        finally:
-            self.busy.release()
-        run.result, run.failed = result, failed
-
-    def _play(self, run: Run, config: Config) -> None:
-        result: dict[str, Any] | None = None
-        failed: Text | None = None
-        try:
-            result = statistics(simulate(config, on_stats=run.seen))
-        except Exception as exc:  # pragma: no cover - a bug of the engine: say so rather than spin forever
-            failed = Text(f"the simulation failed: {exc}", f"la simulation a échoué : {exc}")
-        finally:
-            self.busy.release()  # free before the answer shows: whoever saw it done may start the next at once
-        run.result, run.failed = result, failed
-
-    def get(self, run_id: str) -> Run:
-        run = self.runs.get(run_id)
-        if run is None:
-            raise Problem(
-                404,
-                "not_found",
-                Text(
-                    f"no simulation {run_id!r} here (only the last {KEPT} are kept)",
-                    f"aucune simulation « {run_id} » ici (seules les {KEPT} dernières sont gardées)",
-                ),
-            )
-        return run
 
 
 def config_of(body: SimulationIn) -> Config:
@@ -233,6 +137,7 @@ RUN_EXAMPLE: dict[str, Any] = {
     "rounds_per_game": [{"rounds": 3, "games": 40}, {"rounds": 4, "games": 80}],
     "error": None,
 }
+CANCELLED_EXAMPLE: dict[str, Any] = {**RUN_EXAMPLE, "status": "cancelled"}
 TALLY_EXAMPLE: dict[str, Any] = {
     "statistics": {"games": 500, "win_rate": {"by_seat": ["…"], "by_bot": ["…"]}, "favors": ["…"], "…": "…"},
     "rounds_per_game": [{"rounds": 3, "games": 97}, {"rounds": 4, "games": 201}],
@@ -244,16 +149,6 @@ BUSY_EXAMPLE: dict[str, Any] = {
     "detail": "a simulation is already running on this server: try again when it ends",
     "code": "simulation_running",
 }
-
-
-async def simulations_of(request: Request) -> Simulations:
-    """This app's simulations, made at its first use (on the event loop: never two)."""
-    state = request.app.state
-    if getattr(state, "simulations", None) is None:
-        referee = getattr(state, "referee", None)
-        state.simulations = Simulations(referee.thinking if referee is not None else None)
-    runs: Simulations = state.simulations
-    return runs
 
 
 @router.post(
@@ -269,20 +164,27 @@ async def simulations_of(request: Request) -> Simulations:
         more={409: problem(409, BUSY_EXAMPLE, "A simulation is already running on this worker")},
     ),
 )
-async def start_simulation(
-    body: SimulationIn, request: Request, runs: Annotated[Simulations, Depends(simulations_of)]
-) -> Response:
+async def start_simulation(body: SimulationIn, request: Request, referee: RefereeDep) -> Response:
     """Start a bot-against-bot simulation (at most 5000 games, 50 with the expert; one at a time per worker); poll
     its `url`."""
-    run = runs.start(config_of(body))
-    answer = {**run.as_dict(lang_of(request)), "url": f"/simulations/{run.id}"}
+    job = referee.start_simulation(config_of(body))
+    answer = {**simulation_json(job, lang_of(request)), "url": f"/simulations/{job.id}"}
     return reply(answer, 202)
 
 
 @router.get("/simulations/{run_id}", tags=["simulations"], responses=answers(Simulation, 404, example=RUN_EXAMPLE))
-async def simulation(run_id: str, request: Request, runs: Annotated[Simulations, Depends(simulations_of)]) -> Response:
+async def simulation(run_id: str, request: Request, referee: RefereeDep) -> Response:
     """A simulation's progress (`done` of `games`) and, once done, its statistics with 95% intervals."""
-    return reply(runs.get(run_id).as_dict(lang_of(request)))
+    return reply(simulation_json(referee.simulation(run_id), lang_of(request)))
+
+
+@router.delete(
+    "/simulations/{run_id}", tags=["simulations"], responses=answers(Simulation, 404, example=CANCELLED_EXAMPLE)
+)
+async def cancel_simulation(run_id: str, request: Request, referee: RefereeDep) -> Response:
+    """Stop a simulation after the game it is playing (`status` becomes `cancelled`; a finished one is left as it
+    is): the server is free for the next at once."""
+    return reply(simulation_json(referee.cancel_simulation(run_id), lang_of(request)))
 
 
 @router.post(

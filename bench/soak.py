@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 import orjson  # noqa: E402
 
+from bench.api_load import START_SECONDS  # noqa: E402
 from bench.http_client import Connection  # noqa: E402
 from bench.overload import loveletter_command, source_address  # noqa: E402
 from loveletter.events.log import read_games  # noqa: E402
@@ -93,7 +94,7 @@ class Referee:
             stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise SystemExit(f"the referee exited with {self.proc.returncode} at start")

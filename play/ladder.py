@@ -84,15 +84,31 @@ def rated_game(game_id: str, events: Sequence[Event]) -> RatedGame:
     return RatedGame(game_id, started.ruleset, started.at or 0, tuple(taken), tuple(state.players), outcome)
 
 
-def standings(games: Iterable[RatedGame]) -> dict[Group, list[Standing]]:
-    """Every ladder the games make: its accounts, best first (by mu, then account id), each with its rating."""
+@dataclass(frozen=True, slots=True)
+class Ladder:
+    """One ladder folded once: its games in order, each account's place in the ratings, the ratings after each game
+    (what an account's history reads), and the standings (what the ladder shows)."""
+
+    games: tuple[RatedGame, ...]
+    index: dict[str, int]
+    history: list[tuple[tuple[float, float], ...]]
+    standings: list[Standing]
+
+
+def fold_ladders(games: Iterable[RatedGame]) -> dict[Group, Ladder]:
+    """Every ladder the games make, each folded once (by `at`, then game id, within its ruleset and table size)."""
     by_group: dict[Group, list[RatedGame]] = {}
     for game in sorted(games, key=lambda g: (g.at, g.game_id)):
         by_group.setdefault(game.group, []).append(game)
     return {group: _ladder(played) for group, played in sorted(by_group.items())}
 
 
-def _ladder(games: list[RatedGame]) -> list[Standing]:
+def standings(games: Iterable[RatedGame]) -> dict[Group, list[Standing]]:
+    """Every ladder the games make: its accounts, best first (by mu, then account id), each with its rating."""
+    return {group: ladder.standings for group, ladder in fold_ladders(games).items()}
+
+
+def _ladder(games: list[RatedGame]) -> Ladder:
     index: dict[str, int] = {}
     who: dict[str, tuple[str, str]] = {}
     counts: dict[str, int] = {}
@@ -105,9 +121,56 @@ def _ladder(games: list[RatedGame]) -> list[Standing]:
         seat_bots = tuple(index[s.account] for s in game.seats)
         o = game.outcome
         outcomes.append(Outcome(o.game, o.deal, seat_bots, o.winners, o.favors, o.resigned))
-    ratings = rate(outcomes, len(index), keep_history=False).final
+    rated = rate(outcomes, len(index), keep_history=True)
+    ratings = rated.final
     out = [
         Standing(account, who[account][0], who[account][1], ratings[i].mu, ratings[i].sigma, counts[account])
         for account, i in index.items()
     ]
-    return sorted(out, key=lambda s: (-s.mu, s.account))
+    return Ladder(tuple(games), index, rated.history, sorted(out, key=lambda s: (-s.mu, s.account)))
+
+
+def account_history(ladders: dict[Group, Ladder], account: str) -> dict[str, object]:
+    """An account's rating after each of its rated games on every ladder it is on (read from the ladder's own fold:
+    its last point is its ladder rating), its win rate, and its head-to-head against every account it met."""
+    out_ladders: list[dict[str, object]] = []
+    played = won = 0
+    met: dict[str, dict[str, object]] = {}
+    for (ruleset, players), ladder in ladders.items():
+        if account not in ladder.index:
+            continue
+        points = []
+        for n, game in enumerate(ladder.games):
+            mine = [i for i, s in enumerate(game.seats) if s.account == account]
+            if not mine:
+                continue
+            mu, sigma = ladder.history[n][ladder.index[account]]
+            points.append({"game_id": game.game_id, "at": game.at, "mu": mu, "sigma": sigma})
+            me_won = mine[0] in game.outcome.winners
+            played, won = played + 1, won + me_won
+            _meet(met, game, mine[0], me_won)
+        out_ladders.append({"ruleset": ruleset, "players": players, "points": points})
+    opponents = sorted(met.values(), key=lambda o: (-int(str(o["games"])), str(o["name"]).casefold()))
+    return {
+        "account_id": account,
+        "games": played,
+        "wins": won,
+        "win_rate": won / played if played else None,
+        "ladders": out_ladders,
+        "opponents": opponents,
+    }
+
+
+def _meet(met: dict[str, dict[str, object]], game: RatedGame, me: int, me_won: bool) -> None:
+    """Count one game against each other seat of it."""
+    for seat, (who, name) in enumerate(zip(game.seats, game.names, strict=True)):
+        if seat == me:
+            continue
+        row = met.setdefault(
+            who.account, {"account_id": who.account, "games": 0, "wins": 0, "losses": 0, "name": name, "kind": who.kind}
+        )
+        they_won = seat in game.outcome.winners
+        row.update(name=name, kind=who.kind)  # the latest game's name
+        row["games"] = int(str(row["games"])) + 1
+        row["wins"] = int(str(row["wins"])) + (me_won and not they_won)
+        row["losses"] = int(str(row["losses"])) + (they_won and not me_won)

@@ -1,25 +1,33 @@
-"""The ladders as the referee serves them: `play.ladder.standings` over the logs of the store's finished rated games
+"""The ladders as the referee serves them: `play.ladder`'s one fold over the logs of the store's finished rated games
 (the `rated_games` table, which the store fills in the transaction that ends a rated game), folded again whenever that
-list has changed since the last fold. Nothing here rates anything itself: the server's figures are the fold's, which
-is what `loveletter ratings` computes from the downloaded logs."""
+list has changed since the last fold. The ladder's standings and each account's history are two readings of that
+one fold; nothing here rates anything itself, and `loveletter ratings` over the downloaded logs computes the same."""
 
 from __future__ import annotations
 
 import asyncio
 
 from loveletter.events.store import EventStore
-from loveletter.play.ladder import Group, NotCounted, RatedGame, Standing, rated_game, standings
+from loveletter.play.ladder import (
+    Group,
+    Ladder,
+    NotCounted,
+    RatedGame,
+    Standing,
+    account_history,
+    fold_ladders,
+    rated_game,
+)
 
 
 class Ladders:
     def __init__(self, store: EventStore) -> None:
         self.store = store
-        self._folded: tuple[tuple[str, ...], dict[Group, list[Standing]]] = ((), {})
-        self._games: tuple[tuple[str, ...], list[RatedGame]] = ((), [])
+        self._folded: tuple[tuple[str, ...], dict[Group, Ladder]] = ((), {})
         self._lock = asyncio.Lock()
 
-    async def all(self) -> dict[Group, list[Standing]]:
-        """Every ladder, from every finished rated game the store holds now."""
+    async def all(self) -> dict[Group, Ladder]:
+        """Every ladder, folded from every finished rated game the store holds now."""
         rows = await asyncio.to_thread(self.store.rated_games)
         ids = tuple(game_id for game_id, *_ in rows)
         async with self._lock:
@@ -27,36 +35,28 @@ class Ladders:
                 self._folded = (ids, await asyncio.to_thread(self._fold, ids))
             return self._folded[1]
 
-    def _fold(self, ids: tuple[str, ...]) -> dict[Group, list[Standing]]:
-        games = [rated_game(g, [e for _, e in self.store.load(g)]) for g in ids]
-        return standings(games)
-
-    async def games(self) -> list[RatedGame]:
-        """Every finished rated game the store holds now, as the ladder counts it (read again when the list changed)."""
-        rows = await asyncio.to_thread(self.store.rated_games)
-        ids = tuple(game_id for game_id, *_ in rows)
-        async with self._lock:
-            if self._games[0] != ids:
-                self._games = (ids, await asyncio.to_thread(self._read, ids))
-            return self._games[1]
-
-    def _read(self, ids: tuple[str, ...]) -> list[RatedGame]:
-        games = []
+    def _fold(self, ids: tuple[str, ...]) -> dict[Group, Ladder]:
+        games: list[RatedGame] = []
         for g in ids:
             try:
                 games.append(rated_game(g, [e for _, e in self.store.load(g)]))
             except NotCounted:
-                continue  # the ladder's fold would refuse it too; the store records only games that count
-        return games
+                continue  # the store lists only games that count; a record it holds from before is passed over
+        return fold_ladders(games)
 
     async def ladder(self, ruleset: str, players: int) -> list[Standing]:
-        return (await self.all()).get((ruleset, players), [])
+        found = (await self.all()).get((ruleset, players))
+        return found.standings if found is not None else []
+
+    async def history(self, account_id: str) -> dict[str, object]:
+        """The account's history, win rate and head-to-head (`play.ladder.account_history`)."""
+        return account_history(await self.all(), account_id)
 
     async def of_account(self, account_id: str) -> list[dict[str, object]]:
         """The account's place on each ladder it is on: ruleset, table size, rank, rating and games."""
         out: list[dict[str, object]] = []
         for (ruleset, players), ladder in (await self.all()).items():
-            for rank, standing in enumerate(ladder, start=1):
+            for rank, standing in enumerate(ladder.standings, start=1):
                 if standing.account == account_id:
                     out.append({"ruleset": ruleset, "players": players, "rank": rank, "mu": standing.mu,
                                 "sigma": standing.sigma, "games": standing.games})  # fmt: skip

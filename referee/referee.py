@@ -21,7 +21,7 @@ from loveletter.core.lang import Lang, Text
 from loveletter.events.signing import SigningKey
 from loveletter.events.store import EventStore
 from loveletter.play.engine.review import Decision
-from loveletter.play.ladder import RatedGame, Standing
+from loveletter.play.ladder import Standing
 from loveletter.play.simulate import Config
 from loveletter.play.thinking import Thinking
 from loveletter.referee.account_events import KINDS as ACCOUNT_EVENT_KINDS
@@ -268,9 +268,11 @@ class Referee:
         """A ladder's standings, best first (`play.ladder`'s fold of the finished rated games)."""
         return await self._ladders.ladder(ruleset, players)
 
-    async def rated_games(self) -> list[RatedGame]:
-        """Every finished rated game, as the ladder counts it."""
-        return await self._ladders.games()
+    async def account_history(self, account_id: str) -> dict[str, object]:
+        """An account's rating after each of its rated games, its win rate and head-to-head, read from the ladder's
+        own fold (refused for an account that does not exist)."""
+        await self._accounts.public(account_id)
+        return await self._ladders.history(account_id)
 
     # -- background jobs --------------------------------------------------------------------------------
 

@@ -6,9 +6,6 @@ games' logs, the very games and order `GET /ladder` folds, so a chart's last poi
 
 from __future__ import annotations
 
-import weakref
-from collections.abc import Iterable, Sequence
-
 import orjson
 from fastapi import APIRouter, Depends
 from fastapi.responses import Response
@@ -21,10 +18,6 @@ from loveletter.api.routes.bodies import AccountKeyIn
 from loveletter.api.routes.deps import RefereeDep
 from loveletter.api.routes.replies import reply
 from loveletter.client.models import Answer
-from loveletter.events.store import EventStore
-from loveletter.play.ladder import RatedGame
-from loveletter.play.ratings import rate
-from loveletter.play.tournament import Outcome
 
 router = APIRouter(tags=["accounts"])
 
@@ -89,65 +82,6 @@ EXAMPLE = {
 }  # fmt: skip
 
 
-def standing(games: Iterable[RatedGame], account: str) -> dict[str, object]:
-    """The account's history, win rate and head-to-head from finished rated games: each ladder is rated as
-    `play.ladder.standings` rates it (same games, same order, same `rate`), keeping every game's ratings."""
-    by_group: dict[tuple[str, int], list[RatedGame]] = {}
-    for game in sorted(games, key=lambda g: (g.at, g.game_id)):
-        by_group.setdefault(game.group, []).append(game)
-    ladders: list[dict[str, object]] = []
-    played = won = 0
-    met: dict[str, dict[str, object]] = {}
-    for (ruleset, players), group in sorted(by_group.items()):
-        if not any(s.account == account for g in group for s in g.seats):
-            continue
-        index: dict[str, int] = {}
-        outcomes = []
-        for game in group:
-            seats = tuple(index.setdefault(s.account, len(index)) for s in game.seats)
-            o = game.outcome
-            outcomes.append(Outcome(o.game, o.deal, seats, o.winners, o.favors, o.resigned))
-        history = rate(outcomes, len(index), keep_history=True).history
-        points = []
-        for n, game in enumerate(group):
-            mine = [i for i, s in enumerate(game.seats) if s.account == account]
-            if not mine:
-                continue
-            mu, sigma = history[n][index[account]]
-            points.append({"game_id": game.game_id, "at": game.at, "mu": mu, "sigma": sigma})
-            me_won = mine[0] in game.outcome.winners
-            played, won = played + 1, won + me_won
-            _meet(met, game, mine[0], me_won)
-        ladders.append({"ruleset": ruleset, "players": players, "points": points})
-    opponents = sorted(met.values(), key=lambda o: (-int(str(o["games"])), str(o["name"]).casefold()))
-    return {
-        "account_id": account,
-        "games": played,
-        "wins": won,
-        "win_rate": won / played if played else None,
-        "ladders": ladders,
-        "opponents": opponents,
-    }
-
-
-def _meet(met: dict[str, dict[str, object]], game: RatedGame, me: int, me_won: bool) -> None:
-    """Count one game against each other seat of it."""
-    for seat, (who, name) in enumerate(zip(game.seats, game.names, strict=True)):
-        if seat == me:
-            continue
-        row = met.setdefault(
-            who.account, {"account_id": who.account, "games": 0, "wins": 0, "losses": 0, "name": name, "kind": who.kind}
-        )
-        they_won = seat in game.outcome.winners
-        row.update(name=name, kind=who.kind)  # the latest game's name
-        row["games"] = int(str(row["games"])) + 1
-        row["wins"] = int(str(row["wins"])) + (me_won and not they_won)
-        row["losses"] = int(str(row["losses"])) + (they_won and not me_won)
-
-
-_READ: weakref.WeakKeyDictionary[EventStore, tuple[tuple[str, ...], list[RatedGame]]] = weakref.WeakKeyDictionary()
-
-
 def _json(data: object) -> Response:
     return reply(data)
 
@@ -156,9 +90,7 @@ def _json(data: object) -> Response:
 async def account_history(referee: RefereeDep, found: str = Depends(account_id)) -> Response:
     """The account's rating after each of its finished rated games, per ladder (its last point is its ladder
     rating), its win rate, and its head-to-head against every account it met at a rated table."""
-    await referee.account(found)  # 404 for an account that does not exist
-    games: Sequence[RatedGame] = await referee.rated_games()
-    return _json(standing(games, found))
+    return _json(await referee.account_history(found))
 
 
 @router.post(

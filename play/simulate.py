@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO
 
-from loveletter.core.catalogue import Event, FavorGained, PlayerEliminated
+from loveletter.core.catalogue import Event, FavorGained, GameEnded, PlayerEliminated, RoundStarted, TurnStarted
 from loveletter.core.chance import chance_move, commitment, committed_deal
 from loveletter.core.commands import Command, PlayerCommand, StartGame
 from loveletter.core.decide import decide
@@ -223,14 +223,7 @@ def play_game(
             record.extend(events)
         if stats is not None and len(events) > 2:
             # A plain turn is card_played + turn_started: only longer answers can hold what we count.
-            for event in events:
-                kind = type(event)
-                if kind is PlayerEliminated:
-                    cause = event.cause.value  # type: ignore[union-attr]
-                    stats.eliminations_by_card[cause] = stats.eliminations_by_card.get(cause, 0) + 1
-                elif kind is FavorGained:
-                    why = event.reason  # type: ignore[union-attr]
-                    stats.favors_by_reason[why] = stats.favors_by_reason.get(why, 0) + 1
+            count_outcomes(stats, events)
         phase = state.phase
         if phase in (PHASE_PLAY, PHASE_CHANCELLOR):
             turns += phase == PHASE_PLAY
@@ -255,6 +248,38 @@ def play_game(
         for seat in state.winners:
             stats.wins_by_seat[seat] += 1
     return state.winners
+
+
+def count_outcomes(stats: Stats, events: Sequence[Event]) -> None:
+    """Add the favors won and the players eliminated among `events` to `stats`: the one count of them, for the games
+    played here and for the games a log records (`tally_game`)."""
+    for event in events:
+        kind = type(event)
+        if kind is PlayerEliminated:
+            cause = event.cause.value  # type: ignore[union-attr]
+            stats.eliminations_by_card[cause] = stats.eliminations_by_card.get(cause, 0) + 1
+        elif kind is FavorGained:
+            why = event.reason  # type: ignore[union-attr]
+            stats.favors_by_reason[why] = stats.favors_by_reason.get(why, 0) + 1
+
+
+def tally_game(stats: Stats, events: Sequence[Event]) -> int:
+    """Add one recorded game to `stats` as `simulate` adds a game it plays (rounds, turns, events, favors,
+    eliminations, wins, and the squares of each per-game count); its number of rounds."""
+    before = _counts(stats)
+    count_outcomes(stats, events)
+    rounds = sum(type(e) is RoundStarted for e in events)
+    stats.games += 1
+    stats.rounds += rounds
+    stats.turns += sum(type(e) is TurnStarted for e in events)
+    stats.events += len(events)
+    for event in events:
+        if isinstance(event, GameEnded):
+            for seat in event.winners:
+                stats.wins_by_seat[seat] += 1
+    for name, now in _counts(stats).items():
+        stats.squares[name] = stats.squares.get(name, 0) + (now - before.get(name, 0)) ** 2
+    return rounds
 
 
 def simulate(

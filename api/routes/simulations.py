@@ -27,11 +27,11 @@ from loveletter.api.routes.bodies import LOG_UPLOAD, SimulationIn, invalid, json
 from loveletter.api.routes.deps import RefereeDep
 from loveletter.api.routes.replies import reply
 from loveletter.client.answers import Simulation, Tally
-from loveletter.core.catalogue import FavorGained, GameEnded, GameStarted, PlayerEliminated, RoundStarted, TurnStarted
+from loveletter.core.catalogue import GameStarted
 from loveletter.core.lang import Text
 from loveletter.events.log import LogFormatError, read_games
 from loveletter.play.report import statistics
-from loveletter.play.simulate import Config, SimulationError, Stats
+from loveletter.play.simulate import Config, SimulationError, Stats, tally_game
 from loveletter.referee.referee import Job
 
 KEPT = 20
@@ -102,29 +102,7 @@ def tally(data: bytes) -> dict[str, Any]:
                 ),
                 line=game.header_line,
             )
-        counts: Counter[str] = Counter(events=len(events))
-        for event in events:
-            if isinstance(event, RoundStarted):
-                counts["rounds"] += 1
-            elif isinstance(event, TurnStarted):
-                counts["turns"] += 1
-            elif isinstance(event, FavorGained):
-                counts[f"favor:{event.reason}"] += 1
-                stats.favors_by_reason[str(event.reason)] = stats.favors_by_reason.get(str(event.reason), 0) + 1
-            elif isinstance(event, PlayerEliminated):
-                counts[f"elimination:{event.cause}"] += 1
-                card = str(event.cause)
-                stats.eliminations_by_card[card] = stats.eliminations_by_card.get(card, 0) + 1
-            elif isinstance(event, GameEnded):
-                for seat in event.winners:
-                    stats.wins_by_seat[seat] += 1
-        stats.games += 1
-        stats.rounds += counts["rounds"]
-        stats.turns += counts["turns"]
-        stats.events += counts["events"]
-        rounds[counts["rounds"]] += 1
-        for key, n in counts.items():
-            stats.squares[key] = stats.squares.get(key, 0) + n * n
+        rounds[tally_game(stats, events)] += 1
     return {"statistics": statistics(stats), "rounds_per_game": rounds_histogram(rounds)}
 
 

@@ -71,11 +71,15 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 
 @pytest.fixture(scope="module")
 def game(site: Site) -> dict[str, Any]:
-    """Three seats, a spectator delay of one move, four moves made: in play, the spectator one move behind."""
+    """Three seats, a spectator delay of one move, moves made until a round has ended (its set-aside card shown to
+    all) or twelve moves: still in play, the spectator one move behind."""
     created = create_game(site.url, [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}], spectator_delay=1)
     tokens = [s["token"] for s in created["seats"]]
-    for _ in range(4):
-        seat = client(site.url, tokens[0]).get(f"/games/{created['game_id']}").json()["view"]["active"]
+    for _ in range(12):
+        seen = client(site.url, tokens[0]).get(f"/games/{created['game_id']}").json()
+        if seen["view"]["round"] > 1 and len(seen["view"]["seats"][0]["front"]) > 0:
+            break  # a round ended and the next has begun
+        seat = seen["view"]["active"]
         with client(site.url, tokens[seat]) as c:
             moves = c.get(f"/games/{created['game_id']}").json()["legal_moves"]
             assert (
@@ -100,29 +104,31 @@ def routes(site: Site) -> dict[tuple[str, str], bool]:
     }
 
 
-def hands_in(value: Any) -> list[Any]:
-    """Every hand an answer shows (`hand`, `known_hand`), wherever it sits."""
+SECRET_KEYS = (*HIDDEN, "hand", "known_hand")
+
+
+def facts_in(value: Any) -> list[tuple[str, bytes]]:
+    """Every (key, value) an answer shows under a key that may hold a secret, wherever it sits."""
     if isinstance(value, dict):
-        found = [item for key, item in value.items() if key in ("hand", "known_hand") and item not in (None, [])]
-        return found + [h for item in value.values() for h in hands_in(item)]
+        found = [(k, orjson.dumps(v)) for k, v in value.items() if k in SECRET_KEYS and v not in (None, [], "")]
+        return found + [f for item in value.values() for f in facts_in(item)]
     if isinstance(value, list):
-        return [h for item in value for h in hands_in(item)]
+        return [f for item in value for f in facts_in(item)]
     return []
 
 
-def hidden_in(value: Any, allowed_hands: list[Any], where: str = "") -> list[str]:
-    """Where an answer shows what its viewer may not know: a key of `HIDDEN`, or a hand its reader never shows."""
+def hidden_in(value: Any, allowed: list[tuple[str, bytes]], where: str = "") -> list[str]:
+    """Where an answer shows, under a key that may hold a secret (a hand, the deck, the set-aside card, a token), a
+    value its viewer's reader never shows (a set-aside card revealed at a round's end is one a reader shows)."""
     found = []
     if isinstance(value, dict):
         for key, item in value.items():
-            secret = key in HIDDEN and item not in (None, [], "")
-            unseen = key in ("hand", "known_hand") and item not in (None, []) and item not in allowed_hands
-            if secret or unseen:
+            if key in SECRET_KEYS and item not in (None, [], "") and (key, orjson.dumps(item)) not in allowed:
                 found.append(f"{where}.{key}")
-            found += hidden_in(item, allowed_hands, f"{where}.{key}")
+            found += hidden_in(item, allowed, f"{where}.{key}")
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            found += hidden_in(item, allowed_hands, f"{where}[{i}]")
+            found += hidden_in(item, allowed, f"{where}[{i}]")
     return found
 
 
@@ -186,7 +192,7 @@ def test_every_game_route_shows_no_more_than_the_readers(site: Site, game: dict[
                 assert (answer.status_code, body["code"]) == (403, refused.value.code), who
             else:  # a route this test does not know: held to the rule every answer keeps
                 assert who != "wrong" or answer.status_code in (401, 403), (path, who)
-            shown = hands_in([reader.game(), reader.events(0)]) if isinstance(reader, Reader) else []
+            shown = facts_in([reader.game(), reader.events(0)]) if isinstance(reader, Reader) else []
             assert hidden_in(body, shown) == [], (path, who)
             walked.add((method, template))
     assert walked == set(routes(site))

@@ -8,13 +8,15 @@ room's worker processes, one that does not in a thread, never on the event loop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import secrets
 import threading
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from loveletter.core.lang import Lang, Text
 from loveletter.play.engine.analysis import entry_at
@@ -23,6 +25,8 @@ from loveletter.play.report import statistics
 from loveletter.play.simulate import Config, Stats, simulate
 from loveletter.play.thinking import OFF_THE_LOOP, Busy, Thinking, add_game, simulated_game
 from loveletter.referee.refusals import Refusal
+
+T = TypeVar("T")
 
 
 class Cancelled(Exception):
@@ -57,19 +61,31 @@ class Job:
             raise Cancelled
         self.done = self.done + 1 if done is None else done
 
+    def cancel(self) -> None:
+        """Ask the job to stop at its next step (any thread); a finished job is left as it is."""
+        if not self.over:
+            self._cancel.set()
+
 
 @dataclass(frozen=True)
 class Kind:
-    """How many jobs of a kind run at once and wait, how long a finished one is kept, and what a refusal says."""
+    """How many jobs of a kind run at once and wait, how many are kept and how long, and what its refusals and
+    failures say."""
 
     running: int
     queued: int
     kept: int
+    """Finished jobs kept for their answer, the oldest dropped first."""
     keep_seconds: float
     busy: Callable[[int], Refusal]
+    """The refusal of a job beyond `running` + `queued`, given how many are under way or waiting."""
     missing: Callable[[str], Refusal]
+    failed: Callable[[Exception], Text]
+    """What a job that raised says (`error`)."""
     starts: str = "queued"
     """What a new job says it is until it runs (a simulation that never waits says running)."""
+    kept_counts_running: bool = False
+    """Whether the jobs under way count against `kept` too (a simulation's "last 20" include the one running)."""
 
 
 def simulation_busy(_: int) -> Refusal:
@@ -94,6 +110,16 @@ def analyses_busy(waiting: int) -> Refusal:
     )
 
 
+def simulation_failed(exc: Exception) -> Text:
+    return Text(f"the simulation failed: {exc}", f"la simulation a échoué : {exc}")
+
+
+def analysis_failed(exc: Exception) -> Text:
+    if isinstance(exc, Busy):  # the thinking room refused a decision: the server, not the job, is at fault
+        return Text("the server is too busy to finish this analysis", "le serveur est trop occupé")
+    return Text(f"the analysis failed: {exc}", f"l'analyse a échoué : {exc}")
+
+
 KINDS = {
     "simulation": Kind(
         running=1,
@@ -101,7 +127,9 @@ KINDS = {
         kept=20,
         keep_seconds=float("inf"),
         busy=simulation_busy,
+        failed=simulation_failed,
         starts="running",
+        kept_counts_running=True,
         missing=lambda job_id: Refusal(
             "not_found",
             Text(
@@ -116,6 +144,7 @@ KINDS = {
         kept=100,
         keep_seconds=3600.0,
         busy=analyses_busy,
+        failed=analysis_failed,
         missing=lambda job_id: Refusal(
             "not_found",
             Text(
@@ -125,9 +154,6 @@ KINDS = {
         ),
     ),
 }
-
-
-FAILED = {"simulation": ("simulation", "la simulation"), "analysis": ("analysis", "l'analyse")}
 
 
 class Jobs:
@@ -144,12 +170,12 @@ class Jobs:
         """Start a job of `kind` whose `work` (given the job, to report its steps) answers its result; refused when
         the kind has as many jobs running and waiting as it takes."""
         rules, jobs = self.kinds[kind], self._jobs[kind]
-        self._expire(kind)
         waiting = sum(1 for j in jobs.values() if not j.over)
         if waiting >= rules.running + rules.queued:
             raise rules.busy(waiting)
         job = Job(secrets.token_urlsafe(9), kind, total, status=rules.starts)
         jobs[job.id] = job
+        self._expire(kind)
         task = asyncio.get_running_loop().create_task(self._run(job, work))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -167,13 +193,9 @@ class Jobs:
                 job.status = "done"
         except Cancelled:
             job.status = "cancelled"
-        except Busy:
-            job.status = "failed"
-            job.failed = Text("the server is too busy to finish this job", "le serveur est trop occupé")
         except Exception as exc:  # a bug of the engine, the room closed: say so rather than spin forever
             job.status = "failed"
-            en, fr = FAILED[job.kind]
-            job.failed = Text(f"the {en} failed: {exc}", f"{fr} a échoué : {exc}")
+            job.failed = self.kinds[job.kind].failed(exc)
         finally:
             job.finished = time.monotonic()
 
@@ -187,15 +209,16 @@ class Jobs:
     def cancel(self, kind: str, job_id: str) -> Job:
         """Ask a job to stop at its next step (a finished one is left as it is)."""
         job = self.get(kind, job_id)
-        if not job.over:
-            job._cancel.set()
+        job.cancel()
         return job
 
     def _expire(self, kind: str) -> None:
+        """Drop the oldest finished jobs beyond what the kind keeps, and those kept longer than it keeps them."""
         rules, jobs = self.kinds[kind], self._jobs[kind]
         now = time.monotonic()
         ended = [j for j in jobs.values() if j.finished is not None]
-        for job in ended[: max(0, len(ended) - rules.kept)]:
+        room = rules.kept - (len(jobs) - len(ended) if rules.kept_counts_running else 0)
+        for job in ended[: max(0, len(ended) - room)]:
             del jobs[job.id]
         for job in ended:
             if job.finished is not None and now - job.finished > rules.keep_seconds:
@@ -205,7 +228,7 @@ class Jobs:
         """Cancel every job and wait for them to end."""
         for jobs in self._jobs.values():
             for job in jobs.values():
-                job._cancel.set()
+                job.cancel()
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
@@ -224,7 +247,7 @@ class Jobs:
                 job.step(stats.games)
 
             if not thinks:
-                return statistics(await asyncio.to_thread(simulate, config, on_stats=seen))
+                return statistics(await in_own_thread(lambda: simulate(config, on_stats=seen), f"simulation-{job.id}"))
             start = time.perf_counter()
             total = Stats(config, wins_by_seat=[0] * config.players)
             for game in range(config.games):
@@ -247,3 +270,31 @@ class Jobs:
             return {**head, "decisions": entries}
 
         return self.start("analysis", len(decisions), work)
+
+
+async def in_own_thread(work: Callable[[], T], name: str) -> T:
+    """`work()` in a thread of its own, awaited: a long simulation holds none of the event loop's shared threads,
+    which the store's reads need."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[T] = loop.create_future()
+
+    def run() -> None:
+        try:
+            settle = functools.partial(_give, answer, work())
+        except BaseException as exc:  # handed to the awaiting job, which says what went wrong
+            settle = functools.partial(_fail, answer, exc)
+        with contextlib.suppress(RuntimeError):  # the loop closed first: nobody is waiting any more
+            loop.call_soon_threadsafe(settle)
+
+    threading.Thread(target=run, name=name, daemon=True).start()
+    return await answer
+
+
+def _give(answer: asyncio.Future[T], result: T) -> None:
+    if not answer.done():
+        answer.set_result(result)
+
+
+def _fail(answer: asyncio.Future[Any], error: BaseException) -> None:
+    if not answer.done():
+        answer.set_exception(error)

@@ -346,6 +346,25 @@ def test_the_log_is_checked_before_the_job_is_accepted(server: Server, one_game:
     assert (unknown.status_code, unknown.json()["code"]) == (404, "not_found")
 
 
+def test_an_analysis_cancelled_stops_after_the_decision_it_reviews(server: Server, one_game: Path) -> None:
+    """`DELETE /analyses/{id}` stops a review after the decision under way: it ends `cancelled`, short of its
+    total and with no review, and stays so; an unknown job is a 404."""
+    text = one_game.read_text()
+    with client(server.base) as c:
+        started = c.post("/analyses", json={"log": text, "budget": 1000})  # seconds a decision: far from done
+        assert started.status_code == 202, started.text
+        job = started.json()
+        asked = c.delete(job["url"])
+        assert asked.status_code == 200 and asked.json()["id"] == job["id"]
+        wait_for(lambda: c.get(job["url"]).json()["status"] not in ("queued", "running"), 120)
+        ended = c.get(job["url"]).json()
+        assert ended["status"] == "cancelled" and ended["analysis"] is None and ended["error"] is None
+        assert ended["done"] < ended["total"] == job["total"]
+        assert c.delete(job["url"]).json() == ended  # a finished job is left as it is
+        unknown = c.delete("/analyses/nosuchjob")
+    assert (unknown.status_code, unknown.json()["code"]) == (404, "not_found")
+
+
 def test_jobs_beyond_the_queue_are_refused_with_retry_after(
     server: Server, one_game: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

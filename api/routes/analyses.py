@@ -2,13 +2,13 @@
 `GET /analyses/{id}`: its progress, then the very JSON that `loveletter analyse --json` prints.
 
 A job is read and checked before it is accepted (the log parsed in a thread, its seat named, its decisions
-counted: every bad input is a 4xx problem), then answered 202 with a Location to poll. Its decisions are reviewed
-one at a time in the thinking room's worker processes (`play.thinking`, background lane), each by
-`play.engine.analysis.entry`, the command line's own function: the event loop only counts them. Bounded: a log of
-`MAX_ANALYSIS_BYTES` and `MAX_EVENTS` events, a budget of `bodies.MAX_ANALYSIS_BUDGET` rollouts a move, `RUNNING`
-jobs at once and `QUEUED` more waiting (beyond, 503 `overloaded` with Retry-After). Jobs live in this worker's
-memory: a finished one is kept `KEEP_SECONDS`, and at most `KEPT` finished ones (with several workers, poll the
-worker that answered the POST, or send the job again)."""
+counted: every bad input is a 4xx problem), then answered 202 with a Location to poll; `DELETE` stops it after the
+decision it is reviewing. The referee's job runner (`referee.jobs`) reviews its decisions one at a time in the
+thinking room's worker processes, each by `play.engine.analysis.entry`, the command line's own function: the event
+loop only counts them. Bounded: a log of `MAX_ANALYSIS_BYTES` and `MAX_EVENTS` events, a budget of
+`bodies.MAX_ANALYSIS_BUDGET` rollouts a move, and the runner's two jobs at once and eight more waiting (beyond, 503
+`overloaded` with Retry-After). Jobs live in this worker's memory: a finished one is kept an hour, and at most 100
+finished ones (with several workers, poll the worker that answered the POST, or send the job again)."""
 
 from __future__ import annotations
 

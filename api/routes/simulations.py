@@ -5,10 +5,11 @@
 interval) plus how many games lasted each number of rounds. A visitor cannot exhaust the server: every value of
 the request is bounded before it is used (`api.routes.bodies.SimulationIn`), at most `MAX_GAMES` games a
 simulation, one simulation at a time per worker (a second is a 409 `simulation_running` with Retry-After: the
-server is not failing, this one resource is taken), and only the last `KEPT` answers are kept. A simulation that
-seats the `expert` (at most `MAX_EXPERT_GAMES` games) is played a game at a time in the thinking room's worker
-processes (`play.thinking`), behind the seats' decisions, since its search would hold the interpreter.
-`POST /simulations/tally` counts the same figures from a log written by `loveletter simulate --log`.
+server is not failing, this one resource is taken), and only the last 20 answers are kept; `DELETE` stops one
+after the game it is playing. The runner is the referee's (`referee.jobs`), which plays a simulation that seats the
+`expert` (at most `MAX_EXPERT_GAMES` games) a game at a time in the thinking room's worker processes. `POST
+/simulations/tally` counts the same figures from a log written by `loveletter simulate --log` (`play.tally`).
+This module only reads the requests and words the answers.
 """
 
 from __future__ import annotations
@@ -34,8 +35,6 @@ from loveletter.play.report import statistics
 from loveletter.play.simulate import Config, SimulationError, Stats, tally_game
 from loveletter.referee.referee import Job
 
-KEPT = 20
-"""Finished simulations whose answers are kept, oldest dropped first."""
 TALLY_PATH = "/simulations/tally"
 MAX_TALLY_BYTES = 8 * 1024 * 1024
 BODY_LIMITS = {TALLY_PATH: MAX_TALLY_BYTES}

@@ -112,6 +112,44 @@ def parse_options(written: Sequence[str]) -> tuple[tuple[str, str], ...]:
 
 
 @dataclass(slots=True)
+class GameFigures:
+    """One game's figures, the unit the totals add up: counted by the engine as it plays the game, or read from a
+    recorded game's events (`figures`), the same figures either way."""
+
+    rounds: int = 0
+    turns: int = 0
+    events: int = 0
+    winners: tuple[int, ...] = ()
+    favors: dict[str, int] = field(default_factory=dict)
+    """Favors gained, by reason."""
+    eliminations: dict[str, int] = field(default_factory=dict)
+    """Players eliminated, by the card that caused it."""
+
+    def count(self, events: Sequence[Event]) -> None:
+        """Add the favors gained and the players eliminated among `events`."""
+        for event in events:
+            kind = type(event)
+            if kind is PlayerEliminated:
+                cause = event.cause.value  # type: ignore[union-attr]
+                self.eliminations[cause] = self.eliminations.get(cause, 0) + 1
+            elif kind is FavorGained:
+                why = event.reason  # type: ignore[union-attr]
+                self.favors[why] = self.favors.get(why, 0) + 1
+
+
+def figures(events: Sequence[Event]) -> GameFigures:
+    """A recorded game's figures, read from its events: what the engine counted while it played it."""
+    game = GameFigures(
+        rounds=sum(type(e) is RoundStarted for e in events),
+        turns=sum(type(e) is TurnStarted for e in events),
+        events=len(events),
+        winners=tuple(seat for e in events if isinstance(e, GameEnded) for seat in e.winners),
+    )
+    game.count(events)
+    return game
+
+
+@dataclass(slots=True)
 class Stats:
     """Totals over the simulated games."""
 
@@ -127,6 +165,25 @@ class Stats:
     squares: dict[str, int] = field(default_factory=dict)
     """Sum over the games of the square of each per-game count ("rounds", "turns", "favor:spy", "elimination:baron"):
     with the sums above, what a per-game mean's confidence interval needs."""
+
+    def add(self, game: GameFigures) -> None:
+        """Add one game: each figure to its total, and its square to `squares`. The one tally of a simulation, for the
+        games played here, in the thinking room, or read from a log."""
+        self.games += 1
+        self.rounds += game.rounds
+        self.turns += game.turns
+        self.events += game.events
+        for seat in game.winners:
+            self.wins_by_seat[seat] += 1
+        per_game = {"rounds": game.rounds, "turns": game.turns, "events": game.events}
+        for reason, n in game.favors.items():
+            self.favors_by_reason[reason] = self.favors_by_reason.get(reason, 0) + n
+            per_game[f"favor:{reason}"] = n
+        for card, n in game.eliminations.items():
+            self.eliminations_by_card[card] = self.eliminations_by_card.get(card, 0) + n
+            per_game[f"elimination:{card}"] = n
+        for name, n in per_game.items():
+            self.squares[name] = self.squares.get(name, 0) + n * n
 
     def wins_by_bot(self) -> dict[str, tuple[int, int]]:
         """Bot name -> (wins, seat-games played): a bot in k seats plays k seat-games per game."""
@@ -205,8 +262,10 @@ def play_game(
     options: dict[str, str] | None = None,
     record: list[Event] | None = None,
     stats: Stats | None = None,
+    figures: GameFigures | None = None,
 ) -> tuple[int, ...]:
-    """Play one whole game; return its winners. Events go to `record` and totals to `stats` if given."""
+    """Play one whole game; return its winners. Events go to `record`; the game's figures are counted into
+    `figures` and added to `stats`, each if given."""
     rng = bot_rng(key, game)
     names = tuple(f"{bot.name}-{i}" for i, bot in enumerate(bots))
     fast = [bot.blind for bot in bots]
@@ -215,15 +274,16 @@ def play_game(
     command: Command = StartGame(ruleset, names, dict(options or {}), seed_commitment=commitment(server_seed))
     n_events = 0
     turns = 0
+    counted = figures if figures is not None else GameFigures() if stats is not None else None
     while True:
         events = decide(state, command)
         apply_all(state, events)
         n_events += len(events)
         if record is not None:
             record.extend(events)
-        if stats is not None and len(events) > 2:
+        if counted is not None and len(events) > 2:
             # A plain turn is card_played + turn_started: only longer answers can hold what we count.
-            count_outcomes(stats, events)
+            counted.count(events)
         phase = state.phase
         if phase in (PHASE_PLAY, PHASE_CHANCELLOR):
             turns += phase == PHASE_PLAY
@@ -240,46 +300,11 @@ def play_game(
                     raise RuntimeError(f"simulation stuck in phase {phase!r}")
                 break  # over, and the seed revealed
             command = chance
-    if stats is not None:
-        stats.games += 1
-        stats.rounds += state.round
-        stats.turns += turns
-        stats.events += n_events
-        for seat in state.winners:
-            stats.wins_by_seat[seat] += 1
+    if counted is not None:
+        counted.rounds, counted.turns, counted.events, counted.winners = state.round, turns, n_events, state.winners
+        if stats is not None:
+            stats.add(counted)
     return state.winners
-
-
-def count_outcomes(stats: Stats, events: Sequence[Event]) -> None:
-    """Add the favors won and the players eliminated among `events` to `stats`: the one count of them, for the games
-    played here and for the games a log records (`tally_game`)."""
-    for event in events:
-        kind = type(event)
-        if kind is PlayerEliminated:
-            cause = event.cause.value  # type: ignore[union-attr]
-            stats.eliminations_by_card[cause] = stats.eliminations_by_card.get(cause, 0) + 1
-        elif kind is FavorGained:
-            why = event.reason  # type: ignore[union-attr]
-            stats.favors_by_reason[why] = stats.favors_by_reason.get(why, 0) + 1
-
-
-def tally_game(stats: Stats, events: Sequence[Event]) -> int:
-    """Add one recorded game to `stats` as `simulate` adds a game it plays (rounds, turns, events, favors,
-    eliminations, wins, and the squares of each per-game count); its number of rounds."""
-    before = _counts(stats)
-    count_outcomes(stats, events)
-    rounds = sum(type(e) is RoundStarted for e in events)
-    stats.games += 1
-    stats.rounds += rounds
-    stats.turns += sum(type(e) is TurnStarted for e in events)
-    stats.events += len(events)
-    for event in events:
-        if isinstance(event, GameEnded):
-            for seat in event.winners:
-                stats.wins_by_seat[seat] += 1
-    for name, now in _counts(stats).items():
-        stats.squares[name] = stats.squares.get(name, 0) + (now - before.get(name, 0)) ** 2
-    return rounds
 
 
 def simulate(
@@ -301,13 +326,9 @@ def simulate(
     for game in range(config.games):
         if record is not None:
             record.clear()
-        before = _counts(stats)
         if own and game:  # a bot of the user's own is made afresh for each game, as a tournament makes it
             bots = _seats(config)
         play_game(config.ruleset, bots, key, game, options, record, stats)
-        squares = stats.squares
-        for name, now in _counts(stats).items():
-            squares[name] = squares.get(name, 0) + (now - before.get(name, 0)) ** 2
         if log is not None and record is not None:
             write_game(log, record, _header(record, config, game))
         if on_game is not None:
@@ -334,16 +355,6 @@ def _seats(config: Config) -> list[Bot]:
             raise SimulationError(
                 Text(f"cannot load the bot {name}: {exc}", f"impossible de charger le robot {name} : {exc}")
             ) from None
-    return out
-
-
-def _counts(stats: Stats) -> dict[str, int]:
-    """The running totals whose per-game values get a confidence interval."""
-    out = {"rounds": stats.rounds, "turns": stats.turns, "events": stats.events}
-    for reason, n in stats.favors_by_reason.items():
-        out[f"favor:{reason}"] = n
-    for card, n in stats.eliminations_by_card.items():
-        out[f"elimination:{card}"] = n
     return out
 
 

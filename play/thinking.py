@@ -38,8 +38,7 @@ from typing import Any, TypeVar
 from loveletter.core.commands import PlayerCommand
 from loveletter.core.views import View
 from loveletter.play.bots import get_bot
-from loveletter.play.simulate import Config, Stats, play_game, root_key
-from loveletter.play.simulate import _counts as counts
+from loveletter.play.simulate import Config, GameFigures, play_game, root_key
 
 T = TypeVar("T")
 
@@ -80,30 +79,13 @@ def choose(bot: str, view: View, moves: Sequence[PlayerCommand], seed: int) -> P
     return move
 
 
-def simulated_game(config: Config, game: int) -> Stats:
-    """Game `game` of the simulation `config`, alone: its totals, as `play.simulate.simulate` counts them (each game
-    has its own seeds, so the games may be played anywhere, in any order, and added up)."""
-    stats = Stats(config, wins_by_seat=[0] * config.players)
+def simulated_game(config: Config, game: int) -> GameFigures:
+    """Game `game` of the simulation `config`, alone: its figures, which `Stats.add` adds up as `simulate` does (each
+    game has its own seeds, so the games may be played anywhere, in any order)."""
     bots = [get_bot(name) for name in config.bots]
-    play_game(config.ruleset, bots, root_key(config.seed), game, dict(config.options), None, stats)
-    stats.squares = {name: n * n for name, n in counts(stats).items()}
-    return stats
-
-
-def add_game(total: Stats, one: Stats) -> None:
-    """Add one game's totals (`simulated_game`) to `total`."""
-    total.games += one.games
-    total.rounds += one.rounds
-    total.turns += one.turns
-    total.events += one.events
-    total.wins_by_seat = [a + b for a, b in zip(total.wins_by_seat, one.wins_by_seat, strict=True)]
-    for mine, theirs in (
-        (total.favors_by_reason, one.favors_by_reason),
-        (total.eliminations_by_card, one.eliminations_by_card),
-        (total.squares, one.squares),
-    ):
-        for key, n in theirs.items():
-            mine[key] = mine.get(key, 0) + n
+    played = GameFigures()
+    play_game(config.ruleset, bots, root_key(config.seed), game, dict(config.options), figures=played)
+    return played
 
 
 def _ready() -> None:

@@ -23,7 +23,7 @@ from loveletter.play.engine.analysis import entry_at
 from loveletter.play.engine.review import Decision
 from loveletter.play.report import statistics
 from loveletter.play.simulate import Config, Stats, simulate
-from loveletter.play.thinking import OFF_THE_LOOP, Busy, Thinking, add_game, simulated_game
+from loveletter.play.thinking import OFF_THE_LOOP, Busy, Thinking, simulated_game
 from loveletter.referee.refusals import Refusal
 
 T = TypeVar("T")
@@ -251,7 +251,7 @@ class Jobs:
             start = time.perf_counter()
             total = Stats(config, wins_by_seat=[0] * config.players)
             for game in range(config.games):
-                add_game(total, await self.thinking.run(simulated_game, config, game))
+                total.add(await self.thinking.run(simulated_game, config, game))
                 seen(total)
             total.seconds = time.perf_counter() - start
             return statistics(total)

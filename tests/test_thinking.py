@@ -24,7 +24,7 @@ from loveletter.core.views import view
 from loveletter.play.bots import get_bot
 from loveletter.play.report import statistics
 from loveletter.play.simulate import Config, Stats, simulate
-from loveletter.play.thinking import Busy, Thinking, add_game, bot_seed, choose, simulated_game
+from loveletter.play.thinking import Busy, Thinking, bot_seed, choose, simulated_game
 
 
 def first_decision(seed: bytes = b"s" * 32, players: int = 2) -> GameState:
@@ -149,7 +149,7 @@ def test_a_simulation_a_game_at_a_time_adds_up_to_simulates_totals() -> None:
     whole = simulate(config)
     total = Stats(config, wins_by_seat=[0] * config.players)
     for game in reversed(range(config.games)):  # any order
-        add_game(total, simulated_game(config, game))
+        total.add(simulated_game(config, game))
     ours, theirs = statistics(total), statistics(whole)
     for answer in (ours, theirs):
         answer.pop("seconds")

@@ -28,11 +28,10 @@ from loveletter.api.routes.bodies import LOG_UPLOAD, SimulationIn, invalid, json
 from loveletter.api.routes.deps import RefereeDep
 from loveletter.api.routes.replies import reply
 from loveletter.client.answers import Simulation, Tally
-from loveletter.core.catalogue import GameStarted
-from loveletter.core.lang import Text
-from loveletter.events.log import LogFormatError, read_games
+from loveletter.events.log import LogFormatError
 from loveletter.play.report import statistics
-from loveletter.play.simulate import Config, SimulationError, Stats, tally_game
+from loveletter.play.simulate import Config, SimulationError
+from loveletter.play.tally import NoGame, tally_simulation_log
 from loveletter.referee.referee import Job
 
 TALLY_PATH = "/simulations/tally"
@@ -71,38 +70,14 @@ def config_of(body: SimulationIn) -> Config:
 
 
 def tally(data: bytes) -> dict[str, Any]:
-    """`statistics` of the games of a simulation's log, counted from their events (the bot of each seat is its
-    player's name without the `-N` that `loveletter simulate` adds)."""
+    """`statistics` of the games of a simulation's log (`play.tally`), or a 422 `unreadable_log` saying why not."""
     try:
-        games = list(read_games(data.splitlines()))
+        tallied = tally_simulation_log(data)
     except LogFormatError as exc:
         raise Problem(422, "unreadable_log", exc.text, line=exc.line) from None
-    first = games[0].events[0] if games and games[0].events else None
-    if not isinstance(first, GameStarted):
-        raise Problem(422, "unreadable_log", Text("no game in this log", "ce journal ne contient aucune partie"))
-    bots = tuple(name.rsplit("-", 1)[0] for name in first.players)
-    named = games[0].header.game_id or ""  # "sim-SEED-GAME" when `loveletter simulate` wrote it
-    seed = named.split("-")[1] if named.startswith("sim-") else "0"
-    options = tuple(sorted(first.options.items()))
-    config = Config(str(first.ruleset), len(bots), len(games), int(seed) if seed.isdigit() else 0, bots, options)
-    stats = Stats(config, wins_by_seat=[0] * len(bots))
-    rounds: Counter[int] = Counter()
-    for game in games:
-        events = game.events
-        started = events[0] if events else None
-        if not isinstance(started, GameStarted) or started.ruleset != first.ruleset or started.players != first.players:
-            raise Problem(
-                422,
-                "unreadable_log",
-                Text(
-                    f"line {game.header_line}: every game of a simulation has the first game's ruleset and players",
-                    f"ligne {game.header_line} : chaque partie d'une simulation a les règles et les joueurs de la "
-                    "première",
-                ),
-                line=game.header_line,
-            )
-        rounds[tally_game(stats, events)] += 1
-    return {"statistics": statistics(stats), "rounds_per_game": rounds_histogram(rounds)}
+    except NoGame as exc:
+        raise Problem(422, "unreadable_log", exc.text) from None
+    return {"statistics": statistics(tallied.stats), "rounds_per_game": rounds_histogram(tallied.rounds)}
 
 
 RUN_EXAMPLE: dict[str, Any] = {

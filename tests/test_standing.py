@@ -4,7 +4,9 @@ itself; the chart's last point is the ladder's rating; `POST /accounts/holder` f
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import uuid
 from typing import Any
 
 import httpx
@@ -12,6 +14,8 @@ import pytest
 from openskill.models import PlackettLuce
 
 from loveletter.core.catalogue import FavorGained, GameEnded, GameStarted
+from loveletter.events.store import Append
+from loveletter.play.ladder import NotCounted, rated_game
 from tests.servers import Server, log_events, play_game, server_fixture  # noqa: F401  (fixture)
 from tests.stores import pg_url  # noqa: F401  (fixture)
 from tests.test_ladder import account, created, log_of
@@ -94,6 +98,48 @@ def test_an_accounts_history_is_the_fold_of_its_rated_logs(server: Server) -> No
         assert met == want["h2h"]
         names = {a["account_id"]: a["name"] for a in (ann, bob, cy)}
         assert all(o["name"] == names[o["account_id"]] for o in got["opponents"])
+
+
+def test_a_listed_game_that_does_not_count_is_passed_over_by_the_ladder_and_the_history_alike(server: Server) -> None:
+    """The store's list of finished rated games may name one whose log the fold does not count (here a rated game
+    whose two seats are one account, which no referee seats today: a record kept from before). The ladder, the
+    account's page and its history all pass over it and agree. Before they were one fold, the history skipped
+    such a game while the ladder's own fold raised on it: `GET /ladder` and `GET /accounts/{id}` answered 500."""
+    rng = random.Random(33)
+    ann, bob = account(server.url, "Ann", "person"), account(server.url, "Bob", "bot")
+    made = created(server.url, {"rated": True, "players": [{"account_key": ann["key"]}, {"account_key": bob["key"]}]})
+    play_game(server.url, made, rng)
+    log = log_of(server.url, made["game_id"])
+    events = log_events(log)
+    started = events[0]
+    assert isinstance(started, GameStarted) and started.accounts[0] is not None
+    twice = dataclasses.replace(started, accounts=(started.accounts[0], started.accounts[0]))
+    listed = "g_" + uuid.uuid4().hex[:16]
+    meta = server.store.meta(made["game_id"])
+    assert meta is not None
+    server.store.submit(
+        Append(listed, 0, [twice, *events[1:]], create=meta, rated=(started.ruleset, 2, int(started.at or 0)))
+    ).result(timeout=30)
+    with pytest.raises(NotCounted, match="each a different account"):
+        rated_game(listed, [e for _, e in server.store.load(listed)])
+
+    ladder = httpx.get(f"{server.url}/ladder", params={"ruleset": "2019", "players": 2, "limit": 100})
+    assert ladder.status_code == 200, ladder.text
+    rungs = {r["account_id"]: r for r in ladder.json()["ratings"]}
+    want = expected_from_logs([log], ann["account_id"])
+    (point,) = want["points"][2]
+    assert rungs[ann["account_id"]]["games"] == rungs[bob["account_id"]]["games"] == 1
+    assert rungs[ann["account_id"]]["mu"] == pytest.approx(point[1], rel=1e-12)
+    page = httpx.get(f"{server.url}/accounts/{ann['account_id']}")
+    assert page.status_code == 200, page.text
+    (rating,) = page.json()["ratings"]
+    history = httpx.get(f"{server.url}/accounts/{ann['account_id']}/history")
+    assert history.status_code == 200, history.text
+    got = history.json()
+    assert (got["games"], got["wins"]) == (want["games"], want["wins"]) == (1, want["wins"])
+    (chart,) = got["ladders"]
+    assert [p["game_id"] for p in chart["points"]] == [made["game_id"]]
+    assert chart["points"][-1]["mu"] == rating["mu"] == rungs[ann["account_id"]]["mu"]
 
 
 def test_an_account_with_no_rated_game_and_one_that_does_not_exist(server: Server) -> None:

@@ -262,7 +262,7 @@ class Referee:
     async def challenges_of(self, account_id: str) -> list[dict[str, Any]]:
         return await self._challenges.of_account(account_id)
 
-    # -- the ladder -----------------------------------------------------------------------------------
+    # -- background jobs, the ladder and standings
 
     async def ladder(self, ruleset: str, players: int) -> list[Standing]:
         """A ladder's standings, best first (`play.ladder`'s fold of the finished rated games)."""
@@ -273,8 +273,6 @@ class Referee:
         own fold (refused for an account that does not exist)."""
         await self._accounts.public(account_id)
         return await self._ladders.history(account_id)
-
-    # -- background jobs --------------------------------------------------------------------------------
 
     def start_simulation(self, config: Config) -> Job:
         """Bots against bots for the statistics page (one at a time per worker, `referee.jobs`)."""

@@ -31,15 +31,15 @@ async def play(referee: Referee, index: int) -> int:
     game_id = created["game_id"]
     tokens = [seat["token"] for seat in created["seats"]]
     moves = 0
-    while True:
-        seen = (await referee.reader(game_id, tokens[0])).game()
-        if seen["over"]:
-            return moves
-        seat = seen["view"]["active"]
+    view = (await referee.reader(game_id, tokens[0])).game()["view"]
+    while view["winners"] == []:  # one read a move, by the seat to play, as a client does
+        seat = view["active"]
         code = (await referee.reader(game_id, tokens[seat])).game()["legal_moves"][0]["action_code"]
         result = await referee.move(game_id, tokens[seat], Code(code), request=b"")
         assert isinstance(result, Moved), result
+        view = result.answer["view"]  # the mover's view after its move: who is to play next
         moves += 1
+    return moves
 
 
 async def run(games: int, concurrency: int, path: str, durability: str) -> tuple[int, float, float]:

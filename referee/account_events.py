@@ -16,6 +16,7 @@ from typing import Any
 
 from loveletter.events.codec import dumps
 from loveletter.events.store import EventStore, StoreError
+from loveletter.referee.clocks import Idle
 
 KINDS = ("challenge_received", "challenge_accepted", "challenge_declined", "game_started", "seek_paired")
 """The kinds of account events (docs/accounts.md says what each carries)."""
@@ -54,8 +55,7 @@ class AccountFeed:
         """The account's events after `cursor`, then each new one: woken by this worker's writes, and looking at the
         store every `POLL` seconds for another worker's; None when idle for a keep-alive. Ends quietly when the
         store closes under it (the worker stopping): the client resumes from its last id where a store answers."""
-        loop = asyncio.get_running_loop()
-        written = loop.time()
+        idle = Idle(keep_alive)
         while True:
             news = self.news()  # taken before reading: an event written meanwhile wakes the wait below
             try:
@@ -65,11 +65,10 @@ class AccountFeed:
             if rows:
                 yield list(rows)
                 cursor = rows[-1][0]
-                written = loop.time()
+                idle.sent()
                 if len(rows) == PAGE:
                     continue
             with suppress(TimeoutError):
                 await asyncio.wait_for(news.wait(), POLL)
-            if loop.time() - written >= keep_alive * 0.9:
-                written = loop.time()
+            if idle.due():
                 yield None

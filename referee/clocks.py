@@ -39,6 +39,26 @@ class Timing:
     """Between two reads of the store's running deadlines by a worker sharing its store with others."""
 
 
+class Idle:
+    """When an idle stream is due a keep-alive: a stream notes each time it sends (`sent`), and asks after each
+    wake-up whether `keep_alive` seconds (less a tenth, the ticker's own slack) went by without (`due`)."""
+
+    def __init__(self, keep_alive: float) -> None:
+        self.keep_alive = keep_alive
+        self._loop = asyncio.get_running_loop()
+        self._sent = self._loop.time()
+
+    def sent(self) -> None:
+        self._sent = self._loop.time()
+
+    def due(self) -> bool:
+        """True, and counted as sent, when a keep-alive is due."""
+        if self._loop.time() - self._sent < self.keep_alive * 0.9:
+            return False
+        self.sent()
+        return True
+
+
 class Clocks:
     """Running deadlines, kept once each, acted on by `expire(game_id, deadline)` when due; and the one ticker
     that wakes every idle stream (`tick`) every `keep_alive` seconds."""

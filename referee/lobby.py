@@ -10,6 +10,7 @@ from loveletter.core.catalogue import Event, GameAborted, GameEnded, SeatJoined
 from loveletter.core.state import GameState
 from loveletter.events.codec import dumps
 from loveletter.events.store import EventStore, GameIndex, StoreError
+from loveletter.referee.clocks import Idle
 from loveletter.referee.record import GameRecord
 from loveletter.referee.tables import Tables
 
@@ -72,8 +73,7 @@ async def follow_news(
     if cursor is None:
         cursor = await asyncio.to_thread(store.lobby_feed_head)
     tables.lobby_streams += 1
-    loop = asyncio.get_running_loop()
-    written = loop.time()
+    idle = Idle(keep_alive)
     try:
         while True:
             news = tables.lobby_news  # taken before reading: news written meanwhile wakes the wait below
@@ -85,12 +85,11 @@ async def follow_news(
                 yield [(item, kind, b'{"game_id":"' + game_id.encode() + b'",' + listing[1:])
                        for item, game_id, kind, listing in rows]  # fmt: skip
                 cursor = rows[-1][0]
-                written = loop.time()
+                idle.sent()
             if len(rows) == LOBBY_PAGE:
                 continue
             await news.wait()  # woken by news, or by the referee's ticker every `stream_keep_alive` seconds
-            if loop.time() - written >= keep_alive * 0.9:
-                written = loop.time()
+            if idle.due():
                 yield None
     finally:
         tables.lobby_streams -= 1

@@ -54,6 +54,22 @@ Keeper = Callable[[dict[str, Any] | Refusal], Kept]
 """How the transport keeps an answer or a refusal (rendered in the asker's language, say)."""
 
 
+@dataclass(slots=True)
+class Reread:
+    """A command's one fresh read of its game (`Judge.reread`)."""
+
+    tables: Tables
+    table: Table
+    done: bool
+
+    async def __call__(self) -> bool:
+        if self.done:
+            return False
+        self.done = True
+        await self.tables.refresh(self.table)
+        return True
+
+
 @dataclass(frozen=True, slots=True)
 class Moved:
     """A move (or a resignation, an abort) recorded: the game's new version and the seat's answer (its events as it
@@ -198,7 +214,7 @@ class Judge:
         events = [*mine, *automatic]
         index = self.index_change(table, now, final, events)
         idem = kept(final, events) if kept is not None else None
-        facts = indexed(table.events[0], events)  # type: ignore[arg-type]  # a game's first event starts it
+        facts = indexed(table.events[0], events)
         meta = record.as_json() if record is not None else None
         append = Append(table.game_id, state.seq, events, idem, meta=meta, index=index, **facts.as_store())
         version = await self.appended(table, append)
@@ -217,14 +233,10 @@ class Judge:
             await self.tables.refresh(table)
             return None
 
-    async def reread(self, table: Table, fresh: list[bool]) -> bool:
-        """Before a "no", read the game again once if other workers share the store (this cache may be behind):
-        True if it was read again now, False if it was already fresh."""
-        if fresh[0]:
-            return False
-        fresh[0] = True
-        await self.tables.refresh(table)
-        return True
+    def reread(self, table: Table) -> Reread:
+        """Once per command, before a "no", the game read again if other workers share the store (this cache may be
+        behind): `await reread()` says whether it was read again just now."""
+        return Reread(self.tables, table, done=not self.store.shared)
 
     def _grown(self, table: Table, events: list[Event], final: GameState, index: GameIndex | None) -> None:
         """After a commit: the table extended, the lobby told of news, the streams and clocks woken."""
@@ -245,14 +257,14 @@ class Judge:
 
     async def decided(self, table: Table, make: Callable[[GameState], Command], seat: int | None) -> Moved:
         """Decide and record one command made by `make` from the current state (a resignation, an abort)."""
-        fresh = [not self.store.shared]
+        reread = self.reread(table)
 
         async def attempt() -> Moved | None:
             state = table.state
             try:
                 events = list(decide(state, make(state)))
             except RuleViolation as v:
-                if await self.reread(table, fresh):
+                if await reread():
                     return None
                 raise ruled_out(v, legal_moves_as_dicts(state, seat) if seat is not None else []) from None
             version = await self.commit(table, state, events)
@@ -265,10 +277,10 @@ class Judge:
     async def expire(self, game_id: str, deadline: int) -> bool:
         """Act on `game_id`'s clock if `deadline` is still its running deadline and has passed: True if acted."""
         table = await self.tables.table(game_id)
-        fresh = [not self.store.shared]
+        reread = self.reread(table)
 
         async def attempt() -> bool | None:
-            await self.reread(table, fresh)  # another worker may have acted on this clock: look first
+            await reread()  # another worker may have acted on this clock: look first
             state = table.state
             now = self.now()
             if state.deadline is None or state.deadline[1] != deadline or now < deadline:
@@ -324,7 +336,7 @@ class Judge:
         seat = self.credentials.seat_of_player(table, token)
         # a key is never replayed to another seat, nor for another body
         request_hash = hashlib.sha256(b"%d:" % seat + request).hexdigest() if key is not None else ""
-        fresh = [not self.store.shared]  # a cache that other workers may have overtaken is read again before a "no"
+        reread = self.reread(table)  # a cache that other workers may have overtaken is read again before a "no"
 
         async def attempt() -> Moved | Replayed | None:
             if key is not None:
@@ -333,7 +345,7 @@ class Judge:
                     return replayed
             state = table.state
             if expected is not None and expected != state.seq:
-                if expected > state.seq and await self.reread(table, fresh):
+                if expected > state.seq and await reread():
                     return None
                 raise Refusal(
                     "stale_version",
@@ -348,7 +360,7 @@ class Judge:
             try:
                 mine = decide(state, self.command(state, seat, move))
             except RuleViolation as v:
-                if await self.reread(table, fresh) and table.version != state.seq:
+                if await reread() and table.version != state.seq:
                     return None
                 refusal = ruled_out(v, legal_moves_as_dicts(state, seat))
             except Refusal as problem:  # a player or an action code this game does not have

@@ -21,6 +21,7 @@ from loveletter.core.views import redact, view
 from loveletter.events.codec import dumps, encode
 from loveletter.events.log import Header, game_lines
 from loveletter.events.signing import SigningKey
+from loveletter.referee.clocks import Idle
 from loveletter.referee.refusals import Refusal
 from loveletter.referee.tables import Table, Tables
 from loveletter.replays.narrative import clock_time, narrate
@@ -208,8 +209,7 @@ class Reader:
         over; None when the stream has been idle for a keep-alive. The seat is present while this runs."""
         tables, game_id, seat = self._tables, self.game_id, self.seat
         del self._table  # a stream keeps no evicted game alive
-        loop = asyncio.get_running_loop()
-        written = loop.time()
+        idle = Idle(self._keep_alive)
         with tables.watching(game_id) as watch, tables.presence.hold(game_id, seat, page):
             while True:
                 waiter = watch.changed  # taken before reading: an append made meanwhile wakes the wait below
@@ -218,10 +218,9 @@ class Reader:
                 if cursor < shown:
                     items = _encoded(table, seat, shown)[cursor:shown]
                     cursor = shown
-                    written = loop.time()
+                    idle.sent()
                     yield items
-                elif loop.time() - written >= self._keep_alive * 0.9:  # the ticker's poke on an idle stream
-                    written = loop.time()
+                elif idle.due():  # the ticker's poke on an idle stream
                     yield None
                 if table.state.over:
                     return

@@ -133,9 +133,11 @@ class Indexed:
         return {"accounts": self.accounts, "rated": self.rated}
 
 
-def indexed(first: GameStarted, events: Sequence[Event]) -> Indexed:
-    """What the store indexes of `events`, appended to the game that `first` started: read from the events alone
-    (the accounts a creation or a join seats; a rated game's end)."""
+def indexed(first: Event, events: Sequence[Event]) -> Indexed:
+    """What the store indexes of `events`, appended to the game whose first event is `first`: read from the events
+    alone (the accounts a creation or a join seats; a rated game's end)."""
+    if not isinstance(first, GameStarted):  # pragma: no cover - a game's first event starts it
+        return Indexed()
     taken: list[tuple[str, int]] = []
     for event in events:
         if isinstance(event, GameStarted):

@@ -128,11 +128,6 @@ class Referee:
         """The public keys the logs are signed with (none without a signing key)."""
         return [self._signing_key.published()] if self._signing_key is not None else []
 
-    @property
-    def keep_alive(self) -> float:
-        """Seconds between two keep-alives of an idle stream."""
-        return self._timing.keep_alive
-
     # -- games: commands ----------------------------------------------------------------------------
 
     async def create(self, game: NewGame, token: str | None = None) -> dict[str, Any]:

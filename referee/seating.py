@@ -138,7 +138,7 @@ class Seating:
         index = game_index(record, state)
         if index is not None:
             index = replace(index, news=lobby_news(events, state, created=True))
-        facts = indexed(events[0], events)  # type: ignore[arg-type]  # the first event starts the game
+        facts = indexed(events[0], events)
         append = Append(game_id, 0, events, create=record.as_json(), index=index, **facts.as_store())
         version = await self.store.commit(append)
         table = Table(game_id, record, events, state, indexed=index)

@@ -55,6 +55,9 @@ def test_the_hand_is_cards_with_art_value_name_and_effect_and_the_countess_rule_
     open_seat(page, site, game, alice)
     assert texts(page, "#hand .card .value") == ["8", "5"]
     assert texts(page, "#hand .card .name") == ["Comtesse", "Prince"]
+    # the drawing comes first, the pictures as the browser fetches them: read them once each has finished loading
+    # (or failed), never while one is still on its way (seen once in a fresh clone's run under load)
+    wait_until(page, "[...document.querySelectorAll('#hand .card img.art')].every((i) => i.complete)")
     arts = page.locator("#hand .card img.art").evaluate_all(
         "(is) => is.map((i) => [i.getAttribute('src'), i.naturalWidth > 0])"
     )

@@ -7,7 +7,8 @@ move route's short path, which share one `Guard` (the counters and buckets):
 - **Rate limits** (token buckets): `POST /games` per client address, `POST /games/{id}/moves` and `/seed` per seat
   token (its `Authorization` value; the address without one). Over the limit: 429 `rate_limited` with `Retry-After`.
 - **In-flight cap**: beyond `max_in_flight` requests being answered at once, 503 `overloaded` with `Retry-After`,
-  at once, before any work. `GET /healthz` is exempt (and is never limited), event streams are counted apart.
+  at once, before any work. `GET /healthz` and `GET /readyz` are exempt (and never limited), event streams are
+  counted apart.
 - **Event streams**: at most `max_streams_per_client` open streams per token (per address without one), 429
   `too_many_streams`, and `max_streams` in all, 503 `too_many_streams`.
 
@@ -189,7 +190,7 @@ class Limits:
         root = scope.get("root_path")
         if root and path.startswith(root):
             path = path[len(root) :]
-        if path == "/healthz":
+        if path in ("/healthz", "/readyz"):
             await self.app(scope, receive, send)
             return
         guard = self.guard

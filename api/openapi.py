@@ -43,23 +43,33 @@ RETRY_AFTER = {
     "schema": {"type": "string", "pattern": "^[0-9]+$"},
 }
 ETAG = {"ETag": 'the game\'s version, quoted ("12"): what If-Match and If-None-Match take'}
-COMPONENTS: dict[str, Any] = {}
-"""Schemas the declarations refer to, added to the document's components by `complete`."""
-
-
-def _add(name: str, schema: Any) -> None:
-    if COMPONENTS.setdefault(name, schema) != schema:
-        raise ValueError(f"two different schemas are both named {name!r}")
+MODELS: dict[str, type[BaseModel]] = {}
+"""Models the declarations refer to by name. Their JSON Schemas are built only when the document is (`components`):
+building them costs a second of CPU, which every start of the referee paid at import time before."""
 
 
 def ref(model: type[BaseModel]) -> dict[str, str]:
-    """A `$ref` to `model`'s JSON Schema (as a client reads it), registered with the models it refers to."""
-    schema = model.model_json_schema(ref_template=REF + "{model}")
-    for name, sub in schema.pop("$defs", {}).items():
-        if name != "Event":  # the generic envelope: the document has the union of every kind instead
-            _add(name, sub)
-    _add(model.__name__, schema)
+    """A `$ref` to `model`'s JSON Schema (as a client reads it); the schema itself is written by `components`."""
+    if MODELS.setdefault(model.__name__, model) is not model:
+        raise ValueError(f"two different models are both named {model.__name__!r}")
     return {"$ref": REF + model.__name__}
+
+
+def components() -> dict[str, Any]:
+    """The schemas of every model `ref` named, with the models they refer to."""
+    out: dict[str, Any] = {}
+
+    def add(name: str, schema: Any) -> None:
+        if out.setdefault(name, schema) != schema:
+            raise ValueError(f"two different schemas are both named {name!r}")
+
+    for name, model in MODELS.items():
+        schema = model.model_json_schema(ref_template=REF + "{model}")
+        for sub_name, sub in schema.pop("$defs", {}).items():
+            if sub_name != "Event":  # the generic envelope: the document has the union of every kind instead
+                add(sub_name, sub)
+        add(name, schema)
+    return out
 
 
 def problem(status: int, example: Any = None, description: str | None = None) -> dict[str, Any]:
@@ -160,7 +170,7 @@ def complete(document: dict[str, Any]) -> dict[str, Any]:
     """FastAPI's document with the answers' schemas added, and FastAPI's own validation answer (a JSON 422 it never
     sends: every refusal here is problem+json) replaced by the problem it is."""
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
-    for name, schema in {**COMPONENTS, **seen_event_schemas(), **log_line_schemas()}.items():
+    for name, schema in {**components(), **seen_event_schemas(), **log_line_schemas()}.items():
         if schemas.setdefault(name, schema) != schema:
             raise ValueError(f"two different schemas are both named {name!r}")
     for name in ("HTTPValidationError", "ValidationError"):

@@ -10,29 +10,53 @@ what they share is in `options` (the language, click's classes, the shared optio
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import click
 
-from loveletter.cli.analyse import analyse
-from loveletter.cli.bots import bot
-from loveletter.cli.disputes import explain, situation
 from loveletter.cli.failures import Failure
-from loveletter.cli.logs import audit, replay, show
 from loveletter.cli.options import UI, Group, _
-from loveletter.cli.play import demo, simulate
-from loveletter.cli.ratings import ratings
-from loveletter.cli.serve import serve
-from loveletter.cli.solve import solve
 from loveletter.cli.text import OneOf, usage_error
-from loveletter.cli.tournament import tournament
 from loveletter.core.lang import Text
 
 EXIT_USAGE = 2
 
 
+COMMANDS = {
+    "serve": "serve",
+    "replay": "logs",
+    "audit": "logs",
+    "show": "logs",
+    "explain": "disputes",
+    "situation": "disputes",
+    "analyse": "analyse",
+    "simulate": "play",
+    "demo": "play",
+    "tournament": "tournament",
+    "bot": "bots",
+    "ratings": "ratings",
+    "solve": "solve",
+}
+"""Each command and the module of `loveletter.cli` it lives in."""
+
+
+class Commands(Group):
+    """The `loveletter` group, which imports a command's module only when that command is run (or help lists them
+    all): `loveletter serve` starts without loading the engine, the analysis and the tournament harness."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        command: click.Command = getattr(importlib.import_module(f"loveletter.cli.{COMMANDS[name]}"), name)
+        return command
+
+
 @click.group(
-    cls=Group,
+    cls=Commands,
     context_settings={"help_option_names": ["-h", "--help"]},
     help=_(
         "Love Letter referee: serve, replay, audit, show, explain, situation, analyse, simulate, demo, tournament, "
@@ -58,10 +82,6 @@ EXIT_USAGE = 2
 )
 def app() -> None:
     pass
-
-
-for each in (serve, replay, audit, show, explain, situation, analyse, simulate, demo, tournament, bot, ratings, solve):
-    app.add_command(each)
 
 
 def main() -> None:

@@ -13,7 +13,10 @@ from loveletter.client.models import Answer
 class AccountEvent(Answer):
     """One item of `GET /accounts/{id}/stream`, by `type`: `challenge_received`, `challenge_accepted`,
     `challenge_declined` (with the `challenge`), `game_started` (its `game_id`, the account's `seat`, `joined`:
-    false when the account still takes it by joining with its key), `seek_paired` (the `seek_id` and its game)."""
+    false when the account still takes it by joining with its key), `seek_paired` (the `seek_id` and its game),
+    `game_unfilled` (a game made for the account ended unplayed, a seat still open at its join deadline: the `game_id`,
+    its `seat`, the `seek_id` that paired it, and `requeued`: true when that seek is back in the queue, the account
+    having taken its seat), `challenge_expired` (the `challenge`, unanswered in time)."""
 
     type: str
     at: int
@@ -29,6 +32,7 @@ class AccountEvent(Answer):
     rated: bool | None = None
     challenge_id: str | None = None
     seek_id: str | None = None
+    requeued: bool | None = None
 
 
 # -- accounts: challenges and seeks (docs/accounts.md) -----------------------------------------------------
@@ -54,7 +58,7 @@ class Party(Answer):
 
 class Challenge(Answer):
     """A challenge: who challenged whom, to what game, and where it stands (`open`, `accepted`: see `game_id`,
-    `declined`)."""
+    `declined`, `expired`: unanswered until `expires`)."""
 
     challenge_id: str
     challenger: Party
@@ -66,6 +70,8 @@ class Challenge(Answer):
     game_id: str | None = None
     """The game, once the challenge is accepted."""
     created: int
+    expires: int | None = None
+    """When an unanswered challenge expires (Unix milliseconds; None: never)."""
 
 
 class ChallengeList(Answer):

@@ -18,6 +18,30 @@ class Health(Answer):
     store: str
 
 
+class StoreReadiness(Answer):
+    kind: str = Field(description="the event store's class: SqliteStore or PostgresStore")
+    ready: bool
+    ms: float | None = Field(default=None, description="how long the store took to answer a read")
+    error: str | None = Field(default=None, description="why the store did not answer, when it did not")
+
+
+class EngineReadiness(Answer):
+    workers: int = Field(description="the engine's worker processes (the expert's decisions, reviews, simulations)")
+    state: Literal["idle", "starting", "ready", "closed"] = Field(
+        description="idle: none started yet (they start at the first decision that needs them)"
+    )
+    urgent_waiting: int
+    background_waiting: int
+
+
+class Readiness(Answer):
+    """`GET /readyz`: whether the referee can serve (its store answers), and its engine's state."""
+
+    ready: bool
+    store: StoreReadiness
+    engine: EngineReadiness
+
+
 class PublicKey(Answer):
     """The Ed25519 public key exported logs are signed with, in the forms people check signatures with."""
 

@@ -19,7 +19,9 @@ from loveletter.core.cards import Card
 class Answer(BaseModel):
     """A JSON object the referee answers: read leniently (unknown fields kept in `raw` only), never changed."""
 
-    model_config = ConfigDict(frozen=True, extra="ignore")
+    # defer_build: a model's validator is built at its first use, not at import; the server declares its OpenAPI
+    # document with these models and never validates one, and a client uses a few of them.
+    model_config = ConfigDict(frozen=True, extra="ignore", defer_build=True)
     _raw: dict[str, Any] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="wrap")
@@ -291,6 +293,10 @@ class LobbyGame(Answer):
     aborted: bool = False
     winners: tuple[str, ...] = ()
     rated: bool = Field(False, description="a rated game between accounts (docs/accounts.md): the ladder counts it")
+    join_by: int | None = Field(
+        None,
+        description="while a seat is open: when the open seats expire (Unix milliseconds), the game then ends unplayed",
+    )
 
 
 class LobbyPage(Answer):

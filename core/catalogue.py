@@ -22,6 +22,7 @@ RoundEndReason = Literal["last-standing", "deck-out"]
 FavorReason = Literal["round", "spy", "amira-sadie"]
 DrawSource = Literal["deck", "set-aside"]
 OnTimeout = Literal["bot", "resign"]
+AbortReason = Literal["seats_unfilled"]
 AccountKind = Literal["person", "bot"]
 ResignReason = Literal["resigned", "timeout"]
 
@@ -69,9 +70,11 @@ class GameStarted:
     """A rated game: its result moves its accounts' ratings (docs/accounts.md)."""
     at: int | None = None
     """When a rated game was created (Unix time in milliseconds): the ladder takes rated games in this order."""
+    join_by: int | None = None
+    """When the open seats expire (Unix time in milliseconds): a seat still open then ends the game unplayed."""
 
     OPTIONAL: ClassVar[frozenset[str]] = frozenset(
-        {"open_seats", "turn_seconds", "on_timeout", "accounts", "rated", "at"}
+        {"open_seats", "turn_seconds", "on_timeout", "accounts", "rated", "at", "join_by"}
     )
     """Fields written only when they differ from their default, so logs from before them keep their bytes."""
 
@@ -131,12 +134,16 @@ class PlayerResigned:
 
 @dataclass(frozen=True, slots=True)
 class GameAborted:
-    """The organiser stopped the game at `at`: nobody wins, nothing more is played."""
+    """The game was stopped at `at`: nobody wins, nothing more is played. `reason` None: by its organiser (or an
+    admin); `seats_unfilled`: a seat was still open at the game's `join_by`."""
 
     TYPE: ClassVar[str] = "game_aborted"
     VERSION: ClassVar[int] = 1
     __pydantic_config__ = _STRICT
     at: int
+    reason: AbortReason | None = None
+
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"reason"})
 
 
 @dataclass(frozen=True, slots=True)

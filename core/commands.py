@@ -25,6 +25,7 @@ class StartGame:
     accounts: tuple[SeatAccount | None, ...] = ()
     rated: bool = False
     at: int | None = None
+    join_by: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +115,25 @@ class Abort:
     at: int
 
 
+@dataclass(frozen=True, slots=True)
+class ExpireSeats:
+    """The referee saw the open seats' deadline (`join_by`) pass at `at` (milliseconds) with a seat still open."""
+
+    at: int
+
+
 Command = Union[
-    StartGame, DealRound, PlayCard, ReturnCards, ContributeSeed, RevealSeed, JoinSeat, SetClock, TimeOut, Resign, Abort
+    StartGame,
+    DealRound,
+    PlayCard,
+    ReturnCards,
+    ContributeSeed,
+    RevealSeed,
+    JoinSeat,
+    SetClock,
+    TimeOut,
+    Resign,
+    Abort,
+    ExpireSeats,
 ]
 PlayerCommand = Union[PlayCard, ReturnCards]

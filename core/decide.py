@@ -25,6 +25,7 @@ from loveletter.core.commands import (
     Command,
     ContributeSeed,
     DealRound,
+    ExpireSeats,
     JoinSeat,
     PlayCard,
     Resign,
@@ -42,6 +43,7 @@ from loveletter.core.rulesets import RULESETS, Options, get_ruleset
 from loveletter.core.seats import (
     abort,
     check_table,
+    expire_seats,
     join,
     refuse_if_gone,
     refuse_open_seats,
@@ -150,6 +152,7 @@ def _start(state: GameState, cmd: StartGame) -> Events:
             accounts=tuple(cmd.accounts),
             rated=cmd.rated,
             at=cmd.at,
+            join_by=cmd.join_by,
         ),
     )
 
@@ -160,6 +163,7 @@ _SEATS: dict[type, Callable[[GameState, Any], Events]] = {
     TimeOut: time_out,
     Resign: resign,
     Abort: abort,
+    ExpireSeats: expire_seats,
 }
 """The commands of online play (`core.seats`): joining, clocks, leaving."""
 

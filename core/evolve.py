@@ -103,11 +103,14 @@ def _game_started(s: Transient, e: GameStarted) -> None:
     s.resigned = (False,) * n
     s.turn_seconds = e.turn_seconds
     s.on_timeout = e.on_timeout
+    s.join_by = e.join_by if e.open_seats else None
 
 
 def _seat_joined(s: Transient, e: SeatJoined) -> None:
     s.players = _put(s.players, e.player, e.name)
     s.clock = e.at
+    if all(s.players):
+        s.join_by = None  # every seat taken: the seats' deadline is met
 
 
 def _clock_set(s: Transient, e: ClockSet) -> None:
@@ -137,6 +140,7 @@ def _game_aborted(s: Transient, e: GameAborted) -> None:
     s.aborted = True
     s.winners = ()
     s.deadline = None
+    s.join_by = None
     s.clock = e.at
     s.phase = PHASE_OVER
 

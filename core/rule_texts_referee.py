@@ -95,6 +95,17 @@ REFEREE: tuple[RuleText, ...] = (
         ("docs/api.md",),
     ),
     (
+        "lobby.join-deadline",
+        "A game created with open seats may say until when they may be taken (join_by). A seat cannot be taken at "
+        "or after that time; if a seat is still open then, the referee ends the game unplayed (game_aborted, reason "
+        "seats_unfilled): nobody wins, and no rating moves.",
+        "Une partie créée avec des sièges ouverts peut dire jusqu'à quand ils peuvent être pris (join_by). Un siège "
+        "ne peut plus être pris à cette heure ni après ; si un siège est encore ouvert alors, l'arbitre met fin à la "
+        "partie sans qu'elle soit jouée (game_aborted, raison seats_unfilled) : personne ne gagne, et aucun "
+        "classement ne bouge.",
+        ("docs/operations.md",),
+    ),
+    (
         "lobby.deal",
         "The first round is dealt once every seat is taken.",
         "La première manche n'est distribuée qu'une fois tous les sièges pris.",

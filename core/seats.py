@@ -8,7 +8,7 @@ Times are Unix milliseconds given by the caller; `core` never reads a clock.
 from __future__ import annotations
 
 from loveletter.core.catalogue import ClockRanOut, ClockSet, Event, GameAborted, GameEnded, PlayerResigned, SeatJoined
-from loveletter.core.commands import Abort, JoinSeat, Resign, SetClock, StartGame, TimeOut
+from loveletter.core.commands import Abort, ExpireSeats, JoinSeat, Resign, SetClock, StartGame, TimeOut
 from loveletter.core.evolve import fold
 from loveletter.core.move_checks import of_who, refuse_if_over, who
 from loveletter.core.round_end import Events, end_of_round, end_of_turn
@@ -49,6 +49,15 @@ def check_table(cmd: StartGame, names: list[str]) -> None:
             f"a turn clock needs turn_seconds (1 to {MAX_TURN_SECONDS}) and on_timeout (bot or resign), or neither",
             f"une pendule demande « turn_seconds » (de 1 à {MAX_TURN_SECONDS}) et « on_timeout » (« bot » ou "
             "« resign »), ou ni l'un ni l'autre",
+        )
+    join_by = cmd.join_by
+    if join_by is not None and (not opened or type(join_by) is not int or join_by <= 0):
+        raise RuleViolation(
+            "invalid_join_by",
+            "lobby.join-deadline",
+            "a deadline for the seats (join_by) is given only to a game with open seats, as a positive time",
+            "une échéance des sièges (join_by) ne se donne qu'à une partie aux sièges ouverts, comme une heure "
+            "positive",
         )
 
 
@@ -102,7 +111,35 @@ def join(state: GameState, cmd: JoinSeat) -> Events:
             "name_taken", "lobby.join", f"{name} is already at this table", f"{name} est déjà à cette table"
         )
     _in_order(state, cmd.at)
+    if state.join_by is not None and cmd.at >= state.join_by:
+        raise RuleViolation(
+            "seats_expired",
+            "lobby.join-deadline",
+            f"the open seats expired at {state.join_by}: seat {cmd.player} can no longer be taken",
+            f"les sièges ouverts ont expiré à {state.join_by} : le siège {cmd.player} ne peut plus être pris",
+        )
     return (SeatJoined(cmd.player, name, cmd.at, cmd.account),)
+
+
+def expire_seats(state: GameState, cmd: ExpireSeats) -> Events:
+    """A seat still open at the game's `join_by` ends the game unplayed: nobody wins."""
+    _started(state)
+    if state.join_by is None or not state.open_seats:
+        raise RuleViolation(
+            "no_join_deadline",
+            "lobby.join-deadline",
+            "this game has no open seat waiting for a deadline",
+            "cette partie n'a aucun siège ouvert soumis à une échéance",
+        )
+    _in_order(state, cmd.at)
+    if cmd.at < state.join_by:
+        raise RuleViolation(
+            "join_deadline_not_passed",
+            "lobby.join-deadline",
+            f"the open seats expire at {state.join_by}: not yet at {cmd.at}",
+            f"les sièges ouverts expirent à {state.join_by} : pas encore à {cmd.at}",
+        )
+    return (GameAborted(cmd.at, "seats_unfilled"),)
 
 
 def refuse_open_seats(state: GameState) -> None:

@@ -62,6 +62,7 @@ class GameState:
         "deadline",
         "clock",
         "aborted",
+        "join_by",
     )
 
     ruleset: Ruleset | None
@@ -97,6 +98,8 @@ class GameState:
     clock: int
     """The latest time the log recorded (Unix milliseconds): a later event may not be earlier."""
     aborted: bool
+    join_by: int | None
+    """When the open seats expire (Unix milliseconds), while a seat is open and the game has such a deadline."""
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"GameState is immutable (tried to set {name})")
@@ -128,6 +131,14 @@ class GameState:
     @property
     def over(self) -> bool:
         return self.phase == PHASE_OVER
+
+    @property
+    def next_deadline(self) -> int | None:
+        """The next time the referee must act on this game by itself (Unix milliseconds): the open seats' deadline
+        while a seat is open, else the running turn clock's."""
+        if self.join_by is not None:
+            return self.join_by
+        return self.deadline[1] if self.deadline is not None else None
 
     def winner_names(self) -> tuple[str, ...]:
         """The game's winners by name (a seat a forged log names beyond the table is left out)."""
@@ -185,6 +196,7 @@ class GameState:
             "deadline": list(self.deadline) if self.deadline else None,
             "clock": self.clock,
             "aborted": self.aborted,
+            "join_by": self.join_by,
         }
 
 
@@ -251,6 +263,7 @@ def initial_state() -> GameState:
     s.deadline = None
     s.clock = 0
     s.aborted = False
+    s.join_by = None
     return s.freeze()
 
 

@@ -100,6 +100,12 @@ class AccountStatements:
         self.cancel_seek = f"UPDATE seeks SET status = 'cancelled' WHERE seek_id = {m} AND status = 'open'"
         self.unclaim = f"UPDATE seeks SET status = 'open', game_id = NULL WHERE game_id = {m} AND status = 'paired'"
         self.seeks_of_game = f"SELECT {SEEK_COLUMNS} FROM seeks WHERE game_id = {m}"
+        self.unpair = (
+            f"UPDATE seeks SET status = {m}, game_id = {m} WHERE seek_id = {m} AND game_id = {m} AND status = 'paired'"
+        )
+        self.expire_challenge = (
+            f"UPDATE challenges SET expired = 1 WHERE challenge_id = {m} AND status = 'open' AND expired IS NULL"
+        )
         self.mark = m
 
     def claim(self, count: int) -> str:
@@ -207,6 +213,17 @@ class AccountRecords:
     def cancel_seek(self, seek_id: str) -> bool:
         """Withdraw an open seek: False if it was not open any more (paired or withdrawn already)."""
         return self._change(self._accounts.cancel_seek, (seek_id,)) == 1
+
+    def unpair_seek(self, seek_id: str, game_id: str, reopen: bool) -> bool:
+        """A seek paired into `game_id`, which ended unplayed: back in the queue with its place (`reopen`), or
+        closed, its game kept (`cancelled` with a game: what `SeekQueue` shows as expired). False if it was not
+        paired into that game any more (another worker did it first)."""
+        status, kept = ("open", None) if reopen else ("cancelled", game_id)
+        return self._change(self._accounts.unpair, (status, kept, seek_id, game_id)) == 1
+
+    def expire_challenge(self, challenge_id: str) -> bool:
+        """Note an open challenge found past its time; True only for the first to note it."""
+        return self._change(self._accounts.expire_challenge, (challenge_id,)) == 1
 
     def claim_seeks(self, seek_ids: list[str], game_id: str) -> bool:
         """Pair these seeks under `game_id` if every one of them is still open, else change none: one statement

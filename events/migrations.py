@@ -110,12 +110,19 @@ CREATE INDEX seeks_game ON seeks (game_id);
 """
 
 
+def _challenge_expiry(d: Dialect) -> str:
+    return """
+ALTER TABLE challenges ADD COLUMN expired INTEGER;
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "accounts (name, kind, hashed key) and the games each account sat at", _accounts),
     Migration(5, "the finished rated games, which the ladder folds", _rated_games),
     Migration(6, "challenges from one account to another", _challenges),
     Migration(7, "each account's event stream (challenges, games started, seeks paired)", _account_events),
     Migration(8, "seeks: the queue that pairs accounts of close ratings", _seeks),
+    Migration(9, "challenges: whether an unanswered one was found expired", _challenge_expiry),
 )
 LATEST = MIGRATIONS[-1].version if MIGRATIONS else BASELINE
 

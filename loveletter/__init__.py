@@ -15,9 +15,18 @@ them and the directions of their imports):
 - `env`: the PettingZoo environment.
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
-try:
-    __version__ = version("loveletter-referee")
-except PackageNotFoundError:  # run from a checkout that was never installed
-    __version__ = "0+unknown"
+
+def __getattr__(name: str) -> Any:
+    """`__version__`, read from the installed package's metadata when first asked (reading it costs a start-up)."""
+    if name != "__version__":
+        raise AttributeError(f"module 'loveletter' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found = version("loveletter-referee")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        found = "0+unknown"
+    globals()["__version__"] = found
+    return found

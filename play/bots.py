@@ -4,9 +4,12 @@ place that seats one names them: simulations, tournaments, the referee's bot sea
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from loveletter.play.engine.policy import choose_expert
+from loveletter.core.commands import PlayerCommand
+from loveletter.core.views import View
 from loveletter.play.policies import (
     BlindPolicy,
     CodePolicy,
@@ -31,6 +34,14 @@ class Bot:
     uses_view: bool = True
     blind: BlindPolicy | None = None
     choose_code: CodePolicy | None = None
+
+
+def choose_expert(view: View, moves: Sequence[PlayerCommand], rng: random.Random) -> PlayerCommand:
+    """The expert's decision (`play.engine.policy`), its engine imported at the first decision: a referee that seats
+    no expert (or thinks in its worker processes) never loads it."""
+    from loveletter.play.engine.policy import choose_expert as expert
+
+    return expert(view, moves, rng)
 
 
 BOTS: dict[str, Bot] = {

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from loveletter.core.catalogue import Event, GameEnded, GameStarted, SeatAccount, SeatJoined
 from loveletter.core.evolve import fold
+from loveletter.play.outcome import Outcome
 from loveletter.play.ratings import rate
-from loveletter.play.tournament import Outcome
 
 Group = tuple[str, int]
 """A ladder: (ruleset, table size)."""

@@ -82,6 +82,8 @@ class State:
     games: dict[str, str] = field(default_factory=dict)
     seeks: list[str] = field(default_factory=list)
     finished: int = 0
+    paired: dict[str, str] = field(default_factory=dict)
+    """The seek that paired each game under way that a seek made (game id: seek id)."""
 
 
 class Staying:
@@ -191,10 +193,21 @@ class Staying:
                     self.client.decline(challenge["challenge_id"], self.key)
             except RefereeError:
                 pass  # withdrawn or settled already: nothing to do
+        elif event.type == "game_unfilled" and event.seek_id is not None:
+            # a game made for this account ended unplayed: its seek is back in the queue (the account had taken its
+            # seat) or expired; either way the game no longer holds a place
+            with self.lock:
+                self.pending.discard(event.game_id or "")
+                if event.requeued and event.seek_id not in self.state.seeks:
+                    self.state.seeks.append(event.seek_id)
+                self._save()
+            self._seek_if_room()
         elif event.type == "game_started" and event.game_id is not None:
             with self.lock:
                 if event.seek_id in self.state.seeks:
                     self.state.seeks.remove(event.seek_id)
+                if event.seek_id is not None:
+                    self.state.paired[event.game_id] = event.seek_id
             if not event.joined and event.game_id not in self.state.games:
                 # a seat taken already (by this bot, before a restart that lost its token) is refused: nothing to resume
                 with suppress(RefereeError):
@@ -218,9 +231,12 @@ class Staying:
         is asked again, one the referee took is not)."""
         seat = self.client.seat(token)
         failures = 0
+        aborted = False
         while True:
             try:
-                if play(seat, game_id, self.bot).over:
+                game = play(seat, game_id, self.bot)
+                if game.over:
+                    aborted = game.view.aborted
                     break  # (else the stream ended with the game under way: the referee stopping, say)
             except (httpx.TransportError, RefereeError) as error:
                 if not unreachable(error):
@@ -234,6 +250,10 @@ class Staying:
                     seat.resign(game_id)
                 break
         with self.lock:
+            seek_id = self.state.paired.pop(game_id, None)
+        if aborted and seek_id is not None:
+            self._settled(seek_id)
+        with self.lock:
             self.state.games.pop(game_id, None)
             self.threads.pop(game_id, None)
             self.state.finished += 1
@@ -245,6 +265,21 @@ class Staying:
             self.done.set()
             return
         self._seek_if_room()
+
+    def _settled(self, seek_id: str, seconds: float = 10.0) -> None:
+        """After a game a seek made ended unplayed: wait (a little) for the referee to settle that seek, and count it
+        as open again if it went back to the queue, so that the bot does not seek twice."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and not self.stopping.is_set():
+            with suppress(httpx.HTTPError, RefereeError):
+                status = self.client.get_seek(seek_id).status
+                if status != "paired":
+                    if status == "open":
+                        with self.lock:
+                            if seek_id not in self.state.seeks:
+                                self.state.seeks.append(seek_id)
+                    return
+            time.sleep(0.2)
 
     def _seek_if_room(self) -> None:
         """Seek until the open seeks and the games under way fill `at_once`."""

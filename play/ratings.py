@@ -15,14 +15,18 @@ import io
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from openskill.models import PlackettLuce
-from rich.table import Table
 
 from loveletter.core.lang import Text, number
+from loveletter.play.outcome import Outcome
 from loveletter.play.report import Z95, wilson
-from loveletter.play.tournament import Config, Outcome, short_names
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from loveletter.play.tournament import Config
 
 
 @dataclass(slots=True)
@@ -146,6 +150,8 @@ def results(
 ) -> dict[str, Any]:
     """Every figure of the tournament, as `--json` prints it (the ratings from `start`, if given)."""
     b = len(config.bots)
+    from loveletter.play.tournament import short_names  # the tournament plays over HTTP: imported when used
+
     names = short_names(config.bots)
     ratings = rate(outcomes, b, keep_history=False, start=start).final
     totals = Totals.of(outcomes, b)
@@ -252,6 +258,8 @@ def _g(value: float) -> str:
 
 def render_tables(figures: dict[str, Any], lang: str = "en") -> list[Table]:
     """The ratings (with what went wrong per bot) and the head-to-head table, for the terminal."""
+    from rich.table import Table  # the terminal's library: the referee rates its ladder without it
+
     fr = lang == "fr"
 
     def n(text: str) -> str:
@@ -332,6 +340,8 @@ def plot(
     history = rate(outcomes, len(config.bots), start=start).history
     xs = list(range(1, len(history) + 1))
     chart, ax = pyplot.subplots(figsize=(10, 6))
+    from loveletter.play.tournament import short_names
+
     for i, name in enumerate(short_names(config.bots)):
         mu = [h[i][0] for h in history]
         band = [Z95 * h[i][1] for h in history]

@@ -15,7 +15,7 @@ import random
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, cast
 
 from loveletter.core.catalogue import Event, FavorGained, GameEnded, PlayerEliminated, RoundStarted, TurnStarted
 from loveletter.core.chance import chance_move, commitment, committed_deal
@@ -133,7 +133,7 @@ class GameFigures:
                 cause = event.cause.value  # type: ignore[union-attr]
                 self.eliminations[cause] = self.eliminations.get(cause, 0) + 1
             elif kind is FavorGained:
-                why = event.reason  # type: ignore[union-attr]
+                why = cast(FavorGained, event).reason
                 self.favors[why] = self.favors.get(why, 0) + 1
 
 

@@ -132,6 +132,15 @@ class Thinking:
     """Whether a worker has answered once (the workers are up)."""
 
     @property
+    def state(self) -> str:
+        """`idle` (no worker yet: they start at the first task), `starting`, `ready` or `closed`."""
+        if self._closed:
+            return "closed"
+        if self._pool is None:
+            return "idle"
+        return "ready" if self._started else "starting"
+
+    @property
     def background_workers(self) -> int:
         """Workers background work may hold at once: all but one, so that a seat never waits for a job."""
         return max(1, self.workers - 1)

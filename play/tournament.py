@@ -22,11 +22,11 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import IO
 
 from loveletter.client.models import Game
-from loveletter.core.catalogue import ClockRanOut, Event, GameEnded
+from loveletter.core.catalogue import Event
 from loveletter.core.chance import chance_move, commitment
 from loveletter.core.commands import Command, PlayerCommand, Resign, StartGame
 from loveletter.core.decide import decide as judge
@@ -41,6 +41,7 @@ from loveletter.play.asking import Crashed, TimedOut, Worker
 from loveletter.play.bots import BOTS, get_bot
 from loveletter.play.bots import Bot as Policy
 from loveletter.play.harness import Bot, LogTold, load, seat_game, short_name
+from loveletter.play.outcome import Outcome
 from loveletter.play.simulate import Config as SimulationConfig
 from loveletter.play.simulate import SeedKey, SimulationError
 
@@ -181,56 +182,6 @@ def bot_seed(key: SeedKey, game: int, seat: int) -> int:
 
 
 # -- one game's outcome -------------------------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class Outcome:
-    """What the ratings and the report need of one game: per seat, the bot, its rank (1 is best; winners first,
-    then by favors, a seat that left the game last) and what went wrong."""
-
-    game: int
-    deal: int
-    seats: tuple[int, ...]
-    winners: tuple[int, ...]
-    favors: tuple[int, ...]
-    resigned: tuple[bool, ...]
-    aborted: bool = False
-    timeouts: list[int] = field(default_factory=list)
-    refused: list[int] = field(default_factory=list)
-    crashes: list[int] = field(default_factory=list)
-    hangs: list[int] = field(default_factory=list)
-    tracebacks: list[str] = field(default_factory=list)
-    """Per seat, the traceback of the bot's crash in this game ("" if it did not crash)."""
-
-    @property
-    def ranks(self) -> tuple[int, ...]:
-        keys = [
-            (0 if gone else 1, 1 if s in self.winners else 0, f)
-            for s, (f, gone) in enumerate(zip(self.favors, self.resigned, strict=True))
-        ]
-        return tuple(1 + sum(other > mine for other in keys) for mine in keys)
-
-    @classmethod
-    def of(cls, seating: Seating, state: GameState, events: Sequence[Event]) -> Outcome:
-        n = len(seating.seats)
-        timeouts = [0] * n
-        for e in events:
-            if type(e) is ClockRanOut:
-                timeouts[e.player] += 1
-        return cls(
-            seating.game,
-            seating.deal,
-            seating.seats,
-            tuple(state.winners),
-            tuple(state.favors),
-            tuple(state.resigned),
-            state.aborted or not any(type(e) is GameEnded for e in events),
-            timeouts,
-            [0] * n,
-            [0] * n,
-            [0] * n,
-            [""] * n,
-        )
 
 
 # -- in process -----------------------------------------------------------------------------------------------------

@@ -32,8 +32,9 @@ from loveletter.core.catalogue import Event
 from loveletter.core.evolve import fold
 from loveletter.core.lang import BilingualError, Text
 from loveletter.events.log import read_games
+from loveletter.play.outcome import Outcome
 from loveletter.play.simulate import SeedKey
-from loveletter.play.tournament import Config, Outcome, Seating, bot_seed, load_bots, schedule, seat_names, server_seed
+from loveletter.play.tournament import Config, Seating, bot_seed, load_bots, schedule, seat_names, server_seed
 from loveletter.play.tournament import tournament_key as make_key
 
 CLI = (sys.executable, "-c", "from loveletter.cli.main import main; main()")

@@ -18,7 +18,15 @@ from loveletter.events.codec import dumps
 from loveletter.events.store import EventStore, StoreError
 from loveletter.referee.clocks import Idle
 
-KINDS = ("challenge_received", "challenge_accepted", "challenge_declined", "game_started", "seek_paired")
+KINDS = (
+    "challenge_received",
+    "challenge_accepted",
+    "challenge_declined",
+    "challenge_expired",
+    "game_started",
+    "game_unfilled",
+    "seek_paired",
+)
 """The kinds of account events (docs/accounts.md says what each carries)."""
 PAGE = 200
 """Events read from the store at once by an account stream."""

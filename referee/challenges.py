@@ -8,6 +8,11 @@ it recorded, so two acceptances at once make one game.
 
 Each step is told on the accounts' event streams (`account_events`): the challenged account hears of the challenge,
 the challenger of its decline or acceptance, and both of the game started.
+
+A challenge unanswered `challenge_seconds` after it was made has expired (`expires`): it can no longer be accepted
+or declined and leaves the lists of open challenges. The time is the store's (`created`) and the setting's, so
+every worker and every restart agree; the first worker to refuse an answer to it records the status `expired`
+and tells the challenger (`challenge_expired`).
 """
 
 from __future__ import annotations
@@ -20,17 +25,31 @@ from loveletter.core.lang import Text
 from loveletter.events.accounts import AccountRow, ChallengeRow
 from loveletter.referee.account_events import AccountFeed
 from loveletter.referee.accounts import Accounts, normalize_name
+from loveletter.referee.clocks import Timing
 from loveletter.referee.inputs import NewGame, NewSeat
 from loveletter.referee.refusals import Refusal, account_not_found, challenge_not_found, key_rejected
 from loveletter.referee.seating import Seating
 
 
 class Challenges:
-    def __init__(self, accounts: Accounts, seating: Seating, feed: AccountFeed | None = None) -> None:
+    def __init__(
+        self, accounts: Accounts, seating: Seating, feed: AccountFeed | None = None, timing: Timing | None = None
+    ) -> None:
         self.accounts = accounts
         self.store = accounts.store
         self.seating = seating
         self.feed = feed
+        self.timing = timing or Timing()
+
+    def expires(self, row: ChallengeRow) -> int | None:
+        """When the challenge expires (Unix milliseconds), or None if challenges never do (the setting is 0)."""
+        seconds = self.timing.challenge_seconds
+        return row.created + seconds * 1000 if seconds > 0 else None
+
+    def expired(self, row: ChallengeRow) -> bool:
+        """An open challenge whose time has passed (its recorded status may still say open)."""
+        expires = self.expires(row)
+        return row.status == "open" and expires is not None and self.accounts.now() >= expires
 
     async def _tell(self, account_id: str, kind: str, data: dict[str, Any]) -> None:
         if self.feed is not None:
@@ -82,6 +101,10 @@ class Challenges:
             raise challenge_not_found(challenge_id)
         if (await self.accounts.holder(key)).account_id != row.challenged:
             raise key_rejected()
+        if self.expired(row):
+            if await asyncio.to_thread(self.store.expire_challenge, challenge_id):
+                await self._tell(row.challenger, "challenge_expired", {"challenge": await self.public(challenge_id)})
+            raise closed("expired")
         if row.status != "open":
             raise closed(row.status)
         return row
@@ -124,7 +147,7 @@ class Challenges:
         if await asyncio.to_thread(self.store.account, account_id) is None:
             raise account_not_found(account_id)
         rows = await asyncio.to_thread(self.store.open_challenges, account_id)
-        return [await self._shown(r) for r in rows]
+        return [await self._shown(r) for r in rows if not self.expired(r)]
 
     async def _shown(self, row: ChallengeRow) -> dict[str, Any]:
         async def who(account_id: str) -> dict[str, str]:
@@ -139,13 +162,18 @@ class Challenges:
             "ruleset": row.ruleset,
             "players": 2,
             "rated": row.rated,
-            "status": row.status,
+            "status": "expired" if self.expired(row) else row.status,
             "game_id": row.game_id,
             "created": row.created,
+            "expires": self.expires(row),
         }
 
 
 def closed(status: str) -> Refusal:
-    en, fr = {"accepted": ("accepted", "accepté"), "declined": ("declined", "refusé")}[status]
+    en, fr = {
+        "accepted": ("accepted", "accepté"),
+        "declined": ("declined", "refusé"),
+        "expired": ("left unanswered until it expired", "laissé sans réponse jusqu'à son expiration"),
+    }[status]
     said = Text(f"this challenge is closed: it was {en}", f"ce défi est clos : il a été {fr}")
     return Refusal("challenge_closed", said)

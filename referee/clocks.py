@@ -37,6 +37,12 @@ class Timing:
     """Between two keep-alives on an idle stream (and looks at whether its client has gone)."""
     clock_rescan: float = 10.0
     """Between two reads of the store's running deadlines by a worker sharing its store with others."""
+    join_seconds: int = 60
+    """How long the accounts of a game made for them (paired seeks, an accepted challenge) have to take their seats."""
+    open_seat_seconds: int = 3600
+    """How long any other game's open seats wait for players."""
+    challenge_seconds: int = 600
+    """How long a challenge waits for its answer."""
 
 
 class Idle:
@@ -82,9 +88,10 @@ class Clocks:
         self._tasks: list[asyncio.Task[None]] = []
 
     def started(self, game_id: str, state: GameState) -> None:
-        """Keep the game's running deadline, if it has one (a listener of every table loaded or grown)."""
-        if state.deadline is not None:
-            self.keep(state.deadline[1], game_id)
+        """Keep the game's next deadline, if it has one (a listener of every table loaded or grown)."""
+        deadline = state.next_deadline
+        if deadline is not None:
+            self.keep(deadline, game_id)
 
     def keep(self, deadline: int, game_id: str) -> None:
         entry = (deadline, game_id)

@@ -16,15 +16,16 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from loveletter.core.lang import Lang, Text
-from loveletter.play.engine.analysis import entry_at
-from loveletter.play.engine.review import Decision
 from loveletter.play.report import statistics
 from loveletter.play.simulate import Config, Stats, simulate
 from loveletter.play.thinking import OFF_THE_LOOP, Busy, Thinking, simulated_game
 from loveletter.referee.refusals import Refusal
+
+if TYPE_CHECKING:
+    from loveletter.play.engine.review import Decision
 
 T = TypeVar("T")
 
@@ -260,6 +261,7 @@ class Jobs:
 
     def analysis(self, events: list[Any], decisions: list[Decision], head: dict[str, Any], lang: Lang) -> Job:
         """The engine's review of each of `decisions`, in the thinking room, a decision a step."""
+        from loveletter.play.engine.analysis import entry_at  # the engine: loaded when an analysis is asked for
 
         async def work(job: Job) -> dict[str, Any]:
             entries = []

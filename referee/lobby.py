@@ -15,9 +15,12 @@ from loveletter.referee.record import GameRecord
 from loveletter.referee.tables import Tables
 
 
-def game_index(record: GameRecord, state: GameState) -> GameIndex | None:
-    """The game's lobby entry and running deadline, for a public or clocked game; None for any other."""
-    if not record.public and state.turn_seconds is None:
+def game_index(record: GameRecord, state: GameState, first: Event) -> GameIndex | None:
+    """The game's lobby entry and next deadline, for a public or clocked game, or one created with a seats' deadline
+    (`first`, its first event, says: the entry stays, so that the deadline it held is cleared once met); None for
+    any other."""
+    expiring = getattr(first, "join_by", None) is not None
+    if not record.public and state.turn_seconds is None and not expiring:
         return None
     status = "finished" if state.over else "open" if state.open_seats else "running"
     listing = {
@@ -36,6 +39,7 @@ def game_index(record: GameRecord, state: GameState) -> GameIndex | None:
         "aborted": state.aborted,
         "winners": list(state.winner_names()),
         "rated": record.rated,
+        "join_by": state.join_by,
     }
     return GameIndex(
         record.public,
@@ -43,7 +47,7 @@ def game_index(record: GameRecord, state: GameState) -> GameIndex | None:
         record.ruleset,
         record.created,
         dumps(listing),
-        state.deadline[1] if state.deadline is not None else None,
+        state.next_deadline,
     )
 
 

@@ -22,7 +22,7 @@ import structlog
 
 from loveletter.core.cards import Card
 from loveletter.core.catalogue import Event
-from loveletter.core.commands import Command, ContributeSeed, DealRound, PlayCard, ReturnCards, TimeOut
+from loveletter.core.commands import Command, ContributeSeed, DealRound, ExpireSeats, PlayCard, ReturnCards, TimeOut
 from loveletter.core.decide import decide
 from loveletter.core.evolve import fold
 from loveletter.core.lang import Text
@@ -250,7 +250,7 @@ class Judge:
     def index_change(self, table: Table, record: GameRecord, state: GameState, events: list[Event]) -> GameIndex | None:
         """The game's new index entry with the lobby's news of `events`, or None when it has none or it did not
         change."""
-        index = game_index(record, state)
+        index = game_index(record, state, table.events[0])
         if index is None or index == table.indexed:
             return None
         return replace(index, news=lobby_news(events, state))
@@ -274,17 +274,24 @@ class Judge:
 
         return await self.settled(table, attempt)
 
-    async def expire(self, game_id: str, deadline: int) -> bool:
-        """Act on `game_id`'s clock if `deadline` is still its running deadline and has passed: True if acted."""
+    async def expire(self, game_id: str, deadline: int) -> str | None:
+        """Act on `game_id`'s `deadline` if it is still the game's next deadline and has passed: what was done (a
+        seat's clock ran out: `timeout`; a seat still open: `seats_unfilled`, the game aborted), or None."""
         table = await self.tables.table(game_id)
         reread = self.reread(table)
 
-        async def attempt() -> bool | None:
+        async def attempt() -> str | bool | None:
             await reread()  # another worker may have acted on this clock: look first
             state = table.state
             now = self.now()
-            if state.deadline is None or state.deadline[1] != deadline or now < deadline:
+            if state.next_deadline != deadline or now < deadline:
                 return False
+            if state.join_by is not None:
+                if await self.commit(table, state, list(decide(state, ExpireSeats(now)))) is None:
+                    return None  # a seat was taken just in time, or another worker acted: judge the new state
+                log.info("open seats expired", game_id=game_id, seats=list(state.open_seats))
+                return "seats_unfilled"
+            assert state.deadline is not None
             seat = state.deadline[0]
             events = list(decide(state, TimeOut(seat, now)))
             after = fold(events, state)
@@ -293,9 +300,10 @@ class Judge:
             if await self.commit(table, state, events) is None:
                 return None  # another worker acted (or the player moved just in time): judge the new state
             log.info("clock ran out", game_id=game_id, seat=seat, on_timeout=state.on_timeout)
-            return True
+            return "timeout"
 
-        return await self.settled(table, attempt, exhausted=lambda: False)
+        done = await self.settled(table, attempt, exhausted=lambda: False)
+        return done if isinstance(done, str) else None
 
     # -- a move ----------------------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ credential that asked (`referee.reading`): no `Table`, store or service leaves t
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncGenerator
 from typing import Any, Callable, Literal
 
@@ -60,6 +61,10 @@ Asker = Literal["seat", "seat_or_admin", "admin"]
 an admin's alone (any other read as nobody's: the caller is a spectator)."""
 
 
+READY_SECONDS = 2.0
+"""How long `readiness` waits for the store before it says the referee is not ready."""
+
+
 class Referee:
     """The face of the referee: every command and every read its callers may make, and nothing else."""
 
@@ -86,12 +91,12 @@ class Referee:
         self._judge = Judge(store, self._tables, self._credentials, clock, thinking)
         self._ladders = Ladders(store)
         self._accounts = Accounts(store, clock, self._ladders)
-        self._seating = Seating(self._judge, self._accounts)
+        self._seating = Seating(self._judge, self._accounts, self._timing)
         self._clocks = Clocks(store, clock, self._timing, self._expire, self._tables.poke_all)
         self._tables.loaded.append(self._clocks.started)
         self._feed = AccountFeed(store, clock)
         self._seeks = SeekQueue(self._accounts, self._seating, self._feed)
-        self._challenges = Challenges(self._accounts, self._seating, self._feed)
+        self._challenges = Challenges(self._accounts, self._seating, self._feed, self._timing)
         self._jobs = Jobs(self._judge.thinking)
 
     # -- start and stop -------------------------------------------------------------------------------
@@ -116,13 +121,43 @@ class Referee:
         return await self.expire(game_id, deadline)  # by attribute: a benchmark may wrap `expire`
 
     async def expire(self, game_id: str, deadline: int) -> bool:
-        """Act on a game's clock if `deadline` is still its running deadline and has passed: True if acted."""
-        return await self._judge.expire(game_id, deadline)
+        """Act on a game's `deadline` if it is still its next deadline and has passed: True if acted. A game a seek
+        paired whose seats were not all taken in time gives its seeks back (`SeekQueue.unfilled`)."""
+        done = await self._judge.expire(game_id, deadline)
+        state = (await self._tables.table(game_id)).state
+        if done == "seats_unfilled" or (done is None and state.aborted and state.round == 0):
+            # (again when a first attempt recorded the abort but could not reach the seeks: nothing is done twice)
+            await self._seeks.unfilled(game_id, state)
+        return done is not None
 
     # -- the service ------------------------------------------------------------------------------------
 
     def health(self) -> dict[str, Any]:
+        """Alive: answered without touching the store (what a supervisor restarts the process on)."""
         return {"status": "ok", "store": type(self._store).__name__}
+
+    async def readiness(self) -> dict[str, Any]:
+        """Ready to serve: the store answers a read within `READY_SECONDS`, and the state of the engine's worker
+        processes (they start at the first decision that needs them, so "idle" is ready too). `ready` is False
+        only when the store does not answer: what a load balancer takes a host out of rotation for."""
+        started = time.perf_counter()
+        try:
+            await asyncio.wait_for(asyncio.to_thread(self._store.lobby_feed_head), READY_SECONDS)
+            store: dict[str, Any] = {"ready": True, "ms": round((time.perf_counter() - started) * 1000, 1)}
+        except Exception as exc:  # any failure to read is "not ready", said in its own words
+            store = {"ready": False, "error": f"{type(exc).__name__}: {exc}"[:300]}
+        thinking = self._judge.thinking
+        engine = {
+            "workers": thinking.workers,
+            "state": thinking.state,
+            "urgent_waiting": thinking.waiting(True),
+            "background_waiting": thinking.waiting(False),
+        }
+        return {
+            "ready": store["ready"],
+            "store": {"kind": type(self._store).__name__, **store},
+            "engine": engine,
+        }
 
     def public_keys(self) -> list[dict[str, str]]:
         """The public keys the logs are signed with (none without a signing key)."""

@@ -24,6 +24,7 @@ from loveletter.core.rules import RuleViolation
 from loveletter.core.state import INITIAL, GameState
 from loveletter.events.store import Append, ConflictError
 from loveletter.referee.accounts import Accounts, joining_account, seat_accounts, twice
+from loveletter.referee.clocks import Timing
 from loveletter.referee.inputs import Joining, NewDeal, NewGame, NewSeat
 from loveletter.referee.lobby import game_index, lobby_news
 from loveletter.referee.moves import Judge, Moved, seat_of
@@ -43,8 +44,9 @@ def rematch_id(game_id: str) -> str:
 class Seating:
     """Creating, joining, rematching, resigning and aborting, judged and recorded through the `Judge`."""
 
-    def __init__(self, judge: Judge, accounts: Accounts) -> None:
+    def __init__(self, judge: Judge, accounts: Accounts, timing: Timing) -> None:
         self.judge = judge
+        self.timing = timing
         self.tables = judge.tables
         self.credentials = judge.credentials
         self.store = judge.store
@@ -68,6 +70,16 @@ class Seating:
             return await self._create(game, game_id, reserved, organiser_digest, reserved_accounts or {})
         except RuleViolation as v:
             raise ruled_out(v) from None
+
+    def join_by(self, created: int, opened: tuple[int, ...], reserved_accounts: dict[int, str]) -> int | None:
+        """When the open seats expire: `join_seconds` after creation when every one is kept for an account (paired
+        seeks, an accepted challenge: the accounts are told and a bot joins at once), `open_seat_seconds` for any
+        other; never without open seats, or when the setting is 0."""
+        if not opened:
+            return None
+        kept = set(opened) <= set(reserved_accounts)
+        seconds = self.timing.join_seconds if kept else self.timing.open_seat_seconds
+        return created + seconds * 1000 if seconds > 0 else None
 
     async def _create(
         self,
@@ -100,6 +112,7 @@ class Seating:
             tuple(a[1] if a else None for a in accounts) if any(accounts) else (),
             game.rated,
             created if game.rated else None,  # the ladder's order: a rated game's log says when it began
+            self.join_by(created, opened, reserved_accounts),
         )
         events = list(decide(INITIAL, start))
         for seat, player in enumerate(game.players):
@@ -135,7 +148,7 @@ class Seating:
         automatic, state = self.judge.automatic(state, record, deals)
         events += automatic
         game_id = game_id or "g_" + secrets.token_urlsafe(12)
-        index = game_index(record, state)
+        index = game_index(record, state, events[0])
         if index is not None:
             index = replace(index, news=lobby_news(events, state, created=True))
         facts = indexed(events[0], events)

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from loveletter.core.lang import Text
+from loveletter.core.state import GameState
 from loveletter.events.accounts import SeekRow
 from loveletter.referee.account_events import AccountFeed
 from loveletter.referee.accounts import Accounts
@@ -119,10 +120,11 @@ class SeekQueue:
     async def public(self, seek_id: str) -> dict[str, Any]:
         r = await self._row(seek_id)
         seat = None
-        if r.game_id is not None:
+        if r.game_id is not None and r.status == "paired":
             seat = [s.seek_id for s in await self._table(r.game_id)].index(seek_id)
+        status = "expired" if r.status == "cancelled" and r.game_id is not None else r.status
         return {"seek_id": r.seek_id, "account_id": r.account_id, "ruleset": r.ruleset, "players": r.players,
-                "turn_seconds": r.turn_seconds, "rated": r.rated, "rating": r.mu, "status": r.status,
+                "turn_seconds": r.turn_seconds, "rated": r.rated, "rating": r.mu, "status": status,
                 "game_id": r.game_id, "seat": seat, "created": r.created}  # fmt: skip
 
     async def _row(self, seek_id: str) -> SeekRow:
@@ -165,6 +167,22 @@ class SeekQueue:
             await self.feed.post(s.account_id, "game_started", {**facts, "seat": seat, "joined": False,
                                                                   "seek_id": s.seek_id})  # fmt: skip
 
+    async def unfilled(self, game_id: str, state: GameState) -> None:
+        """A game these seeks paired ended unplayed, a seat still open at its join deadline: the seek of each account
+        that took its seat goes back to the queue with its place (its time), the others' seeks expire, and each
+        account is told (`game_unfilled`, with `requeued`). Whoever changes a seek tells its account, so with
+        several workers each account is told once."""
+        for seat, s in enumerate(await self._table(game_id)):
+            joined = bool(state.players[seat])
+            if await asyncio.to_thread(self.store.unpair_seek, s.seek_id, game_id, joined):
+                await self.feed.post(
+                    s.account_id,
+                    "game_unfilled",
+                    {"game_id": game_id, "seat": seat, "seek_id": s.seek_id, "requeued": joined},
+                )
+        self._keep_sweeping()
+        self._wake.set()
+
     def start(self) -> None:
         """At a worker's start-up: sweep the open seeks its store holds, as if it had received them, and keep looking
         for more. Whoever received them may be gone — restarted, or stopped for good — and no new seek may come."""
@@ -198,4 +216,4 @@ class SeekQueue:
                 await asyncio.wait_for(self._wake.wait(), IDLE_SECONDS)
 
 
-_FR = {"paired": "appariée", "cancelled": "retirée", "open": "ouverte"}
+_FR = {"paired": "appariée", "cancelled": "retirée", "open": "ouverte", "expired": "expirée"}

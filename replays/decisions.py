@@ -36,6 +36,7 @@ from loveletter.core.commands import (
     Command,
     ContributeSeed,
     DealRound,
+    ExpireSeats,
     JoinSeat,
     PlayCard,
     Resign,
@@ -97,6 +98,7 @@ def command_of(event: Event) -> Command | None:
             event.accounts,
             event.rated,
             event.at,
+            event.join_by,
         )
     if isinstance(event, SeedContributed):
         return ContributeSeed(event.player, event.seed)
@@ -111,7 +113,7 @@ def command_of(event: Event) -> Command | None:
     if isinstance(event, PlayerResigned):
         return Resign(event.player, event.at)
     if isinstance(event, GameAborted):
-        return Abort(event.at)
+        return ExpireSeats(event.at) if event.reason == "seats_unfilled" else Abort(event.at)
     return None
 
 
@@ -144,4 +146,6 @@ def rule_of(event: Event) -> str:
         PlayerResigned: "leave.resign",
         GameAborted: "leave.abort",
     }
+    if isinstance(event, GameAborted) and event.reason == "seats_unfilled":
+        return "lobby.join-deadline"
     return simple[type(event)]

@@ -248,6 +248,10 @@ class Narrator:
             return f"    {p} leaves the game ({why}){tail}."
         if isinstance(event, GameAborted):
             when = clock_time(event.at)
+            if event.reason == "seats_unfilled":
+                if fr:
+                    return f"Partie annulée : un siège était encore libre à l'échéance ({when})."
+                return f"Game aborted: a seat was still open at its deadline ({when})."
             return f"Partie annulée par l'organisateur ({when})." if fr else f"Game aborted by its organiser ({when})."
         if isinstance(event, GameEnded):
             won_by = [self.who(w) for w in event.winners]

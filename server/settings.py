@@ -17,8 +17,8 @@ class Settings(BaseSettings):
         "sqlite:///loveletter.db",
         description="sqlite:///path/to/file.db (embedded, one worker) or postgresql://user@host:port/db",
     )
-    host: str = "127.0.0.1"
-    port: int = Field(8000, ge=1, le=65535)
+    host: str = Field("127.0.0.1", description="the address to listen on (0.0.0.0: every interface)")
+    port: int = Field(8000, ge=1, le=65535, description="the port to listen on")
     workers: int = Field(1, ge=1, le=64, description="worker processes; more than one needs PostgreSQL")
     durability: Literal["full", "normal"] = Field(
         "full", description="SQLite synchronous mode: full (every commit on disk) or normal (WAL, faster)"
@@ -56,6 +56,21 @@ class Settings(BaseSettings):
     )
     clock_rescan: float = Field(
         10.0, gt=0, description="seconds between two reads of the store's running deadlines (a shared store)"
+    )
+
+    # -- deadlines: nothing waits for ever (docs/operations.md) --
+    join_seconds: int = Field(
+        60,
+        ge=0,
+        description="seconds the accounts of a game made for them (paired seeks, an accepted challenge) have to take "
+        "their seats; then the game ends unplayed and the seeks of those who took theirs go back to the queue (0: "
+        "never)",
+    )
+    open_seat_seconds: int = Field(
+        3600, ge=0, description="seconds any other game's open seats wait for players; then it ends unplayed (0: never)"
+    )
+    challenge_seconds: int = Field(
+        600, ge=0, description="seconds a challenge waits for its answer; then it expires (0: never)"
     )
 
     # -- limits and timeouts (api/limits.py, docs/reliability.md) --

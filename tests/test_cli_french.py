@@ -206,7 +206,10 @@ def _every_command() -> list[tuple[str, ...]]:
     def walk(cmd: click.Command, path: tuple[str, ...]) -> None:
         found.append(path)
         if isinstance(cmd, click.Group):
-            for name, sub in sorted(cmd.commands.items()):
+            ctx = click.Context(cmd)
+            for name in sorted(cmd.list_commands(ctx)):
+                sub = cmd.get_command(ctx, name)
+                assert sub is not None, name
                 walk(sub, (*path, name))
 
     walk(app, ())

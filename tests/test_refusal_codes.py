@@ -22,6 +22,7 @@ from loveletter.core.commands import (
     Command,
     ContributeSeed,
     DealRound,
+    ExpireSeats,
     JoinSeat,
     PlayCard,
     Resign,
@@ -82,6 +83,11 @@ T0 = 1_790_000_000_000
 def open_seat() -> GameState:
     """Ann at seat 0, Bob at seat 1, seat 2 open."""
     return fold(decide(INITIAL, StartGame("2019", ("Ann", "Bob", ""), open_seats=(2,))))
+
+
+def expiring() -> GameState:
+    """Ann at seat 0, seat 1 open until T0 + 60 s."""
+    return fold(decide(INITIAL, StartGame("2019", ("Ann", ""), open_seats=(1,), join_by=T0 + 60_000)))
 
 
 def clocked(running: bool = True) -> GameState:
@@ -161,6 +167,10 @@ ROWS: list[tuple[str, Callable[[], GameState], Callable[[GameState], Command], s
     ("a move by a seat that left", bob_resigned, lambda s: PlayCard(1, PR, 0), "player_resigned", "leave.gone", ("Bob", "Bob")),
     ("a clock in a game without one", lambda: two_players((G, PR)), lambda s: SetClock(0, T0), "no_clock", "clock.deadline", ("clock", "pendule")),
     ("a join at no seat", open_seat, lambda s: JoinSeat(9, "Cid", T0), "unknown_player", "lobby.join", ("9", "9")),
+    ("a seats' deadline without open seats", lambda: INITIAL, lambda s: StartGame("2019", ("A", "B"), join_by=T0), "invalid_join_by", "lobby.join-deadline", ("open", "ouverts")),
+    ("a join at the seats' deadline", expiring, lambda s: JoinSeat(1, "Bob", T0 + 60_000), "seats_expired", "lobby.join-deadline", ("expired", "expiré")),
+    ("seats expired before their deadline", expiring, lambda s: ExpireSeats(T0 + 59_999), "join_deadline_not_passed", "lobby.join-deadline", ("yet", "pas encore")),
+    ("seats expired in a game with none open", lambda: two_players((G, PR)), lambda s: ExpireSeats(T0), "no_join_deadline", "lobby.join-deadline", ("open", "ouvert")),
 ]  # fmt: skip
 
 
@@ -420,6 +430,22 @@ WHOLE: dict[str, tuple[str, str]] = {
     ),
     "a clock in a game without one": ("this game has no turn clock", "cette partie n'a pas de pendule"),
     "a join at no seat": ("there is no seat 9", "il n'y a pas de siège 9"),
+    "a seats' deadline without open seats": (
+        "a deadline for the seats (join_by) is given only to a game with open seats, as a positive time",
+        "une échéance des sièges (join_by) ne se donne qu'à une partie aux sièges ouverts, comme une heure positive",
+    ),
+    "a join at the seats' deadline": (
+        f"the open seats expired at {T0 + 60_000}: seat 1 can no longer be taken",
+        f"les sièges ouverts ont expiré à {T0 + 60_000} : le siège 1 ne peut plus être pris",
+    ),
+    "seats expired before their deadline": (
+        f"the open seats expire at {T0 + 60_000}: not yet at {T0 + 59_999}",
+        f"les sièges ouverts expirent à {T0 + 60_000} : pas encore à {T0 + 59_999}",
+    ),
+    "seats expired in a game with none open": (
+        "this game has no open seat waiting for a deadline",
+        "cette partie n'a aucun siège ouvert soumis à une échéance",
+    ),
 }
 
 

@@ -28,6 +28,7 @@ from loveletter.core.commands import (
     Abort,
     Command,
     DealRound,
+    ExpireSeats,
     JoinSeat,
     PlayCard,
     Resign,
@@ -119,6 +120,34 @@ def test_lobby_deal_waits_for_every_seat() -> None:
     refusal = game.refused(deal3((G, P, B), (H,)))
     assert (refusal.code, refusal.rule_id) == ("seats_open", "lobby.deal")
     assert view(game.state, None).seats[1].open
+
+
+def test_lobby_join_deadline_ends_an_unfilled_game_unplayed_and_closes_its_seats() -> None:
+    game = Game(("Ann", "", ""), open_seats=(1, 2), join_by=T0 + 60_000)
+    assert game.state.join_by == T0 + 60_000 and game.state.next_deadline == T0 + 60_000
+    game.do(JoinSeat(1, "Bob", T0 + 59_999))  # just in time
+    assert game.refused(ExpireSeats(T0 + 59_999)).code == "join_deadline_not_passed"
+    late = game.refused(JoinSeat(2, "Cid", T0 + 60_000))
+    assert (late.code, late.rule_id) == ("seats_expired", "lobby.join-deadline")
+    assert game.do(ExpireSeats(T0 + 60_001)) == (GameAborted(T0 + 60_001, "seats_unfilled"),)
+    assert game.state.over and game.state.aborted and game.state.winners == ()
+    assert game.state.join_by is None and game.state.next_deadline is None
+    assert check(game.events).ok  # replay judges the expiry as the referee did
+
+
+def test_lobby_join_deadline_is_met_once_every_seat_is_taken() -> None:
+    game = Game(("Ann", ""), open_seats=(1,), join_by=T0 + 60_000)
+    game.do(JoinSeat(1, "Bob", T0))
+    assert game.state.join_by is None  # the seats' deadline no longer applies: the game is played
+    refusal = game.refused(ExpireSeats(T0 + 60_000))
+    assert (refusal.code, refusal.rule_id) == ("no_join_deadline", "lobby.join-deadline")
+
+
+def test_lobby_join_deadline_forged_early_is_caught_by_replay() -> None:
+    game = Game(("Ann", ""), open_seats=(1,), join_by=T0 + 60_000)
+    game.do(ExpireSeats(T0 + 60_000))
+    forged = [game.events[0], GameAborted(T0 + 1_000, "seats_unfilled")]
+    assert _first_problem(forged) == ("lobby.join-deadline", 2)
 
 
 # -- resigning ----------------------------------------------------------------------------------------------------

@@ -14,12 +14,12 @@ A new page is a route that calls `page(request, "name.html", title_key, script="
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-import jinja2
 import orjson
 from fastapi import APIRouter, FastAPI, Header, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -58,9 +58,15 @@ NAV: list[tuple[str, str]] = [
 ]
 """The header's links: (catalogue key, path)."""
 
-_env = jinja2.Environment(
-    loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, trim_blocks=True, lstrip_blocks=True
-)
+
+@functools.cache
+def _templates() -> Any:
+    """The templates' environment, made at the first page asked for: an API-only start never loads Jinja."""
+    import jinja2
+
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, trim_blocks=True, lstrip_blocks=True
+    )
 
 
 def page(
@@ -87,7 +93,7 @@ def page(
         **data,
         **(html or {}),
     }
-    text = _env.get_template(template).render(context)
+    text = _templates().get_template(template).render(context)
     return HTMLResponse(text, headers={"Content-Security-Policy": POLICY, "Vary": "Cookie, Accept-Language"})
 
 

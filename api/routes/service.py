@@ -12,9 +12,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from loveletter.api import parse
-from loveletter.api.openapi import EXAMPLES, answers, ref
+from loveletter.api.openapi import EXAMPLES, JSON, answers, ref
 from loveletter.api.routes.replies import reply
-from loveletter.client.answers import Health, Keys
+from loveletter.client.answers import Health, Keys, Readiness
 from loveletter.client.answers import Ruleset as RulesetAnswer
 from loveletter.core.cards import CARD_ORDER
 from loveletter.core.rulesets import RULESETS, Ruleset
@@ -56,6 +56,25 @@ def ruleset_json(rs: Ruleset) -> dict[str, Any]:
 @router.get("/healthz", tags=["service"], responses=answers(Health, example="healthz"))
 async def health(request: Request) -> Response:
     return reply(_referee(request).health())
+
+
+@router.get(
+    "/readyz",
+    tags=["service"],
+    responses=answers(
+        Readiness,
+        example="readyz",
+        more={
+            503: {"description": "The store does not answer: not ready", "content": {JSON: {"schema": ref(Readiness)}}}
+        },
+    ),
+)
+async def ready(request: Request) -> Response:
+    """Whether this referee can serve: its store answers a read (within 2 s), and the state of the engine's worker
+    processes (`idle` until the first decision that needs them; idle is ready). 503 while the store does not
+    answer: what a load balancer's health check asks (`/healthz` only says the process is alive)."""
+    said = await _referee(request).readiness()
+    return reply(said, status=200 if said["ready"] else 503)
 
 
 @router.get("/keys", tags=["service"], responses=answers(Keys, example="keys"))

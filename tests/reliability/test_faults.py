@@ -275,6 +275,12 @@ def test_a_postgresql_restart_under_load(cluster: TempCluster) -> None:
                 outage.set()
                 cluster.stop_server()
                 wait_for("no 503 during the outage", lambda: 503 in during)  # the players met the outage
+                # alive but not ready: a balancer's health check takes this host out until its store answers
+                assert httpx.get(url + "/healthz", timeout=10).status_code == 200
+                not_ready = httpx.get(url + "/readyz", timeout=10)
+                assert not_ready.status_code == 503, not_ready.text
+                assert not_ready.json()["ready"] is False and not_ready.json()["store"]["ready"] is False
+                assert not_ready.json()["store"]["error"]
                 cluster.start_server()
                 outage.clear()
                 wait_for("service did not resume after the database came back", lambda: bool(recovered))
@@ -287,6 +293,9 @@ def test_a_postgresql_restart_under_load(cluster: TempCluster) -> None:
             assert 503 in during, f"no 503 during the outage: {sorted(set(during))}"
             assert set(during) <= {200, 201, 409, 412, 422, 503}
             assert recovered, "service did not resume after the database came back"
+            ready = httpx.get(url + "/readyz", timeout=10)
+            assert ready.status_code == 200 and ready.json()["ready"] is True, ready.text
+            assert ready.json()["store"] == {"kind": "PostgresStore", "ready": True, "ms": ready.json()["store"]["ms"]}
             after = acknowledged()
             assert after > before
             for player in players:

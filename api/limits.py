@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Protocol
 from urllib.parse import unquote_plus
 
@@ -94,11 +94,15 @@ class Tally:
 
     def __init__(self, every: float = 10.0) -> None:
         self.every = every
+        self.watchers: list[Callable[[str], None]] = []
+        """Told of each refusal by its code (the server's metrics)."""
         self.total: dict[str, int] = {}
         self._pending: dict[str, int] = {}
         self._logged = -math.inf
 
     def note(self, what: str) -> None:
+        for watcher in self.watchers:
+            watcher(what)
         self.total[what] = self.total.get(what, 0) + 1
         self._pending[what] = self._pending.get(what, 0) + 1
         now = time.monotonic()

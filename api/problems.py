@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
+import structlog
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
@@ -89,6 +90,8 @@ class Problem(Exception):
         return out
 
     def encode(self, lang: str = "en", instance: str | None = None) -> bytes:
+        """The answer's bytes; the request's log line (and its metrics) name its code and rule."""
+        structlog.contextvars.bind_contextvars(code=self.code, rule_id=self.extra.get("rule_id"))
         return orjson.dumps(self.body(lang, instance))
 
 

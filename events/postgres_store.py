@@ -304,6 +304,9 @@ class PostgresStore(EventStore):
         row = self._read(SQL.feed_head, (), one=True)
         return int(row[0])
 
+    def game_counts(self) -> dict[str, int]:
+        return {status: int(n) for status, n in self._read(SQL.game_counts, ())}
+
     _accounts = AccountStatements("%s")
 
     def _query(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:

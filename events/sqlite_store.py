@@ -271,6 +271,9 @@ class SqliteStore(EventStore):
         (head,) = self._reader().execute(SQL.feed_head).fetchone()
         return int(head)
 
+    def game_counts(self) -> dict[str, int]:
+        return {status: int(n) for status, n in self._reader().execute(SQL.game_counts)}
+
     _accounts = AccountStatements("?")
 
     def _query(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:

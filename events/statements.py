@@ -41,6 +41,7 @@ class Statements:
         "events_after",
         "feed_after",
         "feed_head",
+        "game_counts",
         "game_ids",
         "hashes",
         "idempotency",
@@ -78,6 +79,7 @@ class Statements:
         self.deadlines = "SELECT game_id, deadline FROM game_index WHERE deadline IS NOT NULL"
         self.feed_after = f"SELECT id, game_id, kind, listing FROM lobby_feed WHERE id > {m} ORDER BY id LIMIT {m}"
         self.feed_head = "SELECT COALESCE(MAX(id), 0) FROM lobby_feed"
+        self.game_counts = "SELECT status, COUNT(*) FROM game_index GROUP BY status"
 
     def lobby(
         self, status: str | None, ruleset: str | None, before: tuple[int, str] | None, limit: int

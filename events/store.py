@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import queue
 import threading
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
@@ -137,6 +138,8 @@ class EventStore(AccountRecords, ABC):
 
     shared = False
     """True when other processes may append too (so a cached state may be behind the store)."""
+    commit_observer: Callable[[float], None] | None = None
+    """Told the seconds each `commit` took (the server's metrics set it)."""
 
     def __init__(self) -> None:
         self._listeners: list[Callable[[list[tuple[str, int]]], None]] = []
@@ -153,10 +156,15 @@ class EventStore(AccountRecords, ABC):
         return self.submit(Append(game_id, expected, events, idempotency)).result()
 
     async def commit(self, request: Append) -> int:
-        """`submit` for a coroutine: the writer wakes each event loop once per batch, not once per append."""
+        """`submit` for a coroutine: the writer wakes each event loop once per batch, not once per append. The
+        time it took goes to `commit_observer`, when one is set (the server's metrics)."""
+        started = time.perf_counter()
         request.waiter = asyncio.get_running_loop().create_future()
         self.submit(request)
-        return await request.waiter
+        version: int = await request.waiter
+        if self.commit_observer is not None:
+            self.commit_observer(time.perf_counter() - started)
+        return version
 
     def create(self, game_id: str, meta: dict[str, Any], events: Sequence[Event]) -> int:
         """Record a new game with its first events; `ConflictError` if the id is taken."""
@@ -196,6 +204,10 @@ class EventStore(AccountRecords, ABC):
     @abstractmethod
     def lobby_feed_head(self) -> int:
         """The id of the latest news item (0: none yet)."""
+
+    @abstractmethod
+    def game_counts(self) -> dict[str, int]:
+        """The games of the index (public, clocked or with a seats' deadline) by status: open, running, finished."""
 
     @abstractmethod
     def hashes(self, game_id: str) -> list[tuple[int, str, str]]:

@@ -167,6 +167,13 @@ class Jobs:
         self._slots: dict[str, asyncio.Semaphore] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
+    def under_way(self) -> dict[str, int]:
+        """Jobs queued or running, by kind (what an operator watches)."""
+        return {
+            kind: sum(1 for job in jobs.values() if job.status in ("queued", "running"))
+            for kind, jobs in self._jobs.items()
+        }
+
     def start(self, kind: str, total: int, work: Callable[[Job], Awaitable[Any]]) -> Job:
         """Start a job of `kind` whose `work` (given the job, to report its steps) answers its result; refused when
         the kind has as many jobs running and waiting as it takes."""

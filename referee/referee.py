@@ -136,6 +136,26 @@ class Referee:
         """Alive: answered without touching the store (what a supervisor restarts the process on)."""
         return {"status": "ok", "store": type(self._store).__name__}
 
+    async def figures(self, token: str | None, anyone: bool = False) -> dict[str, Any]:
+        """What an operator watches, read now: the games of the lobby's index by status (the store's, the same for
+        every worker), this worker's engine queue and its background jobs under way. For an admin's token, or for
+        anyone when the operator opened them (`anyone`)."""
+        if not anyone and not self._credentials.is_admin(token):
+            raise Refusal(
+                "admin_required",
+                Text(
+                    "the referee's figures are for its admins: send an admin token",
+                    "les chiffres de l'arbitre sont réservés à ses administrateurs : envoyez un jeton d'administration",
+                ),
+            )
+        games = await asyncio.to_thread(self._store.game_counts)
+        thinking = self._judge.thinking
+        return {
+            "games": {status: games.get(status, 0) for status in ("open", "running", "finished")},
+            "engine": {"urgent_waiting": thinking.waiting(True), "background_waiting": thinking.waiting(False)},
+            "jobs": self._jobs.under_way(),
+        }
+
     async def readiness(self) -> dict[str, Any]:
         """Ready to serve: the store answers a read within `READY_SECONDS`, and the state of the engine's worker
         processes (they start at the first decision that needs them, so "idle" is ready too). `ready` is False

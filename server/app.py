@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
 from loveletter.api import docs_pages, problems
-from loveletter.api.limits import Guard, Limits
+from loveletter.api.limits import TALLY, Guard, Limits
 from loveletter.api.moves import RefereeApp
 from loveletter.api.openapi import complete
 from loveletter.api.routes import (
@@ -35,8 +35,10 @@ from loveletter.api.routes import (
 from loveletter.events.signing import SigningKey
 from loveletter.events.store import EventStore
 from loveletter.referee.referee import Referee, Timing
+from loveletter.server import metrics
 from loveletter.server.credentials import admin_tokens, redact_access_log
 from loveletter.server.logs import RequestContext, configure
+from loveletter.server.metrics import Metrics
 from loveletter.server.settings import Settings
 from loveletter.web import pages as web
 from loveletter.web import rulings as rulings_page
@@ -86,6 +88,7 @@ def create_app(
         **({"clock": clock} if clock is not None else {}),
     )
     redact_access_log()  # a stream's ?token= stays out of uvicorn's access log, when it is on
+    watchers: list[Callable[[str], None]] = []
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -94,7 +97,10 @@ def create_app(
         gc.freeze()
         gc.set_threshold(50_000, 20, 100)
         await referee.start()  # turn clocks, the seek queue's pairing
+        TALLY.watchers.extend(watchers)  # the limits' refusals, counted by this app's metrics
         yield
+        for watcher in watchers:
+            TALLY.watchers.remove(watcher)
         await referee.stop()  # and the expert's worker processes, and the store it opened
 
     app = RefereeApp(
@@ -113,9 +119,21 @@ def create_app(
     app.state.referee = referee
     problems.install(app)
 
-    # Built once, around both ways in (the move route's shortcut and FastAPI's stack; api/moves.py).
-    app.add_middleware(RequestContext, max_body=settings.max_body_bytes, level=settings.request_log_level)
     guard = Guard(settings)  # rate limits, in-flight and stream caps: outside RequestContext
+    answered = None
+    if settings.metrics != "off":
+        watched = Metrics()
+        the_store.commit_observer = watched.commits.observe
+        watchers.append(watched.limit_hit)
+
+        def answered(method: str, route: str | None, status: int, seconds: float) -> None:
+            watched.answered(method, route, status, seconds, app.moves_route.path if app.moves_route else None)
+
+        metrics.install(app, watched, guard, anyone=settings.metrics == "open")
+    # Built once, around both ways in (the move route's shortcut and FastAPI's stack; api/moves.py).
+    app.add_middleware(
+        RequestContext, max_body=settings.max_body_bytes, level=settings.request_log_level, answered=answered
+    )
     app.add_middleware(Limits, guard=guard)
     app.state.guard = guard
     app.state.creation_refill = settings.creation_refill  # the accounts', challenges' and seeks' `Throttle`s

@@ -9,6 +9,7 @@ import random
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Any, BinaryIO
 
 import orjson
@@ -123,10 +124,18 @@ class RequestContext:
     (Starlette's BaseHTTPMiddleware spawns a task per request; this costs nothing of the sort.)
     """
 
-    def __init__(self, app: ASGIApp, max_body: int, level: str = "info") -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_body: int,
+        level: str = "info",
+        answered: Callable[[str, str | None, int, float], None] | None = None,
+    ) -> None:
+        """`answered(method, route template or None, status, seconds)` is told of each request (the metrics)."""
         self.app = app
         self.max_body = max_body
         self.level = logging.getLevelName(level.upper())
+        self.answered = answered
 
     def limit_for(self, scope: Scope) -> int:
         """The body limit of this request: a route may raise it in `app.state.body_limits` (path -> bytes)."""
@@ -190,16 +199,19 @@ class RequestContext:
 
         await self.app(scope, app_receive, send_with_id)
         # One line per answered request; never a header or the query string, where tokens travel.
-        route = scope.get("route")
+        template = getattr(scope.get("route"), "path", None) or scope.get("route_path")
+        seconds = time.perf_counter() - start
         log.log(
             logging.ERROR if status >= 500 else self.level,
             "request",
             method=scope["method"],
-            route=getattr(route, "path", None) or scope.get("route_path") or scope["path"],
+            route=template or scope["path"],
             path=scope["path"],
             status=status,
-            ms=round((time.perf_counter() - start) * 1000, 2),
+            ms=round(seconds * 1000, 2),
         )
+        if self.answered is not None:
+            self.answered(scope["method"], template, status, seconds)
 
 
 DRAIN_BYTES = 256 * 2**20

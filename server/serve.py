@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 from typing import Any
 
 import uvicorn
@@ -54,6 +56,11 @@ def serve(settings: Settings, lang: str = "en") -> None:
         "documentation de l'API sur /docs)",
     )
     print(said(lang), file=sys.stderr, flush=True)
+    shared = None
+    if settings.workers > 1 and settings.metrics != "off" and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        # the workers' counters, summed by whichever worker answers GET /metrics (server/metrics.py)
+        shared = tempfile.mkdtemp(prefix="loveletter-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = shared
     try:
         uvicorn.run(
             "loveletter.server.app:create_app",
@@ -67,6 +74,9 @@ def serve(settings: Settings, lang: str = "en") -> None:
         )
     except DatabaseInUse as exc:  # another process took the file since the check above
         raise in_use(exc) from None
+    finally:
+        if shared is not None:
+            shutil.rmtree(shared, ignore_errors=True)
 
 
 def in_use(exc: DatabaseInUse) -> ServeError:

@@ -73,6 +73,12 @@ class Settings(BaseSettings):
         600, ge=0, description="seconds a challenge waits for its answer; then it expires (0: never)"
     )
 
+    metrics: Literal["admin", "open", "off"] = Field(
+        "admin",
+        description="who may read GET /metrics: admin (an admin token), open (anyone: keep the port private), or "
+        "off (no such page)",
+    )
+
     # -- limits and timeouts (api/limits.py, docs/reliability.md) --
     create_rate: float = Field(2.0, ge=0, description="games a client address may create per second (0: no limit)")
     create_burst: int = Field(30, ge=1, description="games a client address may create at once")

@@ -1,9 +1,9 @@
 """What some tests need from the machine, and the one way to skip them: by name.
 
-`make test` installs Debian's chromium, PostgreSQL and curl (.ci/system-packages). A test whose need is missing
-fails, saying how to get it — unless the person running the tests asked to skip that kind of test by name, with
-`LOVELETTER_SKIP=browser,postgres,curl,root` (`root`: the fault tests that mount a small tmpfs to fill a disk, which
-only root may do). Nothing is skipped in silence.
+`make test` installs Debian's chromium, PostgreSQL, curl, Prometheus and HAProxy (.ci/system-packages). A test
+whose need is missing fails, saying how to get it — unless the person running the tests asked to skip that kind of
+test by name, with `LOVELETTER_SKIP=browser,postgres,curl,root,prometheus,haproxy` (`root`: the fault tests that mount
+a small tmpfs to fill a disk, which only root may do). Nothing is skipped in silence.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-KINDS = ("browser", "postgres", "curl", "root")
+KINDS = ("browser", "postgres", "curl", "root", "prometheus", "haproxy")
 INSTALL = "sudo bash .ci/system-packages"
 REMEDY = {"root": "run the tests as root (`sudo make test`)"}
 """How to get a need that no package gives; the others: install them with `INSTALL`."""

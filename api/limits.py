@@ -14,10 +14,16 @@ move route's short path, which share one `Guard` (the counters and buckets):
 
 `Throttle` is the routes' own limit on creating accounts, challenges and seeks, per client address and per account
 (429 with the route's code and `Retry-After`); those routes call it before touching the store.
+
+Every bucket lives in this process, or, given a `Shared` keeper (the PostgreSQL store), in the store, so that all
+the workers and hosts of one referee allow together what one allows: one statement a limited request, keyed by a
+digest of the token (never the token). If the store cannot be reached the request goes on (it will meet the store's
+own 503 if it needs the store).
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import math
 import time
@@ -46,6 +52,24 @@ class LimitSettings(Protocol):
     create_burst: int
     move_rate: float
     move_burst: int
+
+
+class Shared(Protocol):
+    """Buckets kept for every worker (`events.store.EventStore.take_token`)."""
+
+    def take_token(self, key: str, rate: float, burst: float) -> float: ...
+
+
+async def take_shared(shared: Shared, key: str, rate: float, burst: float) -> float:
+    """One token of the shared bucket `key`: 0.0, or the seconds to wait; 0.0 too if the store cannot answer."""
+    try:
+        return await asyncio.to_thread(shared.take_token, key, rate, burst)
+    except Exception:  # the store out of reach: the limit cannot be kept, the request is not refused for it
+        return 0.0
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 OVERLOAD_RETRY_AFTER = 1
@@ -129,6 +153,14 @@ class Guard:
         self.streams = 0
         self.streams_by_client: dict[Hashable, int] = {}
         self.tally = TALLY
+        self.shared: Shared | None = None
+        """Where the buckets are kept when every worker shares them (set by the app on PostgreSQL)."""
+
+    async def take(self, buckets: Buckets, key: Hashable, shared_key: str) -> float:
+        """One token: from the shared bucket `shared_key` if the buckets are shared, else from `buckets`."""
+        if self.shared is not None:
+            return await take_shared(self.shared, shared_key, buckets.rate, buckets.burst)
+        return buckets.take(key, time.monotonic())
 
 
 CREATE, MOVE, STREAM = 1, 2, 3
@@ -207,14 +239,16 @@ class Limits:
             return
         wait = 0.0
         if kind == CREATE and guard.creates is not None:
-            wait = guard.creates.take(_address(scope), time.monotonic())
+            address = _address(scope)
+            wait = await guard.take(guard.creates, address, f"create:{address}")
             if wait:
                 await _refuse(scope, send, rate_limited(guard.creates, "create"), wait)
                 return
         elif kind == MOVE and guard.moves is not None:
             token = _bearer(scope)
             key = hash(("token", token) if token else ("address", _address(scope)))  # no token kept in memory
-            wait = guard.moves.take(key, time.monotonic())
+            shared_key = f"move:{digest(token)}" if token else f"move:address:{_address(scope)}"
+            wait = await guard.take(guard.moves, key, shared_key)
             if wait:
                 await _refuse(scope, send, rate_limited(guard.moves, "move"), wait)
                 return
@@ -340,16 +374,21 @@ class Throttle:
             found = held[f"{self.code}:{which}"] = Buckets(rate * pace, burst)
         return found
 
-    def check(self, request: Request, key: str | None = None) -> None:
+    async def check(self, request: Request, key: str | None = None) -> None:
         """429 `code` with `Retry-After` when this client address, or the account of `key`, asks too often."""
         now = time.monotonic()
+        shared: Shared | None = getattr(request.app.state, "shared_limits", None)
         address = request.client.host if request.client else ""
         limits = [("client", self.client, address, Text("this address", "cette adresse"))]
         if key is not None and self.account is not None:
             digest = hashlib.sha256(key.encode()).hexdigest()
             limits.append(("account", self.account, digest, Text("this account", "ce compte")))
         for which, (rate, burst), held, who in limits:
-            wait = self._buckets(request, which, rate, burst).take(held, now)
+            if shared is not None:
+                pace = getattr(request.app.state, "creation_refill", 1.0)
+                wait = await take_shared(shared, f"{self.code}:{which}:{held}", rate * pace, burst)
+            else:
+                wait = self._buckets(request, which, rate, burst).take(held, now)
             if wait:
                 shown = f"{rate:g}"
                 raise Problem(

@@ -116,6 +116,18 @@ ALTER TABLE challenges ADD COLUMN expired INTEGER;
 """
 
 
+def _rate_buckets(d: Dialect) -> str:
+    return """
+CREATE TABLE rate_buckets (
+    key      TEXT PRIMARY KEY,
+    tokens   DOUBLE PRECISION NOT NULL,
+    stamp    DOUBLE PRECISION NOT NULL,
+    granted  BOOLEAN NOT NULL
+);
+CREATE INDEX rate_buckets_stamp ON rate_buckets (stamp);
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "accounts (name, kind, hashed key) and the games each account sat at", _accounts),
     Migration(5, "the finished rated games, which the ladder folds", _rated_games),
@@ -123,6 +135,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "each account's event stream (challenges, games started, seeks paired)", _account_events),
     Migration(8, "seeks: the queue that pairs accounts of close ratings", _seeks),
     Migration(9, "challenges: whether an unanswered one was found expired", _challenge_expiry),
+    Migration(10, "rate limit buckets every worker shares (used on PostgreSQL)", _rate_buckets),
 )
 LATEST = MIGRATIONS[-1].version if MIGRATIONS else BASELINE
 

@@ -8,6 +8,7 @@ database up to the newest schema version, in one transaction (`events.migrations
 
 from __future__ import annotations
 
+import random
 import threading
 from concurrent.futures import Future
 from typing import Any
@@ -126,6 +127,17 @@ class _Rows(BatchRows):
         for rated in self.rated:
             db.execute(PostgresStore._accounts.insert_rated, rated)
 
+
+# One statement takes a token, atomically for every worker: the row is locked while it is refilled (on the database's
+# clock, so hosts whose clocks differ agree) and a token taken if one is there.
+_AVAILABLE = "LEAST(%s, b.tokens + (EXTRACT(EPOCH FROM now()) - b.stamp) * %s)"
+_TAKE = (
+    "INSERT INTO rate_buckets AS b (key, tokens, stamp, granted) VALUES (%s, %s - 1, EXTRACT(EPOCH FROM now()), TRUE) "
+    f"ON CONFLICT (key) DO UPDATE SET tokens = {_AVAILABLE} - CASE WHEN {_AVAILABLE} >= 1 THEN 1 ELSE 0 END, "
+    f"granted = {_AVAILABLE} >= 1, stamp = EXTRACT(EPOCH FROM now()) RETURNING tokens, granted"
+)
+_SWEEP = "DELETE FROM rate_buckets WHERE stamp < EXTRACT(EPOCH FROM now()) - 3600"
+SWEEP_EVERY = 0.001
 
 class PostgresStore(EventStore):
     shared = True
@@ -303,6 +315,14 @@ class PostgresStore(EventStore):
     def lobby_feed_head(self) -> int:
         row = self._read(SQL.feed_head, (), one=True)
         return int(row[0])
+
+    shares_limits = True
+
+    def take_token(self, key: str, rate: float, burst: float) -> float:
+        tokens, granted = self._read(_TAKE, (key, burst, burst, rate, burst, rate, burst, rate), one=True)
+        if random.random() < SWEEP_EVERY:  # buckets idle an hour are full again for every limit: forget them
+            self._change(_SWEEP, ())
+        return 0.0 if granted else (1.0 - float(tokens)) / rate
 
     def game_counts(self) -> dict[str, int]:
         return {status: int(n) for status, n in self._read(SQL.game_counts, ())}

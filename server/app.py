@@ -120,6 +120,8 @@ def create_app(
     problems.install(app)
 
     guard = Guard(settings)  # rate limits, in-flight and stream caps: outside RequestContext
+    if settings.shared_limits and the_store.shares_limits:
+        guard.shared = app.state.shared_limits = the_store  # every worker's and host's limits are one (PostgreSQL)
     answered = None
     if settings.metrics != "off":
         watched = Metrics()

@@ -91,6 +91,11 @@ class Settings(BaseSettings):
     )
     move_rate: float = Field(20.0, ge=0, description="moves (and seeds) a seat token may send per second (0: no limit)")
     move_burst: int = Field(40, ge=1, description="moves a seat token may send at once")
+    shared_limits: bool = Field(
+        True,
+        description="on PostgreSQL, keep every rate limit in the store, so that all workers and hosts allow together "
+        "what one allows (false: each process keeps its own, as on SQLite)",
+    )
     max_in_flight: int = Field(
         32, ge=0, description="requests answered at once; beyond it 503 at once (health and streams apart; 0: none)"
     )

@@ -32,6 +32,10 @@ from loveletter.server.settings import Settings
 
 # Every server the tests start signs with a throwaway key, never one in the working tree.
 os.environ.setdefault("LOVELETTER_KEY_PATH", os.path.join(tempfile.mkdtemp(prefix="loveletter-key-"), "signing.key"))
+# The tests' servers share one PostgreSQL database for the whole session, and all their clients are 127.0.0.1: each
+# keeps its own rate limits, as it did before they could be shared, unless a test asks for shared ones
+# (tests/test_shared_limits.py).
+os.environ.setdefault("LOVELETTER_SHARED_LIMITS", "false")
 
 ROOT = Path(__file__).resolve().parent.parent
 ADMIN = "admin-secret-for-tests"
@@ -94,6 +98,7 @@ class ServerProcess:
         self.url = f"http://127.0.0.1:{self.port}"
         env = {k: v for k, v in os.environ.items() if not k.startswith("LOVELETTER_")}
         env.update({"LOVELETTER_DATABASE_URL": database_url, "LOVELETTER_LOG_LEVEL": "warning"})
+        env["LOVELETTER_SHARED_LIMITS"] = "false"  # unless `settings` says otherwise (the module's note)
         env.update({f"LOVELETTER_{k.upper()}": v for k, v in settings.items()})
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
         args = [

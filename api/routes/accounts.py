@@ -116,7 +116,7 @@ def account_id(account_id: str) -> str:
 async def create_account(body: AccountIn, request: Request, referee: RefereeDep) -> Response:
     """A new account: its public id, and its key (keep it: it is shown here only). The name is unique ignoring case
     and Unicode forms; control, format and invisible characters are refused, each with the rule it breaks."""
-    LIMIT.check(request)
+    await LIMIT.check(request)
     made = await referee.create_account(body.name, body.kind)
     return reply(made, 201, {"Location": f"/accounts/{made['account_id']}", **NO_STORE})
 

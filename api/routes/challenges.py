@@ -68,7 +68,7 @@ def challenge_id(challenge_id: str) -> str:
 async def create_challenge(body: ChallengeIn, request: Request, referee: RefereeDep) -> Response:
     """Challenge an account (by id or name) to a two-seat game, rated or not; sent with the challenger's key."""
     ruleset = parse.ruleset_id(body.ruleset)
-    LIMIT.check(request, body.key)
+    await LIMIT.check(request, body.key)
     return reply(await referee.challenge(body.key, body.to, ruleset, body.rated), 201)
 
 

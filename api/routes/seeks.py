@@ -74,7 +74,7 @@ async def create_seek(body: SeekIn, request: Request, referee: RefereeDep) -> Re
     """Seek a game: the seek joins the queue and is paired at once if it can be; the account hears of its game on
     its stream (`seek_paired`, `game_started`) and takes its seat by joining with its key."""
     ruleset = parse.ruleset_id(body.ruleset)
-    LIMIT.check(request, body.key)
+    await LIMIT.check(request, body.key)
     made = await referee.seek(body.key, ruleset, body.players, body.turn_seconds, body.rated)
     return reply(made, 201)
 

@@ -139,6 +139,7 @@ _TAKE = (
 _SWEEP = "DELETE FROM rate_buckets WHERE stamp < EXTRACT(EPOCH FROM now()) - 3600"
 SWEEP_EVERY = 0.001
 
+
 class PostgresStore(EventStore):
     shared = True
 

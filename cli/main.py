@@ -37,6 +37,8 @@ COMMANDS = {
     "bot": "bots",
     "ratings": "ratings",
     "solve": "solve",
+    "backup": "backup",
+    "verify-store": "backup",
 }
 """Each command and the module of `loveletter.cli` it lives in."""
 
@@ -51,7 +53,8 @@ class Commands(Group):
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in COMMANDS:
             return None
-        command: click.Command = getattr(importlib.import_module(f"loveletter.cli.{COMMANDS[name]}"), name)
+        module = importlib.import_module(f"loveletter.cli.{COMMANDS[name]}")
+        command: click.Command = getattr(module, name.replace("-", "_"))
         return command
 
 
@@ -60,9 +63,10 @@ class Commands(Group):
     context_settings={"help_option_names": ["-h", "--help"]},
     help=_(
         "Love Letter referee: serve, replay, audit, show, explain, situation, analyse, simulate, demo, tournament, "
-        "bot, ratings, solve.",
+        "bot, ratings, solve, backup, verify-store.",
         "Arbitre de Love Letter : servir, rejouer, auditer, raconter, expliquer, juger une situation, analyser, "
-        "simuler, démontrer, organiser un tournoi, faire jouer un robot, recalculer les classements, résoudre.",
+        "simuler, démontrer, organiser un tournoi, faire jouer un robot, recalculer les classements, résoudre, "
+        "sauvegarder, vérifier un stockage.",
     ),
 )
 @click.version_option(

@@ -76,7 +76,7 @@ def test_the_fixture_is_a_schema_3_database_with_games_in_every_state() -> None:
 def test_an_old_sqlite_database_is_upgraded_in_place_and_keeps_every_row(old_copy: str) -> None:
     before = sqlite_rows(old_copy)
     store = SqliteStore(old_copy)
-    assert store.migrated == [3, 4, 5, 6, 7, 8, 9]
+    assert store.migrated == [3, 4, 5, 6, 7, 8, 9, 10]
     store.close()
     again = SqliteStore(old_copy)  # the next start finds it up to date
     assert again.migrated == []
@@ -85,13 +85,13 @@ def test_an_old_sqlite_database_is_upgraded_in_place_and_keeps_every_row(old_cop
     with connect(old_copy) as db, db:
         assert db.execute("PRAGMA user_version").fetchone() == (LATEST,)
         found = [v for (v,) in db.execute("SELECT version FROM schema_versions ORDER BY version")]
-        assert found == [3, 4, 5, 6, 7, 8, 9]
+        assert found == [3, 4, 5, 6, 7, 8, 9, 10]
         assert db.execute("SELECT COUNT(*) FROM accounts").fetchone() == (0,)
 
 
 def test_a_new_sqlite_database_is_built_by_the_same_steps(tmp_path: Path) -> None:
     store = SqliteStore(str(tmp_path / "new.db"))
-    assert store.migrated == [3, 4, 5, 6, 7, 8, 9]
+    assert store.migrated == [3, 4, 5, 6, 7, 8, 9, 10]
     store.close()
 
 
@@ -197,7 +197,7 @@ def test_an_old_postgres_database_is_upgraded_in_place_and_every_game_audits(old
     assert len(before["games"]) == 7
     store = PostgresStore(old_postgres)
     try:
-        assert store.migrated == [3, 4, 5, 6, 7, 8, 9]
+        assert store.migrated == [3, 4, 5, 6, 7, 8, 9, 10]
         assert postgres_rows(old_postgres) == before
         check_every_game(store, 7)
     finally:
@@ -207,7 +207,7 @@ def test_an_old_postgres_database_is_upgraded_in_place_and_every_game_audits(old
     again.close()
     with psycopg.connect(old_postgres) as db:
         found = [v for (v,) in db.execute("SELECT version FROM schema_versions ORDER BY version")]
-        assert found == [3, 4, 5, 6, 7, 8, 9]
+        assert found == [3, 4, 5, 6, 7, 8, 9, 10]
 
 
 def test_a_failed_postgres_upgrade_changes_nothing(old_postgres: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -226,7 +226,7 @@ def test_workers_starting_together_upgrade_once(old_postgres: str) -> None:
     with ThreadPoolExecutor(max_workers=3) as pool:
         stores = list(pool.map(lambda _: PostgresStore(old_postgres, listen=False), range(3)))
     try:
-        assert sorted(s.migrated for s in stores) == [[], [], [3, 4, 5, 6, 7, 8, 9]]
+        assert sorted(s.migrated for s in stores) == [[], [], [3, 4, 5, 6, 7, 8, 9, 10]]
     finally:
         for s in stores:
             s.close()

@@ -108,4 +108,6 @@ def server_options(settings: Settings, protocol: Any = None) -> dict[str, Any]:
         "timeout_keep_alive": settings.keep_alive_timeout,
         "h11_max_incomplete_event_size": settings.max_header_bytes,
         "timeout_graceful_shutdown": settings.shutdown_timeout,
+        "proxy_headers": True,
+        "forwarded_allow_ips": settings.forwarded_allow_ips,
     }

@@ -20,6 +20,11 @@ class Settings(BaseSettings):
     host: str = Field("127.0.0.1", description="the address to listen on (0.0.0.0: every interface)")
     port: int = Field(8000, ge=1, le=65535, description="the port to listen on")
     workers: int = Field(1, ge=1, le=64, description="worker processes; more than one needs PostgreSQL")
+    forwarded_allow_ips: str = Field(
+        "127.0.0.1",
+        description="the load balancers (addresses, comma-separated, or *) whose X-Forwarded-For names the client: "
+        "the per-address limits then count each client, not the balancer",
+    )
     durability: Literal["full", "normal"] = Field(
         "full", description="SQLite synchronous mode: full (every commit on disk) or normal (WAL, faster)"
     )

@@ -93,9 +93,11 @@ def serve(
 class ServerProcess:
     """A referee worker in its own process: `python -m uvicorn api.app:create_app --factory` on a free port."""
 
-    def __init__(self, database_url: str, **settings: str) -> None:
+    def __init__(self, database_url: str, host: str = "127.0.0.1", **settings: str) -> None:
+        """On `host` (any of 127.0.0.0/8: a second machine, as a load balancer sees it) and a free port."""
         self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.host = host
+        self.url = f"http://{host}:{self.port}"
         env = {k: v for k, v in os.environ.items() if not k.startswith("LOVELETTER_")}
         env.update({"LOVELETTER_DATABASE_URL": database_url, "LOVELETTER_LOG_LEVEL": "warning"})
         env["LOVELETTER_SHARED_LIMITS"] = "false"  # unless `settings` says otherwise (the module's note)
@@ -107,7 +109,7 @@ class ServerProcess:
             "loveletter.server.app:create_app",
             "--factory",
             "--host",
-            "127.0.0.1",
+            host,
             "--port",
             str(self.port),
         ]

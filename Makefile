@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test system lint docs docs-check docs-serve screenshots bench bench-api bench-overload bench-lobby soak fuzz-api property-long mutation clean
+.PHONY: run test system lint docs docs-check docs-serve screenshots bench bench-api bench-hosts bench-startup bench-overload bench-lobby soak fuzz-api property-long mutation clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -66,6 +66,14 @@ bench: $(STAMP)
 bench-api: $(STAMP)
 	$(BIN)/python bench/api_load.py --store sqlite --games 400 --concurrency 32
 	$(BIN)/python bench/api_load.py --store postgres --workers 2 --games 400 --concurrency 32
+
+## make bench-hosts: moves/s through HAProxy in front of two referees on one PostgreSQL, and straight to them
+bench-hosts: $(STAMP)
+	$(BIN)/python bench/balanced.py --games 300 --concurrency 32
+
+## make bench-startup: start to first /healthz (median of 10 starts) and the app's own import time
+bench-startup: $(STAMP)
+	$(BIN)/python bench/startup.py --starts 10
 
 ## make bench-overload: 256 clients against the referee's default limits, then idle and slowloris connections
 bench-overload: $(STAMP)

@@ -38,15 +38,17 @@ from bench.http_client import Connection  # noqa: E402
 from loveletter.events.pgcluster import TempCluster, free_port  # noqa: E402
 
 
-def start_server(app: str, port: int, env: dict[str, str], workers: int = 1) -> subprocess.Popen[bytes]:
-    cmd = [sys.executable, "-m", "uvicorn", app, "--host", "127.0.0.1", "--port", str(port)]
+def start_server(
+    app: str, port: int, env: dict[str, str], workers: int = 1, host: str = "127.0.0.1"
+) -> subprocess.Popen[bytes]:
+    cmd = [sys.executable, "-m", "uvicorn", app, "--host", host, "--port", str(port)]
     cmd += ["--no-access-log", "--log-level", "warning", "--workers", str(workers)]
     if app.endswith("create_app"):
         cmd.append("--factory")
     proc = subprocess.Popen(
         cmd, cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
-    return listening(proc, port, 0.3 if workers == 1 else 1.5, f"server {app}")
+    return listening(proc, port, 0.3 if workers == 1 else 1.5, f"server {app}", host)
 
 
 START_SECONDS = 120.0
@@ -54,13 +56,15 @@ START_SECONDS = 120.0
 since the suite runs these scripts. A bound for one that hangs, not a wait: a start is waited for by its port."""
 
 
-def listening(proc: subprocess.Popen[bytes], port: int, settle: float, what: str) -> subprocess.Popen[bytes]:
+def listening(
+    proc: subprocess.Popen[bytes], port: int, settle: float, what: str, host: str = "127.0.0.1"
+) -> subprocess.Popen[bytes]:
     """`proc` once it accepts connections on `port` (and `settle` seconds more); killed if not within
     `START_SECONDS`."""
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+            with socket.create_connection((host, port), timeout=0.2):
                 time.sleep(settle)
                 return proc
         except OSError:
@@ -116,6 +120,17 @@ def first_choice(view: dict[str, Any], seat: int) -> dict[str, Any] | None:
     return move
 
 
+async def legal_moves(conn: Connection, gid: str, token: str, version: int) -> list[dict[str, Any]]:
+    """The seat's legal moves at `version` or later: behind a balancer the read may reach a host that has not heard
+    of the last move yet (a few milliseconds), so it is asked again until it has."""
+    for _ in range(200):
+        _, seen = await conn.request("GET", f"/games/{gid}", headers={"Authorization": f"Bearer {token}"})
+        if seen["version"] >= version:
+            return list(seen["legal_moves"])
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"game {gid} stayed behind version {version}")
+
+
 async def play_game(conn: Connection, tally: Tally, rng: random.Random) -> None:
     status, game = await conn.request("POST", "/games", {"players": [{"name": "Ann"}, {"name": "Bob"}]})
     assert status == 201, game
@@ -126,8 +141,7 @@ async def play_game(conn: Connection, tally: Tally, rng: random.Random) -> None:
     active = state["view"]["active"]
     pending: list[dict[str, Any]] | None = state["legal_moves"] if state["your_turn"] else None
     if active != 0:
-        _, other = await conn.request("GET", f"/games/{gid}", headers={"Authorization": f"Bearer {tokens[1]}"})
-        pending = other["legal_moves"]
+        pending = await legal_moves(conn, gid, tokens[1], state["version"])
     while True:
         seat = active
         auth = {"Authorization": f"Bearer {tokens[seat]}"}
@@ -155,19 +169,22 @@ async def play_game(conn: Connection, tally: Tally, rng: random.Random) -> None:
             # what this seat knew when it last moved: its hand then (stale after a trade or a Prince)
             views[active] = {**view, "hand": views[active]["hand"][-1:]}
         elif active not in views:
-            _, other = await conn.request("GET", f"/games/{gid}", headers={"Authorization": f"Bearer {tokens[active]}"})
-            pending = other["legal_moves"]
+            pending = await legal_moves(conn, gid, tokens[active], view["version"])
 
 
-async def run_games(ports: list[int], games: int, concurrency: int, seed: int) -> tuple[Tally, float]:
-    """Play `games` games, `concurrency` at a time; client k plays on one connection to `ports[k % len(ports)]`."""
+async def run_games(
+    ports: list[int], games: int, concurrency: int, seed: int, hosts: list[str] | None = None
+) -> tuple[Tally, float]:
+    """Play `games` games, `concurrency` at a time; client k plays on one connection to `ports[k % len(ports)]`
+    (on `hosts[k % len(hosts)]`, 127.0.0.1 when not given)."""
     tally = Tally()
     queue: asyncio.Queue[int] = asyncio.Queue()
     for i in range(games):
         queue.put_nowait(i)
 
     async def client(k: int) -> None:
-        conn = await Connection.open("127.0.0.1", ports[k % len(ports)])
+        host = hosts[k % len(hosts)] if hosts else "127.0.0.1"
+        conn = await Connection.open(host, ports[k % len(ports)])
         rng = random.Random(seed * 1000 + k)
         while not queue.empty():
             queue.get_nowait()

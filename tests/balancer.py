@@ -1,6 +1,8 @@
 """A real load balancer for the tests and benchmarks of several hosts: Debian's HAProxy in front of referees, as
 docs/operations.md configures it (round robin, no sticky sessions, health checks on `/readyz`, a failed connection
-sent to another host, the name of the host that answered in `X-Served-By`)."""
+sent to another host, the name of the host that answered in `X-Served-By`). A client's requests on one connection
+stay with one host while it is up (`prefer-last-server`): a host reads its own moves at once, another may be a few
+milliseconds behind (docs/operations.md)."""
 
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ frontend referee
 
 backend referees
     balance roundrobin
+    option prefer-last-server
     option httpchk GET /readyz
     http-check expect status 200
     default-server inter 500ms fall 2 rise 2

@@ -51,6 +51,8 @@ SMALL = {
     "belief.py": (["--games", "2", "--floors", "0.1,1"], "likeliest card right"),
     # issue 24's click on Play → the other seat's page, two seat pages in Chromium
     "seat_latency.py": (["--moves", "3"], "the other seat's page shows the move"),
+    # issue 34's start-up: `loveletter serve` started twice, and the app's own import measured
+    "startup.py": (["--starts", "2"], "start to first /healthz"),
 }
 
 
@@ -58,6 +60,7 @@ def test_every_benchmark_script_is_listed() -> None:
     scripts = {p.name for p in (ROOT / "bench").glob("*.py") if p.name != "__init__.py"}
     # servers: make bench-api / fuzz-api / bench-overload / soak; browser_referee.py is the page benchmarks' helper
     not_run_here = {"api_load.py", "fuzz_api.py", "bare_app.py", "http_client.py", "overload.py", "soak.py"}
+    not_run_here.add("balanced.py")  # make bench-hosts: two referees, PostgreSQL and HAProxy
     not_run_here.add("browser_referee.py")
     assert scripts - not_run_here == set(SMALL)
 

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def summary_of(help_page: str) -> list[str]:
     """What the group's help lists after its name: "Love Letter referee: serve, replay, …" → ["serve", "replay", …]."""
-    paragraph = " ".join(help_page.split("\n\n")[1].split())
+    paragraph = " ".join(help_page.split("\n\n")[1].split()).replace("- ", "-")  # a name wrapped at its hyphen
     return paragraph.split(" : " if " : " in paragraph else ": ", 1)[1].removesuffix(".").split(", ")
 
 

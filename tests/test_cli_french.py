@@ -31,6 +31,8 @@ COMMANDS = [
     "tournament",
     "ratings",
     "solve",
+    "backup",
+    "verify-store",
 ]
 IDS = [
     "princess",
@@ -45,6 +47,8 @@ IDS = [
     "resign",
     "before",
     "after",
+    "verify",
+    "store",
     *COMMANDS,
 ]
 
@@ -103,6 +107,9 @@ def error_cases(tmp: Path, two_games: Path) -> list[tuple[str, ...]]:
         ("analyse", READER, "--seat", "Zoé"),
         ("analyse", str(two_games)),
         ("analyse", str(two_games), "--game", "1", "--budget", "0"),
+        ("backup", str(tmp / "copy.db"), "--database-url", "postgresql://nobody@127.0.0.1:1/none"),
+        ("backup", str(tmp / "copy.db"), "--database-url", f"sqlite:///{tmp / 'no-such.db'}"),
+        ("backup", str(two_games), "--database-url", f"sqlite:///{two_games}"),
         ("audit", str(two_games), "--key", str(tmp / "no-such-key")),
         ("audit", str(two_games), "--key", str(bad_key)),
         ("audit", str(two_games), "--jobs", "0"),

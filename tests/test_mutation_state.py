@@ -49,6 +49,7 @@ NO_GAME: dict[str, object] = {
     "deadline": None,
     "clock": 0,
     "aborted": False,
+    "join_by": None,
 }
 
 
@@ -60,7 +61,7 @@ def test_the_state_before_any_event_is_no_game_field_by_field() -> None:
     assert s.ruleset is None and s.named_first_player is None and s.set_aside is None
     assert s.seed_commitment is None and s.server_seed is None
     assert s.turn_seconds is None and s.on_timeout is None and s.deadline is None
-    assert s.scenario is False and s.aborted is False
+    assert s.scenario is False and s.aborted is False and s.join_by is None
     assert s.options == Options(Tie2012.NOBODY, GuardUnknown.REFUSE)
     for name in (
         "players", "favors", "deck", "face_up", "hands", "front", "out", "protected", "knows", "deck_known",
@@ -109,6 +110,7 @@ def _every_field_set() -> GameState:
     s.deadline = (1, 1_700_000_030_000)
     s.clock = 1_700_000_000_000
     s.aborted = True
+    s.join_by = 1_700_000_060_000
     return s.freeze()
 
 
@@ -145,6 +147,7 @@ def test_the_json_of_a_state_names_every_field_with_its_value() -> None:
         "deadline": [1, 1_700_000_030_000],
         "clock": 1_700_000_000_000,
         "aborted": True,
+        "join_by": 1_700_000_060_000,
     }
 
 
@@ -202,6 +205,7 @@ def test_the_json_of_a_dealt_two_player_round() -> None:
         "deadline": None,
         "clock": 0,
         "aborted": False,
+        "join_by": None,
     }
 
 
@@ -328,12 +332,12 @@ def test_the_ruleset_alone_tells_two_states_apart_and_both_still_hash() -> None:
 
 @pytest.mark.parametrize("state", [initial_state(), _every_field_set()], ids=["no-game", "full"])
 def test_a_fresh_copier_copies_every_field_into_a_new_transient(state: GameState) -> None:
-    """`_make_copier()` builds the copier `thaw` uses; a copier built anew must copy all 31 slots, share each
+    """`_make_copier()` builds the copier `thaw` uses; a copier built anew must copy all 32 slots, share each
     (immutable) value, and hand back a new `Transient` whose changes do not reach the original."""
     copy = _make_copier()
     new = copy(state)
     assert type(new) is Transient and new is not state
-    assert len(GameState.__slots__) == 31
+    assert len(GameState.__slots__) == 32
     for name in GameState.__slots__:
         assert getattr(new, name) is getattr(state, name), name
     before = state.as_dict()

@@ -60,9 +60,9 @@ def test_two_workers_refuse_the_burst_one_worker_refuses(own_database: str, shar
         with httpx.Client(base_url=urls[0]) as http:
             game = http.post("/games", json=two)  # the first creation of this address: one token of its burst
         assert game.status_code == 201, game.text
-        token = game.json()["seats"][1]["token"]  # Bob's: not his turn
+        token = game.json()["seats"][1]["token"]
         path = f"/games/{game.json()['game_id']}/moves"
-        wrong = {"type": "code", "action_code": 0}
+        wrong = {"type": "code", "action_code": 999_999}  # no such move: refused by the rules, whoever is to play
         moved = statuses(urls, lambda h: h.post(path, json=wrong, headers={"Authorization": f"Bearer {token}"}),
                          3 * BURST)  # fmt: skip
         assert moved.count(429) == 3 * BURST - allowance, moved

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncGenerator
-from typing import Any, Callable, Literal
+from typing import TYPE_CHECKING, Any, Callable, Literal
 
 import orjson
 
@@ -21,7 +21,6 @@ from loveletter.core.catalogue import Event
 from loveletter.core.lang import Lang, Text
 from loveletter.events.signing import SigningKey
 from loveletter.events.store import EventStore
-from loveletter.play.engine.review import Decision
 from loveletter.play.ladder import Standing
 from loveletter.play.simulate import Config
 from loveletter.play.thinking import Thinking
@@ -41,6 +40,9 @@ from loveletter.referee.seating import Seating
 from loveletter.referee.seeks import SeekQueue
 from loveletter.referee.tables import Tables
 from loveletter.referee.tokens import AdminTokens, Credentials
+
+if TYPE_CHECKING:
+    from loveletter.play.engine.review import Decision
 
 __all__ = [
     "ACCOUNT_EVENT_KINDS",

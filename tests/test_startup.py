@@ -33,6 +33,7 @@ def test_the_apps_import_leaves_the_client_the_templates_and_the_engine_for_late
     loaded = imported_by("import loveletter.server.app")
     assert "loveletter.api.routes.games" in loaded  # the probe sees the app's own modules
     assert loaded.isdisjoint(LATER), sorted(loaded & set(LATER))
+    assert not [m for m in loaded if m.startswith("loveletter.play.engine")]  # not a module of the engine
 
 
 def test_the_command_line_imports_only_the_command_it_runs() -> None:

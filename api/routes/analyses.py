@@ -26,8 +26,6 @@ from loveletter.api.routes.bodies import AnalysisIn, invalid, json_router
 from loveletter.api.routes.deps import RefereeDep
 from loveletter.api.routes.replies import reply
 from loveletter.core.lang import Lang, Text
-from loveletter.play.engine.analysis import chosen, header
-from loveletter.play.engine.review import Decision
 from loveletter.referee.referee import Job
 from loveletter.replays.one_game import NotOneGame, one_game
 from loveletter.replays.players import seat_names
@@ -63,12 +61,15 @@ def _events(body: AnalysisIn) -> list[Any]:
         raise invalid("log", exc.text, exc.kind) from None
 
 
-Plan = tuple[list[Any], list[Decision], dict[str, Any]]
+Plan = tuple[list[Any], list[Any], dict[str, Any]]
+"""The events, the decisions to review (`play.engine.review.Decision`) and the answer's head."""
 
 
 def plan(body: AnalysisIn, events: list[Any], lang: Lang, file: str | None) -> Plan:
     """The job a body asks for: its events and decisions checked (a 422 naming the field at fault). In a thread: a
     game's decisions are found by folding it."""
+    from loveletter.play.engine.analysis import chosen, header  # the engine: loaded when a review is asked for
+
     if not events:
         raise invalid("log", Text("the log holds no event", "le journal ne contient aucun événement"))
     if len(events) > MAX_EVENTS:

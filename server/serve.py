@@ -110,4 +110,5 @@ def server_options(settings: Settings, protocol: Any = None) -> dict[str, Any]:
         "timeout_graceful_shutdown": settings.shutdown_timeout,
         "proxy_headers": True,
         "forwarded_allow_ips": settings.forwarded_allow_ips,
+        "ws": "none",  # the referee has no WebSocket route: uvicorn need not load a WebSocket library at start
     }

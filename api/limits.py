@@ -12,8 +12,7 @@ move route's short path, which share one `Guard` (the counters and buckets):
 - **Event streams**: at most `max_streams_per_client` open streams per token (per address without one), 429
   `too_many_streams`, and `max_streams` in all, 503 `too_many_streams`.
 
-`Throttle` is the routes' own limit on creating accounts, challenges and seeks, per client address and per account
-(429 with the route's code and `Retry-After`); those routes call it before touching the store.
+`api.throttle.Throttle` is the routes' own limit on creating accounts, challenges and seeks, on the same buckets.
 
 Every bucket lives in this process, or, given a `Shared` keeper (the PostgreSQL store), in the store, so that all
 the workers and hosts of one referee allow together what one allows: one statement a limited request, keyed by a
@@ -28,11 +27,10 @@ import hashlib
 import math
 import time
 from collections.abc import Callable, Hashable
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 from urllib.parse import unquote_plus
 
 import structlog
-from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from loveletter.api.problems import Problem, fr_int, language, send_problem
@@ -54,8 +52,9 @@ class LimitSettings(Protocol):
     move_burst: int
 
 
+@runtime_checkable
 class Shared(Protocol):
-    """Buckets kept for every worker (`events.store.EventStore.take_token`)."""
+    """Buckets kept for every worker and host: a store that has them (PostgreSQL's)."""
 
     def take_token(self, key: str, rate: float, burst: float) -> float: ...
 
@@ -349,54 +348,3 @@ def streams_full(limit: int) -> Problem:
             "réessayez après le délai de Retry-After",
         ),
     )
-
-
-class Throttle:
-    """A rate limit on one kind of creation (accounts, challenges, seeks), per client address and, when a key is
-    sent, per account (the key kept only as a digest). Each application keeps its own buckets (in `app.state`), so
-    two referees in one process (the tests' servers) never share a client's count."""
-
-    def __init__(
-        self, code: str, client: tuple[float, int], account: tuple[float, int] | None, en: str, fr: str
-    ) -> None:
-        self.code, self.client, self.account = code, client, account
-        self.en, self.fr = en, fr
-        """The refusal's wording, with `{who}`, `{rate}` and `{burst}` to fill."""
-
-    def _buckets(self, request: Request, which: str, rate: float, burst: int) -> Buckets:
-        held: dict[str, Buckets] | None = getattr(request.app.state, "throttles", None)
-        if held is None:
-            held = {}
-            request.app.state.throttles = held
-        found = held.get(f"{self.code}:{which}")
-        if found is None:
-            pace = getattr(request.app.state, "creation_refill", 1.0)  # `Settings.creation_refill`
-            found = held[f"{self.code}:{which}"] = Buckets(rate * pace, burst)
-        return found
-
-    async def check(self, request: Request, key: str | None = None) -> None:
-        """429 `code` with `Retry-After` when this client address, or the account of `key`, asks too often."""
-        now = time.monotonic()
-        shared: Shared | None = getattr(request.app.state, "shared_limits", None)
-        address = request.client.host if request.client else ""
-        limits = [("client", self.client, address, Text("this address", "cette adresse"))]
-        if key is not None and self.account is not None:
-            digest = hashlib.sha256(key.encode()).hexdigest()
-            limits.append(("account", self.account, digest, Text("this account", "ce compte")))
-        for which, (rate, burst), held, who in limits:
-            if shared is not None:
-                pace = getattr(request.app.state, "creation_refill", 1.0)
-                wait = await take_shared(shared, f"{self.code}:{which}:{held}", rate * pace, burst)
-            else:
-                wait = self._buckets(request, which, rate, burst).take(held, now)
-            if wait:
-                shown = f"{rate:g}"
-                raise Problem(
-                    429,
-                    self.code,
-                    Text(
-                        self.en.format(who=who.en, rate=shown, burst=burst),
-                        self.fr.format(who=who.fr, rate=shown.replace(".", ","), burst=fr_int(burst)),
-                    ),
-                    headers={"Retry-After": str(max(1, math.ceil(wait)))},
-                )

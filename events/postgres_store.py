@@ -317,9 +317,10 @@ class PostgresStore(EventStore):
         row = self._read(SQL.feed_head, (), one=True)
         return int(row[0])
 
-    shares_limits = True
-
     def take_token(self, key: str, rate: float, burst: float) -> float:
+        """Take one token from the bucket `key` (`burst` tokens at most, refilled at `rate` a second, on the
+        database's clock), for every worker and host at once: 0.0 if granted, else the seconds until a token is
+        there. (SQLite serves one process, which keeps its buckets in memory: it has no such method.)"""
         tokens, granted = self._read(_TAKE, (key, burst, burst, rate, burst, rate, burst, rate), one=True)
         if random.random() < SWEEP_EVERY:  # buckets idle an hour are full again for every limit: forget them
             self._change(_SWEEP, ())

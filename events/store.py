@@ -138,8 +138,6 @@ class EventStore(AccountRecords, ABC):
 
     shared = False
     """True when other processes may append too (so a cached state may be behind the store)."""
-    shares_limits = False
-    """True when the store keeps the rate limits' buckets for every worker and host (`take_token`)."""
     commit_observer: Callable[[float], None] | None = None
     """Told the seconds each `commit` took (the server's metrics set it)."""
 
@@ -206,12 +204,6 @@ class EventStore(AccountRecords, ABC):
     @abstractmethod
     def lobby_feed_head(self) -> int:
         """The id of the latest news item (0: none yet)."""
-
-    def take_token(self, key: str, rate: float, burst: float) -> float:
-        """Take one token from the bucket `key` (`burst` tokens at most, refilled at `rate` a second, on the
-        database's clock): 0.0 if granted, else the seconds until a token is there. Only a store that
-        `shares_limits` keeps buckets."""
-        raise NotImplementedError("this store keeps no rate limits: each process keeps its own")
 
     @abstractmethod
     def game_counts(self) -> dict[str, int]:

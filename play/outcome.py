@@ -3,15 +3,7 @@ its accounts' games with it and must not import the tournament's HTTP harness to
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-from loveletter.core.catalogue import ClockRanOut, Event, GameEnded
-from loveletter.core.state import GameState
-
-if TYPE_CHECKING:
-    from loveletter.play.tournament import Seating
 
 
 @dataclass(slots=True)
@@ -40,25 +32,3 @@ class Outcome:
             for s, (f, gone) in enumerate(zip(self.favors, self.resigned, strict=True))
         ]
         return tuple(1 + sum(other > mine for other in keys) for mine in keys)
-
-    @classmethod
-    def of(cls, seating: Seating, state: GameState, events: Sequence[Event]) -> Outcome:
-        n = len(seating.seats)
-        timeouts = [0] * n
-        for e in events:
-            if type(e) is ClockRanOut:
-                timeouts[e.player] += 1
-        return cls(
-            seating.game,
-            seating.deal,
-            seating.seats,
-            tuple(state.winners),
-            tuple(state.favors),
-            tuple(state.resigned),
-            state.aborted or not any(type(e) is GameEnded for e in events),
-            timeouts,
-            [0] * n,
-            [0] * n,
-            [0] * n,
-            [""] * n,
-        )

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import IO
 
 from loveletter.client.models import Game
-from loveletter.core.catalogue import Event
+from loveletter.core.catalogue import ClockRanOut, Event, GameEnded
 from loveletter.core.chance import chance_move, commitment
 from loveletter.core.commands import Command, PlayerCommand, Resign, StartGame
 from loveletter.core.decide import decide as judge
@@ -184,6 +184,29 @@ def bot_seed(key: SeedKey, game: int, seat: int) -> int:
 # -- one game's outcome -------------------------------------------------------------------------------------------
 
 
+def outcome_of(seating: Seating, state: GameState, events: Sequence[Event]) -> Outcome:
+    """A game's outcome from its seating, its final state and its events (the clocks that ran out by seat)."""
+    n = len(seating.seats)
+    timeouts = [0] * n
+    for e in events:
+        if type(e) is ClockRanOut:
+            timeouts[e.player] += 1
+    return Outcome(
+        seating.game,
+        seating.deal,
+        seating.seats,
+        tuple(state.winners),
+        tuple(state.favors),
+        tuple(state.resigned),
+        state.aborted or not any(type(e) is GameEnded for e in events),
+        timeouts,
+        [0] * n,
+        [0] * n,
+        [0] * n,
+        [""] * n,
+    )
+
+
 # -- in process -----------------------------------------------------------------------------------------------------
 
 
@@ -254,7 +277,7 @@ def _play(
                     raise RuntimeError(f"tournament game stuck in phase {phase!r}")
                 break  # over, and the seed revealed
             command = chance
-    outcome = Outcome.of(seating, state.freeze(), record)
+    outcome = outcome_of(seating, state.freeze(), record)
     outcome.refused, outcome.crashes, outcome.timeouts, outcome.tracebacks = refused, crashes, timeouts, tracebacks
     return outcome
 

@@ -34,7 +34,16 @@ from loveletter.core.lang import BilingualError, Text
 from loveletter.events.log import read_games
 from loveletter.play.outcome import Outcome
 from loveletter.play.simulate import SeedKey
-from loveletter.play.tournament import Config, Seating, bot_seed, load_bots, schedule, seat_names, server_seed
+from loveletter.play.tournament import (
+    Config,
+    Seating,
+    bot_seed,
+    load_bots,
+    outcome_of,
+    schedule,
+    seat_names,
+    server_seed,
+)
 from loveletter.play.tournament import tournament_key as make_key
 
 CLI = (sys.executable, "-c", "from loveletter.cli.main import main; main()")
@@ -132,7 +141,7 @@ def play_over_http(config: Config, http: HttpConfig, seating: Seating, seeds: Se
     except RefereeError as exc:  # the referee would not create the game (a limit, an option it does not know…)
         raise HttpTournamentError(Text(f"the referee refused: {exc}", f"l'arbitre a refusé : {exc}")) from None
     events = _events(data)
-    outcome = Outcome.of(seating, fold(events), events)
+    outcome = outcome_of(seating, fold(events), events)
     outcome.aborted = outcome.aborted or aborted
     outcome.refused = [sum(1 for item in r if "refused" in item) for r in reports]
     outcome.crashes = crashes

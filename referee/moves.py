@@ -20,24 +20,24 @@ from typing import Any, TypeVar
 
 import structlog
 
-from loveletter.core.cards import Card
 from loveletter.core.catalogue import Event
-from loveletter.core.commands import Command, ContributeSeed, DealRound, ExpireSeats, PlayCard, ReturnCards, TimeOut
+from loveletter.core.commands import Command, DealRound, ExpireSeats, TimeOut
 from loveletter.core.decide import decide
 from loveletter.core.evolve import fold
 from loveletter.core.lang import Text
-from loveletter.core.legal import from_action_code, legal_moves_as_dicts
+from loveletter.core.legal import legal_moves_as_dicts
 from loveletter.core.rules import RuleViolation
 from loveletter.core.state import PHASE_CHANCELLOR, PHASE_PLAY, GameState
 from loveletter.core.views import view
 from loveletter.events.store import Append, ConflictError, EventStore, GameIndex, Idempotency
 from loveletter.play.thinking import OFF_THE_LOOP, Thinking
+from loveletter.referee.commands import command, deal_of
 from loveletter.referee.following import Following, thinker
-from loveletter.referee.inputs import Code, Move, Play, Return, SeatRef, Seed
+from loveletter.referee.inputs import Move
 from loveletter.referee.lobby import game_index, lobby_news
 from loveletter.referee.reading import events_json
 from loveletter.referee.record import GameRecord, indexed
-from loveletter.referee.refusals import Refusal, kept_changing, ruled_out, unknown_player
+from loveletter.referee.refusals import Refusal, kept_changing, ruled_out
 from loveletter.referee.tables import Table, Tables
 from loveletter.referee.tokens import Credentials
 
@@ -89,17 +89,6 @@ class Replayed:
     kept: Kept
 
 
-def seat_of(state: GameState, ref: SeatRef | None, what: str) -> int | None:
-    """The seat a reference names (a seat number or a player's name); refused if it names nobody."""
-    if ref is None:
-        return None
-    if isinstance(ref, int) and 0 <= ref < len(state.players):
-        return ref
-    if isinstance(ref, str) and ref in state.players:
-        return state.players.index(ref)
-    raise unknown_player(ref, what)
-
-
 def answer(state: GameState, seat: int | None, events: list[Event], first_seq: int) -> dict[str, Any]:
     """What a move answers `seat`: the version, the events it caused as the seat sees them, its view and moves."""
     return {
@@ -108,17 +97,6 @@ def answer(state: GameState, seat: int | None, events: list[Event], first_seq: i
         "view": view(state, seat).as_dict(),
         "legal_moves": legal_moves_as_dicts(state, seat) if seat is not None else [],
     }
-
-
-def deal_of(data: dict[str, Any]) -> DealRound:
-    """A scenario's deal as the game's record keeps it."""
-    return DealRound(
-        Card(data["set_aside"]),
-        tuple(Card(c) for c in data["face_up"]),
-        tuple(Card(c) for c in data["hands"]),
-        tuple(Card(c) for c in data["deck"]),
-        int(data["first_player"]),
-    )
 
 
 class Judge:
@@ -307,21 +285,6 @@ class Judge:
 
     # -- a move ----------------------------------------------------------------------------------------
 
-    def command(self, state: GameState, seat: int, move: Move) -> Command:
-        if isinstance(move, Seed):
-            return ContributeSeed(seat, move.seed)
-        if isinstance(move, Play):
-            return PlayCard(seat, move.card, seat_of(state, move.target, "target"), move.guess)
-        if isinstance(move, Return):
-            return ReturnCards(seat, move.keep, tuple(move.bottom))
-        assert isinstance(move, Code)
-        try:
-            return from_action_code(move.action_code, seat)
-        except ValueError as exc:
-            raise Refusal(
-                "unknown_action_code", Text(str(exc), f"aucun coup n'a le code d'action {move.action_code}")
-            ) from None
-
     async def move(
         self,
         game_id: str,
@@ -366,7 +329,7 @@ class Judge:
                 )
             refusal: Refusal | None = None
             try:
-                mine = decide(state, self.command(state, seat, move))
+                mine = decide(state, command(state, seat, move))
             except RuleViolation as v:
                 if await reread() and table.version != state.seq:
                     return None

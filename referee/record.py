@@ -75,7 +75,7 @@ class GameRecord:
     rated: bool = False
     rematch: str | None = None
     scenario_deals: tuple[dict[str, Any], ...] = ()
-    """A scenario's deals, round by round, as `referee.moves.deal_of` reads them."""
+    """A scenario's deals, round by round, as `referee.commands.deal_of` reads them."""
 
     def seat(self, index: int, **changes: Any) -> GameRecord:
         """This record with seat `index` changed."""

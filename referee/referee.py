@@ -151,11 +151,20 @@ class Referee:
                 ),
             )
         games = await asyncio.to_thread(self._store.game_counts)
-        thinking = self._judge.thinking
         return {
             "games": {status: games.get(status, 0) for status in ("open", "running", "finished")},
-            "engine": {"urgent_waiting": thinking.waiting(True), "background_waiting": thinking.waiting(False)},
+            "engine": self._engine(),
             "jobs": self._jobs.under_way(),
+        }
+
+    def _engine(self) -> dict[str, Any]:
+        """The engine's worker processes: how many, their state, the work waiting in each lane."""
+        thinking = self._judge.thinking
+        return {
+            "workers": thinking.workers,
+            "state": thinking.state,
+            "urgent_waiting": thinking.waiting(True),
+            "background_waiting": thinking.waiting(False),
         }
 
     async def readiness(self) -> dict[str, Any]:
@@ -168,17 +177,10 @@ class Referee:
             store: dict[str, Any] = {"ready": True, "ms": round((time.perf_counter() - started) * 1000, 1)}
         except Exception as exc:  # any failure to read is "not ready", said in its own words
             store = {"ready": False, "error": f"{type(exc).__name__}: {exc}"[:300]}
-        thinking = self._judge.thinking
-        engine = {
-            "workers": thinking.workers,
-            "state": thinking.state,
-            "urgent_waiting": thinking.waiting(True),
-            "background_waiting": thinking.waiting(False),
-        }
         return {
             "ready": store["ready"],
             "store": {"kind": type(self._store).__name__, **store},
-            "engine": engine,
+            "engine": self._engine(),
         }
 
     def public_keys(self) -> list[dict[str, str]]:

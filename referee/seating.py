@@ -25,9 +25,10 @@ from loveletter.core.state import INITIAL, GameState
 from loveletter.events.store import Append, ConflictError
 from loveletter.referee.accounts import Accounts, joining_account, seat_accounts, twice
 from loveletter.referee.clocks import Timing
+from loveletter.referee.commands import seat_of
 from loveletter.referee.inputs import Joining, NewDeal, NewGame, NewSeat
 from loveletter.referee.lobby import game_index, lobby_news
-from loveletter.referee.moves import Judge, Moved, seat_of
+from loveletter.referee.moves import Judge, Moved
 from loveletter.referee.record import GameRecord, SeatRecord, indexed
 from loveletter.referee.refusals import Refusal, not_a_seat_token, ruled_out, token_required
 from loveletter.referee.tables import Table

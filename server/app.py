@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
 from loveletter.api import docs_pages, problems
-from loveletter.api.limits import TALLY, Guard, Limits
+from loveletter.api.limits import TALLY, Guard, Limits, Shared
 from loveletter.api.moves import RefereeApp
 from loveletter.api.openapi import complete
 from loveletter.api.routes import (
@@ -120,7 +120,7 @@ def create_app(
     problems.install(app)
 
     guard = Guard(settings)  # rate limits, in-flight and stream caps: outside RequestContext
-    if settings.shared_limits and the_store.shares_limits:
+    if settings.shared_limits and isinstance(the_store, Shared):
         guard.shared = app.state.shared_limits = the_store  # every worker's and host's limits are one (PostgreSQL)
     answered = None
     if settings.metrics != "off":

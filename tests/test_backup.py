@@ -11,17 +11,15 @@ import sqlite3
 import subprocess
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import psycopg
 import pytest
 
 from tests.cli import loveletter
 from tests.servers import ADMIN, ServerProcess
-from tests.stores import pg_url  # noqa: F401  (fixture)
+from tests.stores import fresh_database, pg_url  # noqa: F401  (fixture)
 from tests.test_bots_online import Served
 
 
@@ -123,16 +121,9 @@ def test_a_backup_under_load_holds_every_acknowledged_move_and_audits_whole(tmp_
 
 @pytest.fixture
 def own_database(pg_url: str) -> Iterator[tuple[str, str]]:  # noqa: F811
-    """A database of its own, and the name of another to restore it into."""
-    name = "backup_" + uuid.uuid4().hex[:12]
-    with psycopg.connect(pg_url, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-        admin.execute(f"CREATE DATABASE {name}_restored")
-    base = pg_url.rsplit("/", 1)[0]
-    yield f"{base}/{name}", f"{base}/{name}_restored"
-    with psycopg.connect(pg_url, autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        admin.execute(f"DROP DATABASE IF EXISTS {name}_restored WITH (FORCE)")
+    """A database of its own, and another to restore it into."""
+    with fresh_database(pg_url, "backup") as source, fresh_database(pg_url, "restored") as restored:
+        yield source, restored
 
 
 def test_a_postgresql_store_dumped_and_restored_audits_whole(own_database: tuple[str, str], tmp_path: Path) -> None:

@@ -9,12 +9,10 @@ from __future__ import annotations
 import random
 import signal
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import psycopg
 import pytest
 
 from loveletter.client import Client
@@ -26,7 +24,7 @@ from loveletter.events.sqlite_store import SqliteStore
 from loveletter.events.store import EventStore
 from loveletter.referee.seeks import WIDEN, WINDOW, pairings, window
 from tests.servers import ADMIN, Server, ServerProcess, admin_log, log_events, play_game, read_sse, server_fixture  # noqa: F401  (fixture)
-from tests.stores import pg_url  # noqa: F401  (fixture)
+from tests.stores import own_database, pg_url  # noqa: F401  (fixtures)
 from tests.test_bots_online import Served
 from tests.test_challenges import account, code, post
 
@@ -208,18 +206,7 @@ def test_seeks_left_open_by_a_stopped_referee_are_paired_by_the_next(tmp_path: P
         referee.stop(signal.SIGKILL)
 
 
-@pytest.fixture
-def own_database(pg_url: str) -> Iterator[str]:  # noqa: F811
-    """A database of its own in the session's cluster: no other test's worker sweeps its seeks."""
-    name = "seeks_" + uuid.uuid4().hex[:12]
-    with psycopg.connect(pg_url, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    yield pg_url.rsplit("/", 1)[0] + "/" + name
-    with psycopg.connect(pg_url, autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-
-
-def test_a_worker_that_never_received_a_seek_pairs_those_left_open(own_database: str) -> None:
+def test_a_worker_that_never_received_a_seek_pairs_those_left_open(own_database: str) -> None:  # noqa: F811
     received = ServerProcess(own_database, admin_token=ADMIN).wait_ready()
     try:
         first, second, wait = two_seeks_apart(received.url)
@@ -231,7 +218,7 @@ def test_a_worker_that_never_received_a_seek_pairs_those_left_open(own_database:
         paired_after(other.url, first, second, wait)
 
 
-def test_a_worker_running_all_along_pairs_the_seeks_of_a_worker_that_died(own_database: str) -> None:
+def test_a_worker_running_all_along_pairs_the_seeks_of_a_worker_that_died(own_database: str) -> None:  # noqa: F811
     # Worker B starts before any seek exists; A receives both seeks and is killed before their window opens. B
     # never receives a seek, yet pairs them: it keeps looking at the queue while idle.
     with ServerProcess(own_database, admin_token=ADMIN) as other:

@@ -11,27 +11,14 @@ import signal
 import threading
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import psycopg
-import pytest
 
 from tests.balancer import HAProxy, installed
 from tests.needs import need
 from tests.servers import ADMIN, ServerProcess, admin_log, log_events
-from tests.stores import pg_url  # noqa: F401  (fixture)
-
-
-@pytest.fixture
-def own_database(pg_url: str) -> Iterator[str]:  # noqa: F811
-    name = "hosts_" + uuid.uuid4().hex[:12]
-    with psycopg.connect(pg_url, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    yield pg_url.rsplit("/", 1)[0] + "/" + name
-    with psycopg.connect(pg_url, autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+from tests.stores import own_database, pg_url  # noqa: F401  (fixtures)
 
 
 class Follower(threading.Thread):
@@ -88,7 +75,7 @@ def move(url: str, gid: str, tokens: list[str], rng: random.Random) -> bool:
     return True
 
 
-def test_two_hosts_behind_haproxy_survive_one_killed(own_database: str, tmp_path: Path) -> None:
+def test_two_hosts_behind_haproxy_survive_one_killed(own_database: str, tmp_path: Path) -> None:  # noqa: F811
     need("haproxy", installed())
     settings = {"admin_token": ADMIN, "shared_limits": "true", "create_rate": "0", "move_rate": "0",
                 "creation_refill": "0.0001"}  # fmt: skip

@@ -6,27 +6,14 @@ process (`LOVELETTER_SHARED_LIMITS=false`), the same requests get twice the allo
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 
 import httpx
-import psycopg
 import pytest
 
 from tests.servers import ADMIN, ServerProcess
-from tests.stores import pg_url  # noqa: F401  (fixture)
+from tests.stores import own_database, pg_url  # noqa: F401  (fixtures)
 
 BURST = 4
-
-
-@pytest.fixture
-def own_database(pg_url: str) -> Iterator[str]:  # noqa: F811
-    """A database of its own: no other test's requests share its buckets."""
-    name = "limits_" + uuid.uuid4().hex[:12]
-    with psycopg.connect(pg_url, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    yield pg_url.rsplit("/", 1)[0] + "/" + name
-    with psycopg.connect(pg_url, autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def workers(database: str, shared: bool) -> list[ServerProcess]:
@@ -50,7 +37,7 @@ def statuses(urls: list[str], send: object, count: int) -> list[int]:
 
 
 @pytest.mark.parametrize("shared", [True, False], ids=["shared", "per-process"])
-def test_two_workers_refuse_the_burst_one_worker_refuses(own_database: str, shared: bool) -> None:
+def test_two_workers_refuse_the_burst_one_worker_refuses(own_database: str, shared: bool) -> None:  # noqa: F811
     both = workers(own_database, shared)
     try:
         urls = [w.url for w in both]

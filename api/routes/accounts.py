@@ -11,11 +11,11 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
 from loveletter.api import parse
-from loveletter.api.limits import Throttle
 from loveletter.api.openapi import answers, problem
 from loveletter.api.routes.bodies import AccountIn, AccountKeyIn
 from loveletter.api.routes.deps import RefereeDep
 from loveletter.api.routes.replies import reply
+from loveletter.api.throttle import Throttle
 from loveletter.client.models import Answer
 from loveletter.referee.refusals import account_not_found
 

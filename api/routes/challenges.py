@@ -11,12 +11,12 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
 from loveletter.api import parse
-from loveletter.api.limits import Throttle
 from loveletter.api.openapi import answers, problem
 from loveletter.api.routes.accounts import NOT_FOUND, WRONG_KEY, account_id
 from loveletter.api.routes.bodies import AccountKeyIn, ChallengeIn
 from loveletter.api.routes.deps import RefereeDep
 from loveletter.api.routes.replies import reply
+from loveletter.api.throttle import Throttle
 from loveletter.client.account_models import Accepted, Challenge, ChallengeList
 from loveletter.referee.refusals import challenge_not_found
 

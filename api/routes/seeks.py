@@ -12,12 +12,12 @@ from fastapi.responses import Response
 from pydantic import ConfigDict, Field
 
 from loveletter.api import parse
-from loveletter.api.limits import Throttle
 from loveletter.api.openapi import answers, problem
 from loveletter.api.routes.accounts import WRONG_KEY
 from loveletter.api.routes.bodies import _Body
 from loveletter.api.routes.deps import RefereeDep
 from loveletter.api.routes.replies import reply
+from loveletter.api.throttle import Throttle
 from loveletter.client.account_models import Seek
 from loveletter.referee.refusals import seek_not_found
 

@@ -23,7 +23,7 @@ run: $(STAMP)
 ## build the docs strictly, then every test (quick Hypothesis profile). None is skipped unless asked by name:
 ## LOVELETTER_SKIP=browser,postgres,curl,root make test
 test: system $(STAMP) lint docs-check
-	$(BIN)/python -m pytest -n 2 -p no:cacheprovider --durations=20
+	$(BIN)/python -m pytest -n 3 --dist worksteal -p no:cacheprovider --durations=20
 
 ## make system: install (as root) the Debian packages the tests need, or print the command that does
 system:

@@ -6,11 +6,19 @@ that quietly left them out is seen (tests/needs.py: they are never skipped unles
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from loveletter.core.memo import forget_all
+
+# The tests speak plain HTTP to 127.0.0.1 and nothing else, yet httpx builds a TLS context for every client it makes
+# and that context read a whole CA bundle (28 ms a client, a file named by SSL_CERT_FILE or certifi's): the suite
+# made thousands of clients, a request's `httpx.get` one each. A folder of CAs is read lazily, when a TLS peer needs
+# one, which never happens here; this process and those it starts use one (httpx reads SSL_CERT_DIR).
+os.environ.pop("SSL_CERT_FILE", None)
+os.environ["SSL_CERT_DIR"] = "/etc/ssl/certs"
 
 BROWSER_FILES = {"test_browser_docs.py"}
 _ran: dict[str, int] = {"browser": 0, "postgres": 0}

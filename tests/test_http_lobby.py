@@ -122,22 +122,28 @@ def test_four_strangers_join_a_public_game_from_the_lobby_and_none_reads_another
     late = join(lobby.base, game_id, name="Eve")
     assert (late.status_code, late.json()["code"]) == (409, "game_full")
 
+    # One client each for the whole game (a new client per check cost more than the game: 40 s of a busy machine).
+    anyone, org = client(lobby.base), client(lobby.base, organiser)
+    seats = {seat: client(lobby.base, token) for seat, token in tokens.items()}
+
     def nobody_reads_another_hand() -> None:
-        with client(lobby.base) as anyone, client(lobby.base, organiser) as org:
-            spectator = anyone.get(f"/games/{game_id}").json()
-            as_organiser = org.get(f"/games/{game_id}").json()
-            assert as_organiser == spectator  # the organiser reads what a spectator reads, no more
-            assert spectator["view"]["hand"] == [] and spectator["legal_moves"] == []
-            assert org.get(f"/games/{game_id}/events").json() == anyone.get(f"/games/{game_id}/events").json()
-        for seat, token in tokens.items():
-            with client(lobby.base, token) as c:
-                v = c.get(f"/games/{game_id}").json()["view"]
+        spectator = anyone.get(f"/games/{game_id}").json()
+        as_organiser = org.get(f"/games/{game_id}").json()
+        assert as_organiser == spectator  # the organiser reads what a spectator reads, no more
+        assert spectator["view"]["hand"] == [] and spectator["legal_moves"] == []
+        assert org.get(f"/games/{game_id}/events").json() == anyone.get(f"/games/{game_id}/events").json()
+        for seat, c in seats.items():
+            v = c.get(f"/games/{game_id}").json()["view"]
             assert v["seat"] == seat
             for other in v["seats"]:  # a hand is known only after one's own card showed it
                 if other["seat"] != seat and other["known_hand"] is not None:
                     assert v["round"] >= 1
 
-    final = play_out(lobby.base, game_id, tokens, nobody_reads_another_hand)
+    try:
+        final = play_out(lobby.base, game_id, tokens, nobody_reads_another_hand)
+    finally:
+        for c in (anyone, org, *seats.values()):
+            c.close()
     assert final["view"]["winners"]
     events = log_events(admin_log(lobby.base, game_id))
     assert [type(e).TYPE for e in events[:5]] == ["game_started", *["seat_joined"] * 4]

@@ -66,8 +66,8 @@ def move(url: str, gid: str, tokens: list[str], rng: random.Random) -> bool:
         return False
     auth = {"Authorization": f"Bearer {tokens[active]}"}
     mine = httpx.get(f"{url}/games/{gid}", headers=auth, timeout=30).json()
-    if mine["version"] < seen["version"]:  # this host had not heard of the last move yet: ask again
-        return True
+    if mine["version"] != seen["version"] or not mine["legal_moves"]:
+        return True  # the two reads were answered by hosts a move apart (either one behind): ask again
     chosen = rng.choice(mine["legal_moves"])
     done = httpx.post(f"{url}/games/{gid}/moves", json={"type": "code", "action_code": chosen["action_code"]},
                       headers={**auth, "If-Match": f'"{mine["version"]}"'}, timeout=30)  # fmt: skip

@@ -169,7 +169,7 @@ def test_beyond_the_in_flight_cap_the_answer_is_503_at_once_and_health_still_ans
         finally:
             for sock in held:
                 sock.close()
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 30  # a bound for a busy machine, not a wait
         while http.get("/rulesets").status_code != 200:  # the held requests end as their clients leave
             assert time.monotonic() < deadline, "the in-flight count did not come down"
             time.sleep(0.05)
@@ -306,7 +306,7 @@ def test_streams_are_capped_per_token_and_in_all(url: str) -> None:
         finally:
             for s in mine:
                 s.close()
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 30
         while True:  # closed streams are counted out as the referee sees their clients leave
             try:
                 open_stream(url, path, ann).close()

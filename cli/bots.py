@@ -15,6 +15,7 @@ import httpx
 import orjson
 from rich.console import Console
 
+from loveletter.cli.bot_names import BUILT_IN_BOTS
 from loveletter.cli.failures import Failure, fail, fail_with
 from loveletter.cli.options import UI, Group, _, lang_option
 from loveletter.cli.text import Integer, OneOf
@@ -48,10 +49,10 @@ def bot() -> None:
     "run",
     help=_(
         "Play one seat with the bot BOT — MODULE:NAME, path/to/bot.py:NAME (a function or class given the seat's "
-        "game, answering one of its legal moves) or a built-in (heuristic, random) — until the game ends: a game by "
+        f"game, answering one of its legal moves) or a built-in ({BUILT_IN_BOTS}) — until the game ends: a game by "
         "its invite, or the first open public seat of the lobby.",
         "Jouer un siège avec le robot BOT — MODULE:NOM, chemin/du/robot.py:NOM (une fonction ou une classe qui "
-        "reçoit la partie du siège et répond l'un de ses coups légaux) ou un robot intégré (heuristic, random) — "
+        f"reçoit la partie du siège et répond l'un de ses coups légaux) ou un robot intégré ({BUILT_IN_BOTS}) — "
         "jusqu'à la fin de la partie : une partie par son invitation, ou le premier siège ouvert d'une partie "
         "publique du salon.",
     ),
@@ -93,8 +94,8 @@ def bot() -> None:
     type=Integer(UI),
     default=None,
     help=_(
-        "seed of a built-in bot's random choices (heuristic, random)",
-        "graine des choix au hasard d'un robot intégré (heuristic, random)",
+        f"seed of a built-in bot's random choices ({BUILT_IN_BOTS})",
+        f"graine des choix au hasard d'un robot intégré ({BUILT_IN_BOTS})",
     ),
 )
 @click.option(
@@ -170,9 +171,10 @@ def bot() -> None:
     metavar="FILE",
     help=_(
         "with --stay, where the bot keeps its games and place in the stream across restarts (default: "
-        ".loveletter-bot-ACCOUNT.json)",
-        "avec --stay, où le robot garde ses parties et sa place dans "
-        "le flux d'un redémarrage à l'autre (défaut : .loveletter-bot-COMPTE.json)",
+        ".loveletter-bot-HASH.json in the working directory, HASH the first 12 hex digits of the key's SHA-256)",
+        "avec --stay, où le robot garde ses parties et sa place dans le flux d'un redémarrage à l'autre (défaut : "
+        ".loveletter-bot-EMPREINTE.json dans le dossier courant, EMPREINTE les 12 premiers chiffres hexadécimaux du "
+        "SHA-256 de la clé)",
     ),
 )
 @lang_option
@@ -274,13 +276,23 @@ def _stay(server: str, key: str, player: Any, wanted: Any, state_file: str | Non
     import hashlib
     from pathlib import Path
 
-    from loveletter.client import Client
+    from loveletter.client import Client, RefereeError
     from loveletter.play.online import Staying
 
     default = f".loveletter-bot-{hashlib.sha256(key.encode()).hexdigest()[:12]}.json"  # no key in a file name
     _stop_on_signals()
     with Client(server, language=lang) as c:
-        Staying(c, key, player, wanted, Path(state_file or default), lambda line: print(line, flush=True)).run()
+        try:
+            Staying(c, key, player, wanted, Path(state_file or default), lambda line: print(line, flush=True)).run()
+        except RefereeError as exc:  # a refusal, not an absence (those are waited for): nothing to wait for
+            if exc.code == "account_key_rejected":
+                fail(
+                    f"{server} refused the account key ({exc.status} {exc.code}): give the key the account was "
+                    "made with, or its latest rotation (--account-key or LOVELETTER_ACCOUNT_KEY)",
+                    f"{server} a refusé la clé du compte ({exc.status} {exc.code}) : donnez la clé reçue à la "
+                    "création du compte, ou la dernière reçue (--account-key ou LOVELETTER_ACCOUNT_KEY)",
+                )
+            fail_with(BilingualError(Text(f"the referee refused: {exc}", f"l'arbitre a refusé : {exc}")))
 
 
 def _ctrl_c_stops() -> None:

@@ -13,6 +13,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from loveletter.cli.bot_names import BUILT_IN_BOTS
 from loveletter.cli.failures import fail, fail_with
 from loveletter.cli.options import RULESET_HELP, UI, _, command, lang_option
 from loveletter.cli.text import Integer
@@ -48,9 +49,9 @@ from loveletter.core.lang import Lang, os_error
     default="",
     metavar="BOT,BOT,…",
     help=_(
-        "one bot per seat, comma-separated: heuristic, random, or a bot of your own as MODULE:NAME or "
+        f"one bot per seat, comma-separated: {BUILT_IN_BOTS}, or a bot of your own as MODULE:NAME or "
         "path/to/bot.py:NAME",
-        "un robot par siège, séparés par des virgules : heuristic, random, ou un robot à vous, MODULE:NOM ou "
+        f"un robot par siège, séparés par des virgules : {BUILT_IN_BOTS}, ou un robot à vous, MODULE:NOM ou "
         "chemin/du/robot.py:NOM",
     ),
 )

@@ -16,6 +16,8 @@ from loveletter.cli.failures import fail
 from loveletter.cli.options import _, command, lang_option
 from loveletter.core.lang import os_error
 
+COLUMNS = ("#", "account", "name", "kind", "mu", "sigma", "games")
+
 
 @command(
     help=_(
@@ -74,12 +76,14 @@ def ratings(files: tuple[Path, ...], ruleset: str | None, players: int | None, a
         sys.stdout.write(orjson.dumps(out, option=orjson.OPT_INDENT_2).decode() + "\n")
         return
     console = Console()
+    french = lang == "fr"
+    columns = ("#", "compte", "nom", "genre", "mu", "sigma", "parties") if french else COLUMNS
     for (r, n), ladder in ladders.items():
-        table = Table(title=f"{r}, {n} players / joueurs")
-        for column in ("#", "account", "name", "kind", "mu", "sigma", "games"):
+        table = Table(title=f"{r}, {n} joueurs" if french else f"{r}, {n} players")
+        for column in columns:
             table.add_column(column)
         for i, s in enumerate(ladder, start=1):
             table.add_row(str(i), s.account, s.name, s.kind, f"{s.mu:.3f}", f"{s.sigma:.3f}", str(s.games))
         console.print(table)
     for note in skipped:
-        console.print(f"not counted: {note}")
+        console.print(f"non comptée : {note}" if french else f"not counted: {note}")

@@ -18,6 +18,7 @@ import orjson
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from loveletter.cli.bot_names import BUILT_IN_BOTS, STAND_IN
 from loveletter.cli.failures import fail, fail_with
 from loveletter.cli.options import RULESET_HELP, UI, _, command, lang_option
 from loveletter.cli.progress import RateColumn
@@ -61,8 +62,8 @@ class Seconds(click.ParamType):
     required=True,
     metavar="BOT,BOT,…",
     help=_(
-        "the entrants, comma-separated: heuristic, random, or a bot of your own as MODULE:NAME or path/to/bot.py:NAME",
-        "les participants, séparés par des virgules : heuristic, random, ou un robot à vous, MODULE:NOM ou "
+        f"the entrants, comma-separated: {BUILT_IN_BOTS}, or a bot of your own as MODULE:NAME or path/to/bot.py:NAME",
+        f"les participants, séparés par des virgules : {BUILT_IN_BOTS}, ou un robot à vous, MODULE:NOM ou "
         "chemin/du/robot.py:NOM",
     ),
 )
@@ -180,10 +181,12 @@ class Seconds(click.ParamType):
     show_default=True,
     help=_(
         "when a bot does not decide (it crashed, overran its time or answered an illegal move), its seat resigns "
-        "(it finishes last), or the heuristic bot plays that decision for it; in process as over HTTP (Rulings "
+        f"(it finishes last), or the {STAND_IN} bot plays that decision for it (the referee's stand-in); in process as "
+        "over HTTP (Rulings "
         "§12: docs/rulings.md#s12)",
         "quand un robot ne décide pas (il a échoué, dépassé son temps ou répondu un coup illégal), son siège "
-        "abandonne (il finit dernier), ou le robot heuristique joue cette décision pour lui ; dans le processus "
+        f"abandonne (il finit dernier), ou le robot {STAND_IN} joue cette décision pour lui (le remplaçant de "
+        "l'arbitre) ; dans le processus "
         "comme par HTTP (Décisions §12 : docs/rulings.md#s12)",
     ),
 )

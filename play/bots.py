@@ -20,7 +20,7 @@ from loveletter.play.policies import (
     choose_random_code,
 )
 
-__all__ = ["BOTS", "Bot", "Policy", "get_bot"]
+__all__ = ["BOTS", "STAND_IN", "Bot", "Policy", "get_bot"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +49,11 @@ BOTS: dict[str, Bot] = {
     "heuristic": Bot("heuristic", choose_heuristic),
     "expert": Bot("expert", choose_expert),
 }
+
+
+STAND_IN = "expert"
+"""Who decides for a seat whose turn clock ran out in a game with `on_timeout: bot` (RULINGS §12): the referee's
+stand-in and the in-process tournament's are this one bot, so a timeout weighs the same in both."""
 
 
 def get_bot(name: str) -> Bot:

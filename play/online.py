@@ -41,6 +41,13 @@ def pause(failures: int) -> float:
     return min(RETRY_CAP, RETRY_SECONDS * 2.0 ** max(failures - 1, 0))
 
 
+def why(error: Exception) -> str:
+    """What went wrong reaching the referee, in a few words: the transport's failure or the referee's status."""
+    if isinstance(error, RefereeError):
+        return f"{error.status} {error.code}"
+    return type(error).__name__
+
+
 def unreachable(error: Exception) -> bool:
     """Whether `error` says the referee is away for now (down, restarting, overloaded) rather than refusing."""
     return isinstance(error, httpx.TransportError) or (
@@ -115,8 +122,11 @@ class Staying:
 
     def run(self) -> None:
         """Stay online until Ctrl-C (then stop as `on_stop` says) or until `games` games are finished."""
-        self.account = self._retrying(lambda: self.client.whoami(self.key)).account_id
+        me = self._retrying(lambda: self.client.whoami(self.key))
+        self.account = me.account_id
+        self.say(f"online as {me.name} ({me.account_id}) at {self.client.base_url}")
         for game_id, token in list(self.state.games.items()):
+            self.say(f"game {game_id}: resumed")
             self._start(game_id, token)
         self._seek_if_room()
         follower = threading.Thread(target=self._follow, daemon=True)
@@ -160,7 +170,14 @@ class Staying:
                 if self.stopping.is_set() or not unreachable(error):
                     raise
                 failures += 1
-                time.sleep(pause(failures))
+                self._away(error, failures)
+
+    def _away(self, error: Exception, failures: int, where: str = "") -> None:
+        """Say that the referee could not be reached and when it is tried again, then wait that long: a bot left
+        retrying in silence looks like a bot that hangs."""
+        wait = pause(failures)
+        self.say(f"{where}referee unreachable ({why(error)}): trying again in {wait:g} s")
+        time.sleep(wait)
 
     def _follow(self) -> None:
         """Read the account's stream for ever, reconnecting after the referee is gone for a while."""
@@ -175,9 +192,9 @@ class Staying:
                     with self.lock:
                         self.state.last = event.id
                         self._save()
-            except (httpx.TransportError, RefereeError):
+            except (httpx.TransportError, RefereeError) as error:
                 failures += 1
-                time.sleep(pause(failures))
+                self._away(error, failures)
 
     def _handle(self, event: AccountEvent) -> None:
         if event.type == "challenge_received" and event.challenge is not None:
@@ -218,6 +235,7 @@ class Staying:
             self.state.games[game_id] = token
             self.pending.discard(game_id)
             self._save()
+        self.say(f"game {game_id}: started")
         self._start(game_id, token)
 
     def _start(self, game_id: str, token: str) -> None:
@@ -243,7 +261,7 @@ class Staying:
                     self.say(f"game {game_id}: {error}")
                     break
                 failures += 1
-                time.sleep(pause(failures))
+                self._away(error, failures, f"game {game_id}: ")
             except Exception:  # the bot's own code failed: its seat resigns (RULINGS §12), the others play on
                 self.say(f"game {game_id}: the bot failed, its seat resigns\n{traceback.format_exc().rstrip()}")
                 with suppress(httpx.TransportError, RefereeError):

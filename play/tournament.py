@@ -6,15 +6,15 @@ dealt from the same server seed — so round k of each game is shuffled alike, a
 hold the cards every other one held. Luck of the deal then cancels out within the set instead of over thousands of
 games. Lineups cycle through the bots (in a new seeded order every cycle), so every bot sits equally often.
 
-The built-in bots (`heuristic`, `random`) are played through `play.bots` directly; any other bot is given the
-seat's `Game` built by `loveletter.play.harness.seat_game` — the very shape it gets over HTTP — and its answer is
-judged like a move sent to the referee. It is asked on a thread of its own (`play.asking.Worker`) and waited for
-`turn_seconds` at most. A decision the bot does not make costs what it costs over HTTP, where the
-turn clock then runs out (RULINGS §12): with `on_timeout` resign (the default) the seat resigns, with `on_timeout`
-bot the heuristic plays that decision for it; either way it is a timeout. A bot that raises is done for the game, as
-its process is over HTTP (its later decisions all time out), and its first traceback is kept; an illegal answer
-counts as refused and times out that one decision. The in-process game's log has no clock: a timeout that resigns is
-recorded as the seat's resignation.
+The built-in bots (`expert`, `heuristic`, `random`) are played through `play.bots` directly; any other bot is
+given the seat's `Game` built by `loveletter.play.harness.seat_game` — the very shape it gets over HTTP — and its
+answer is judged like a move sent to the referee. It is asked on a thread of its own (`play.asking.Worker`) and
+waited for `turn_seconds` at most. A decision the bot does not make costs what it costs over HTTP, where the turn
+clock then runs out (RULINGS §12): with `on_timeout` resign (the default) the seat resigns, with `on_timeout` bot
+the stand-in (`play.bots.STAND_IN`, the referee's too) plays that decision for it; either way it is a timeout. A
+bot that raises is done for the game, as its process is over HTTP (its later decisions all time out), and its
+first traceback is kept; an illegal answer counts as refused and times out that one decision. The in-process game's
+log has no clock: a timeout that resigns is recorded as the seat's resignation.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_OVER, PHASE_P
 from loveletter.core.views import view
 from loveletter.events.log import Header, write_game
 from loveletter.play.asking import Crashed, TimedOut, Worker
-from loveletter.play.bots import BOTS, get_bot
+from loveletter.play.bots import BOTS, STAND_IN, get_bot
 from loveletter.play.bots import Bot as Policy
 from loveletter.play.harness import Bot, LogTold, load, seat_game, short_name
 from loveletter.play.outcome import Outcome
@@ -243,7 +243,7 @@ def _play(
     n = config.players
     refused, crashes, timeouts, tracebacks = [0] * n, [0] * n, [0] * n, [""] * n
     told = [LogTold(record, seat) for seat in range(n)]  # what each seat was told, read when its bot asks
-    fallback = get_bot("heuristic")
+    fallback = get_bot(STAND_IN)
     game_id = _game_id(config, seating)
     state = INITIAL.thaw()
     command: Command = StartGame(config.ruleset, names, dict(config.options), seed_commitment=commitment(seed))
@@ -284,7 +284,7 @@ def _play(
 
 def _timed_out(config: Config, state: GameState, seat: int, fallback: Policy, rng: random.Random) -> Command:
     """What the referee's clock does to a seat whose decision did not come (RULINGS §12): it resigns, at the time
-    this process saw it, or the heuristic decides for it."""
+    this process saw it, or the stand-in (`play.bots.STAND_IN`, as the referee's) decides for it."""
     if config.on_timeout == "resign":
         return Resign(seat, max(state.clock, int(time.time() * 1000)))
     return fallback.choose(view(state, seat), legal_moves(state, seat), rng)

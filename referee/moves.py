@@ -8,7 +8,7 @@ store (this worker's cache may be behind); a lost race at the store reads the ga
 What follows a move by itself (chance, the bot seats, a person's clock) is `referee.following`'s: a bot that thinks
 (the `expert`) is awaited from the thinking room's worker processes, never run on the event loop, and a game
 created with such a bot to play first has its move recorded by a task of its own (`_nudge`). The `expert` also
-decides for a seat whose clock ran out under `on_timeout: bot` (`TIMEOUT_BOT`)."""
+decides for a seat whose clock ran out under `on_timeout: bot` (`play.bots.STAND_IN`)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ from loveletter.core.rules import RuleViolation
 from loveletter.core.state import PHASE_CHANCELLOR, PHASE_PLAY, GameState
 from loveletter.core.views import view
 from loveletter.events.store import Append, ConflictError, EventStore, GameIndex, Idempotency
+from loveletter.play.bots import STAND_IN
 from loveletter.play.thinking import OFF_THE_LOOP, Thinking
 from loveletter.referee.commands import command, deal_of
 from loveletter.referee.following import Following, thinker
@@ -45,8 +46,6 @@ log = structlog.get_logger()
 
 MAX_RETRIES = 5
 T = TypeVar("T")
-TIMEOUT_BOT = "expert"
-"""Who decides for a seat whose clock ran out in a game with `on_timeout: bot`."""
 Kept = tuple[int, bytes]
 """An answer as its transport keeps it with an idempotency key (for HTTP: the status and the body's bytes); the
 referee stores and replays it without reading it."""
@@ -274,7 +273,7 @@ class Judge:
             events = list(decide(state, TimeOut(seat, now)))
             after = fold(events, state)
             if after.on_timeout == "bot" and after.active == seat and after.phase in (PHASE_PLAY, PHASE_CHANCELLOR):
-                events += decide(after, await self.follow.thought(after, table.record, TIMEOUT_BOT))
+                events += decide(after, await self.follow.thought(after, table.record, STAND_IN))
             if await self.commit(table, state, events) is None:
                 return None  # another worker acted (or the player moved just in time): judge the new state
             log.info("clock ran out", game_id=game_id, seat=seat, on_timeout=state.on_timeout)

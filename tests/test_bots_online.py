@@ -9,6 +9,7 @@ allow."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import threading
@@ -126,7 +127,9 @@ def test_two_staying_bots_play_four_rated_games_and_the_ladder_is_their_fold(ser
     bots = [staying(url, a["key"], tmp_path / f"{n}.json", "--seek", "--rated", "--games", "4")
             for n, a in enumerate((one, two))]  # fmt: skip
     outs = [finished(b) for b in bots]
-    assert all(o.count(" over (") == 4 for o in outs), outs
+    assert all(o.count(" over (") == 4 and o.count(": started\n") == 4 for o in outs), outs
+    for out, who in zip(outs, (one, two), strict=True):  # it says where it is online, first
+        assert out.startswith(f"online as {who['name']} ({who['account_id']}) at {url}\n"), out
     games = httpx.get(f"{url}/accounts/{one['account_id']}").json()["games"]
     assert len(games) == 4 and httpx.get(f"{url}/accounts/{two['account_id']}").json()["games"] == games
     logs = [log_of(url, g) for g in games]
@@ -249,7 +252,10 @@ def test_a_staying_bot_plays_on_after_its_referee_restarts(tmp_path: Path, how: 
             time.sleep(2)
             final = play(seat, game, load("random", 11))  # my moves after the restart: the bot must answer them
         out = finished(bot)
-        assert f"game {game} over (1 finished)" in out and f"game {game}:" not in out, out
+        assert f"game {game} over (1 finished)" in out, out
+        about = [line for line in out.splitlines() if line.startswith(f"game {game}: ")]
+        assert about[0] == f"game {game}: started", out  # then only the referee's absence, never an error
+        assert all(re.fullmatch(r"game \S+: referee unreachable \(.+\): trying again in \d+ s", a) for a in about[1:])
         data = httpx.get(f"{url}/games/{game}/log", headers={"Authorization": f"Bearer {ADMIN}"}).content
         events = log_events(data)
         verify_log(data, tmp_path)  # every move the referee took is legal, the log signed and whole
@@ -284,7 +290,9 @@ def test_ctrl_c_finishes_the_games_under_way_and_takes_no_new_one(server: Server
                 time.sleep(0.05)
             proc.send_signal(signal.SIGINT)
             assert proc.stdout is not None
-            assert proc.stdout.readline() == "stopping: finish 1 game(s)\n"  # said once it takes nothing new
+            said = [proc.stdout.readline() for _ in range(3)]  # what it did, then "stopping" once it takes nothing new
+            assert said == [f"online as {it['name']} ({it['account_id']}) at {url}\n", f"game {game}: started\n",
+                            "stopping: finish 1 game(s)\n"], said  # fmt: skip
             late = post(url, "/challenges", {"key": other["key"], "to": it["name"], "ruleset": "2012"}).json()
             final = play(seat, game, load("random", 4))
         out = finished(proc, timeout=120)

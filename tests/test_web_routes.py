@@ -137,22 +137,24 @@ def test_a_seat_is_present_while_its_event_stream_is_open(base: str) -> None:
 
     def present() -> list[bool]:
         answer: list[bool] = httpx.get(f"{base}/web/games/{game}/presence").json()["present"]
-        assert httpx.get(f"{base}/web/games/{game}/story").json()["present"] == answer
         return answer
 
-    assert present() == [False, False]
+    def comes_to(expected: list[bool]) -> None:
+        """Wait until the presence is `expected`, then check that the story says the same (read once it holds:
+        read while a stream opens or closes, the two answers may fall on either side of the change)."""
+        deadline = time.monotonic() + 30  # a bound for a busy machine, not a wait
+        while present() != expected:
+            assert time.monotonic() < deadline, present()
+            time.sleep(0.02)
+        assert httpx.get(f"{base}/web/games/{game}/story").json()["present"] == expected
+
+    comes_to([False, False])
     with httpx.Client(timeout=10) as client:
         request = client.build_request("GET", f"{base}/games/{game}/stream", params={"token": ann})
         stream = client.send(request, stream=True)
         watcher = client.send(client.build_request("GET", f"{base}/games/{game}/stream"), stream=True)
         assert stream.status_code == 200 and watcher.status_code == 200
-        deadline = time.monotonic() + 30  # a bound for a busy machine, not a wait
-        while present() != [True, False]:  # Ann's stream makes her present; a spectator's counts for nobody
-            assert time.monotonic() < deadline, present()
-            time.sleep(0.02)
+        comes_to([True, False])  # Ann's stream makes her present; a spectator's counts for nobody
         stream.close()
-        deadline = time.monotonic() + 30
-        while present() != [False, False]:  # gone once her stream is closed
-            assert time.monotonic() < deadline, present()
-            time.sleep(0.05)
+        comes_to([False, False])  # gone once her stream is closed
         watcher.close()

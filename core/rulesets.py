@@ -136,12 +136,15 @@ class Ruleset:
     deck: tuple[Card, ...] = field(init=False)
     cards: tuple[Card, ...] = field(init=False)
     """The card kinds in this ruleset, by increasing value (computed once: every seat view lists them)."""
+    counts: tuple[tuple[Card, int], ...] = field(init=False)
+    """Each kind of `cards` with its copies, in that order: a view's unseen counts start from `dict(counts)`."""
 
     def __post_init__(self) -> None:
         deck = tuple(card for card in Card for _ in range(self.copies.get(card, 0)))
         object.__setattr__(self, "deck", deck)
         kinds = sorted((c for c in Card if self.copies.get(c, 0)), key=self.values.__getitem__)
         object.__setattr__(self, "cards", tuple(kinds))
+        object.__setattr__(self, "counts", tuple((c, self.copies[c]) for c in kinds))
 
     def has(self, card: Card) -> bool:
         return self.copies.get(card, 0) > 0

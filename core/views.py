@@ -6,6 +6,7 @@ unless the viewer's own cards showed it to them (Priest, Baron, King, their own 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from loveletter.core.cards import Card
@@ -112,6 +113,68 @@ class View(NamedTuple):
         }
 
 
+class Glance(NamedTuple):
+    """What a seat's own decision reads of its view, and no more: its hand, the deck's size, the unseen counts, what it
+    knows of each hand (`known[i]`, None for its own) and the favors. A policy played thousands of times a second
+    (the engine's rollouts) reads this instead of a whole `View`, which costs a seat tuple for every seat, the
+    options and the deck's known cards at every decision."""
+
+    seat: int
+    ruleset: str
+    hand: tuple[Card, ...]
+    deck_size: int
+    unseen: dict[Card, int]
+    known: tuple[Card | None, ...]
+    favors: tuple[int, ...]
+
+    @classmethod
+    def of(cls, seen: View) -> Glance:
+        """The glance of a seat's view (the same as `glance(state, seat)` for the state it was made from)."""
+        if seen.seat is None:
+            raise ValueError("a spectator makes no decision")
+        return cls(
+            seen.seat,
+            seen.ruleset,
+            seen.hand,
+            seen.deck_size,
+            seen.unseen,
+            tuple(s.known_hand for s in seen.seats),
+            tuple(s.favors for s in seen.seats),
+        )
+
+
+def glance(state: GameState, seat: int) -> Glance:
+    """`Glance.of(view(state, seat))`, without building the view."""
+    rs = state.ruleset
+    if rs is None:
+        raise ValueError("no game yet")
+    knows = list(state.knows[seat])
+    knows[seat] = None
+    hand = state.hands[seat]
+    return Glance(seat, rs.id, hand, len(state.deck), _unseen(state, seat, hand, knows), tuple(knows), state.favors)
+
+
+def _unseen(
+    state: GameState, seat: int | None, hand: tuple[Card, ...], knows: Iterable[Card | None]
+) -> dict[Card, int]:
+    """How many of each card `seat` has not seen: all copies less those face up, in front of any seat, in its hand,
+    in the hands it knows (`knows[i]`, its own left None) and among the deck's cards it knows."""
+    rs = state.ruleset
+    assert rs is not None
+    unseen = dict(rs.counts)
+    for group in (state.face_up, *state.front, hand):
+        for card in group:
+            unseen[card] -= 1
+    for known in knows:
+        if known is not None:
+            unseen[known] -= 1
+    if seat is not None:
+        for pos, card in state.deck_known[seat]:
+            if pos >= state.drawn:
+                unseen[card] -= 1
+    return unseen
+
+
 def view(state: GameState, seat: int | None) -> View:
     """What `seat` (or, with None, a spectator) may know of `state`."""
     rs = state.ruleset
@@ -150,18 +213,7 @@ def view(state: GameState, seat: int | None) -> View:
     deck_known: tuple[tuple[int, Card], ...] = ()
     if seat is not None and state.deck_known[seat]:
         deck_known = tuple((pos - state.drawn, card) for pos, card in state.deck_known[seat] if pos >= state.drawn)
-    # what the viewer has seen of each kind: face up, every discard, the own hand, known hands and deck cards
-    seen: dict[Card, int] = {}
-    for group in (state.face_up, *fronts, hand):
-        for card in group:
-            seen[card] = seen.get(card, 0) + 1
-    for i, known in enumerate(knows):  # the own hand is counted above
-        if known is not None and i != seat:
-            seen[known] = seen.get(known, 0) + 1
-    for _, card in deck_known:
-        seen[card] = seen.get(card, 0) + 1
-    copies = rs.copies
-    unseen = {card: copies[card] - seen.get(card, 0) for card in rs.cards}
+    unseen = _unseen(state, seat, hand, (k if i != seat else None for i, k in enumerate(knows)))
     return View(
         seat=seat,
         ruleset=rs.id,

@@ -48,7 +48,7 @@ from loveletter.core.evolve import evolve, fold
 from loveletter.core.legal import action_code, from_action_code, legal_moves
 from loveletter.core.rules import RULES, RuleViolation
 from loveletter.core.state import INITIAL, GameState
-from loveletter.core.views import redact, view
+from loveletter.core.views import Glance, glance, redact, view
 from loveletter.events.codec import decode, dumps, encode, loads
 from loveletter.events.log import Header, read_games, write_game
 from loveletter.replays.audit import Options, audit_bytes
@@ -488,6 +488,7 @@ class RefereeMachine(RuleBasedStateMachine):
         t = self.t
         for seat in range(self.n):
             v = view(s, seat)
+            assert glance(s, seat) == Glance.of(v)  # the rollouts' glance is this view's, checked below
             assert sorted(v.hand) == sorted(t.hands[seat]) if t.round else v.hand == ()
             seen: Counter[Card] = Counter(t.face_up)
             for f in t.front:

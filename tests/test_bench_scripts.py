@@ -51,6 +51,8 @@ SMALL = {
     "belief.py": (["--games", "2", "--floors", "0.1,1"], "likeliest card right"),
     # issue 24's click on Play → the other seat's page, two seat pages in Chromium
     "seat_latency.py": (["--moves", "3"], "the other seat's page shows the move"),
+    # issue 36's rollouts a second of the expert's search, at two and four players
+    "rollouts.py": (["--positions", "3", "--iterations", "20", "--repeat", "1"], "rollouts/s"),
     # issue 34's start-up: `loveletter serve` started twice, and the app's own import measured
     "startup.py": (["--starts", "1"], "start to first /healthz"),
 }

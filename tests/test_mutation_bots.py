@@ -11,6 +11,7 @@ other card); a targeted card adds `leader` = 0.2 × the target's favors.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Sequence
 
@@ -20,7 +21,7 @@ from loveletter.core.cards import Card
 from loveletter.core.commands import PlayCard, PlayerCommand, ReturnCards
 from loveletter.core.legal import legal_moves
 from loveletter.core.rulesets import RULESETS
-from loveletter.core.views import SeatPublic, View, view
+from loveletter.core.views import Glance, SeatPublic, View, view
 from loveletter.play.bots import get_bot
 from loveletter.play.policies import (
     _odds,
@@ -61,7 +62,7 @@ def _view(
 
 
 def _play(v: View, card: Card, target: int | None = None, guess: Card | None = None) -> float:
-    return _score_play(v, PlayCard(0, card, target, guess), V2019, sum(v.unseen.values()))
+    return _score_play(Glance.of(v), PlayCard(0, card, target, guess), V2019, sum(v.unseen.values()))
 
 
 def approx(x: float) -> object:
@@ -128,7 +129,7 @@ def test_a_guard_naming_a_card_the_ruleset_lacks() -> None:
     # 2012 with the "miss" option: the Guard may name the Spy, which the 2012 view's unseen counts do not list.
     # Kept King (2012 value 6): 1.8; no favors.
     v = _view((G, K), unseen={G: 2, PR: 1, B: 2, H: 2, P: 2, K: 0, CO: 1, PS: 1}, ruleset="2012")
-    spy = _score_play(v, PlayCard(0, G, 1, S), V2012, 11)
+    spy = _score_play(Glance.of(v), PlayCard(0, G, 1, S), V2012, 11)
     assert spy == approx(1.8)
 
 
@@ -170,12 +171,12 @@ def test_a_baron_against_an_unknown_hand_scores_the_odds() -> None:
 def test_the_odds_of_an_unknown_hand() -> None:
     unseen = {G: 3, PR: 1, P: 1, K: 1}
     # Against a Prince (5): lower Guard 3 + Priest 1 = 4 of 6, higher King 1 of 6 (the equal Prince in neither).
-    assert _odds(_view((B, P), unseen=unseen), V2019, 5) == (approx(4 / 6), approx(1 / 6))
+    assert _odds(Glance.of(_view((B, P), unseen=unseen)), V2019, 5) == (approx(4 / 6), approx(1 / 6))
     # A single unseen card is certain: against a Baron (3), the one King is higher.
-    assert _odds(_view((B, B), unseen={G: 0, K: 1}), V2019, 3) == (0.0, 1.0)
+    assert _odds(Glance.of(_view((B, B), unseen={G: 0, K: 1})), V2019, 3) == (0.0, 1.0)
     # Nothing unseen at all: no odds either way (and no division by zero).
-    assert _odds(_view((B, B), unseen={G: 0, K: 0}), V2019, 3) == (0.0, 0.0)
-    assert _odds(_view((B, B), unseen={}), V2019, 3) == (0.0, 0.0)
+    assert _odds(Glance.of(_view((B, B), unseen={G: 0, K: 0})), V2019, 3) == (0.0, 0.0)
+    assert _odds(Glance.of(_view((B, B), unseen={})), V2019, 3) == (0.0, 0.0)
 
 
 # -- the Prince -----------------------------------------------------------------------------------
@@ -277,7 +278,7 @@ def test_the_heuristic_in_a_dealt_2012_game() -> None:
     v = view(game.state, 0)
     assert v.hand == (G, K) and sum(v.unseen.values()) == 11
     moves = legal_moves(game.state, 0)
-    scores = {m: _score_play(v, m, V2012, 11) for m in moves if isinstance(m, PlayCard)}
+    scores = {m: _score_play(Glance.of(v), m, V2012, 11) for m in moves if isinstance(m, PlayCard)}
     # The Guard keeps the King (2012 value 6): 1.8 + 20 × unseen copies / 11.
     guard = {S: 0, PR: 1, B: 2, H: 2, P: 2, C: 0, K: 0, CO: 1, PS: 1}
     expected: dict[PlayerCommand, object] = {
@@ -319,3 +320,39 @@ def test_an_unknown_bot_names_the_known_ones() -> None:
     with pytest.raises(KeyError) as refused:
         get_bot("nobody")
     assert refused.value.args == ("unknown bot 'nobody' (known: random, heuristic, expert)",)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "players"), [("2019", 2), ("2019", 4), ("2012", 3), ("2019-classic", 4), ("2019", 6)]
+)
+def test_the_guard_shortcut_scores_every_guess_as_score_play_does(ruleset: str, players: int) -> None:
+    """`heuristic_best` works out what a Guard's guesses at one unknown hand share once per target: at every decision
+    of whole heuristic games it must choose exactly the moves that scoring each one by `_score_play` chooses."""
+    from loveletter.core.chance import deal
+    from loveletter.core.commands import StartGame
+    from loveletter.core.decide import decide
+    from loveletter.core.evolve import apply_all
+    from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, PHASE_PLAY
+    from loveletter.core.views import glance
+    from loveletter.play.policies import heuristic_best
+
+    values = dict(RULESETS[ruleset].values)
+    checked = guards = 0
+    for game in range(6):
+        s = INITIAL.thaw()
+        apply_all(s, decide(s, StartGame(ruleset, tuple(f"P{i}" for i in range(players)), {}, first_player=0)))
+        rng = random.Random(game)
+        while s.phase in (PHASE_DEAL, PHASE_PLAY, PHASE_CHANCELLOR):
+            if s.phase == PHASE_DEAL:
+                apply_all(s, decide(s, deal(s, hashlib.sha256(b"%d/%d" % (game, s.round)).digest())))
+                continue
+            seat = s.active
+            seen, moves = glance(s, seat), legal_moves(s, seat)
+            scores = [_score_play(seen, m, values, sum(seen.unseen.values())) if isinstance(m, PlayCard)
+                      else _score_return(m, values) for m in moves]  # fmt: skip
+            top = max(scores)
+            assert heuristic_best(seen, moves) == [m for m, x in zip(moves, scores, strict=True) if x > top - 1e-9]
+            checked += 1
+            guards += any(isinstance(m, PlayCard) and m.card is G and m.guess is not None for m in moves)
+            apply_all(s, decide(s, rng.choice(heuristic_best(seen, moves))))
+    assert checked > 100 and guards > 20  # whole games, many Guard decisions among them

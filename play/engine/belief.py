@@ -23,7 +23,7 @@ from loveletter.core.cards import Card
 from loveletter.core.commands import PlayCard
 from loveletter.core.legal import legal_move_tuple
 from loveletter.core.state import PHASE_PLAY, GameState
-from loveletter.core.views import View, view
+from loveletter.core.views import View, glance
 from loveletter.play.policies import heuristic_best
 
 T = TypeVar("T")
@@ -76,7 +76,7 @@ def _plays(world: GameState, seat: int, back: int, played: Card, kept: Card) -> 
     before.hands = _with(world.hands, seat, (played, kept))
     before.front = _with(world.front, seat, world.front[seat][:-back])
     before.protected = _with(world.protected, seat, False)
-    best = heuristic_best(view(before, seat), legal_move_tuple(before, seat))
+    best = heuristic_best(glance(before, seat), legal_move_tuple(before, seat))
     share = sum(1 for m in best if isinstance(m, PlayCard) and m.card is played) / len(best)
     return FLOOR + (1.0 - FLOOR) * share
 

@@ -2,8 +2,9 @@
 
 Each iteration is one rollout: a world drawn by `Sampler` (the hidden cards dealt again, consistently with the
 seat's knowledge), the candidate move judged by `core.decide.decide` and folded with `core.evolve.apply_all`, then
-every seat (this one included) played by the `heuristic` policy, from its own view of that world, until the round
-ends; `value.end_value` scores the end. The rules core is the only model of the game.
+every seat (this one included) played by the `heuristic` policy, from its own glance at that world
+(`core.views.glance`: what its view holds that the policy reads, without building the view), until the round ends;
+`value.end_value` scores the end. The rules core is the only model of the game.
 
 The budget is spread by sequential halving (Karnin, Koren and Somekh, 2013): in each of ⌈log2 k⌉ stages the moves
 still in the race are tried in the same fresh worlds with the same rollout seeds (common random numbers: the
@@ -24,10 +25,10 @@ from loveletter.core.decide import decide
 from loveletter.core.evolve import apply_all
 from loveletter.core.legal import legal_move_tuple
 from loveletter.core.state import PHASE_CHANCELLOR, PHASE_PLAY, GameState
-from loveletter.core.views import view
+from loveletter.core.views import glance
 from loveletter.play.engine.determinize import Sampler
 from loveletter.play.engine.value import end_value
-from loveletter.play.policies import choose_heuristic
+from loveletter.play.policies import heuristic_choice
 
 MAX_ROLLOUT_DECISIONS = 400
 """A round has at most a few dozen decisions; a rollout longer than this is a bug, not a game."""
@@ -75,7 +76,7 @@ def play_out(world: GameState, move: PlayerCommand, rng: random.Random) -> GameS
         if phase != PHASE_PLAY and phase != PHASE_CHANCELLOR:
             return s
         actor = s.active
-        choice = choose_heuristic(view(s, actor), legal_move_tuple(s, actor), rng)
+        choice = heuristic_choice(glance(s, actor), legal_move_tuple(s, actor), rng)
         apply_all(s, decide(s, choice))
     raise RuntimeError("a rollout did not reach the end of the round")
 

@@ -126,7 +126,8 @@ def _render(entry: dict[str, Any], lang: Lang) -> str:
             note = f" — {MARKS[mark](lang)} (−{lost} points, best: {best})"
     else:
         note = ""
-    lines = [head + played + note]
+    why = entry["played"].get("cannot_succeed")
+    lines = [head + played + note + (f" — {why}" if why else "")]
     for move in entry["moves"]:
         tag = ""
         if move["action_code"] == entry["played"]["action_code"]:

@@ -150,3 +150,41 @@ def test_errors_are_one_line_in_either_language(tmp_path: Path, lang: str, unkno
     assert result.returncode == 2 and result.stderr.startswith(unknown), result.stderr
     result = loveletter("analyse", str(two), "--lang", lang)
     assert result.returncode == 2 and several in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+def test_a_guess_that_cannot_hit_is_named_as_such_from_what_the_seat_knew() -> None:
+    from loveletter.play.engine.analysis import cannot_succeed
+
+    # Both Barons lie in front of Ann: from her seat no Baron is left unseen, so naming one cannot hit Bob.
+    hands, front = ((G, H), (PR,)), ((B,), (B,))
+    state = position(hands, _full_deck(hands, (), CO, front=front), set_aside=CO, front=front)
+    seen = view(state, 0)
+    assert cannot_succeed(seen, PlayCard(0, G, 1, B), "en") == "no Baron is left unseen: this guess cannot hit"
+    assert cannot_succeed(seen, PlayCard(0, G, 1, B), "fr") == (
+        "plus aucun exemplaire de Baron n'est inconnu de ce siège : cette supposition ne peut pas toucher"
+    )
+    assert cannot_succeed(seen, PlayCard(0, G, 1, PR), "en") is None  # a Priest may be there (it is)
+    assert cannot_succeed(seen, PlayCard(0, G, 1, K), "en") is None  # may be: one is unseen
+    assert cannot_succeed(seen, PlayCard(0, H), "en") is None
+    # Ann knows Bob's hand (a Priest of hers showed it): any other name cannot hit, the Priest can.
+    knowing = seen._replace(seats=(seen.seats[0], seen.seats[1]._replace(known_hand=PR)))
+    said = cannot_succeed(knowing, PlayCard(0, G, 1, K), "en")
+    assert said == "Bob holds the Priest, as this seat knew: this guess cannot hit"
+    assert cannot_succeed(knowing, PlayCard(0, G, 1, K), "fr") == (
+        "Bob a le Prêtre, ce que ce siège savait : cette supposition ne peut pas toucher"
+    )
+    assert cannot_succeed(knowing, PlayCard(0, G, 1, PR), "en") is None
+
+
+def test_the_review_names_the_guess_that_cannot_hit_where_it_was_played() -> None:
+    from loveletter.play.engine.analysis import entry
+    from loveletter.play.engine.review import Decision
+
+    hands, front = ((G, H), (PR,)), ((B,), (B,))
+    state = position(hands, _full_deck(hands, (), CO, front=front), set_aside=CO, front=front)
+    wrong = Decision(0, state, 0, PlayCard(0, G, 1, B))
+    said = entry(wrong, [], 8, 1, "en")
+    assert said["played"]["cannot_succeed"] == "no Baron is left unseen: this guess cannot hit"
+    rows = {(m["card"], m.get("guess")): m["cannot_succeed"] for m in said["moves"]}
+    assert rows[("guard", "baron")] == said["played"]["cannot_succeed"] and rows[("guard", "priest")] is None
+    assert entry(Decision(0, state, 0, PlayCard(0, G, 1, PR)), [], 8, 1, "en")["played"]["cannot_succeed"] is None

@@ -13,9 +13,13 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from loveletter.core.lang import Lang, Text, number
+from loveletter.core.cards import Card
+from loveletter.core.commands import PlayCard, PlayerCommand
+from loveletter.core.lang import Lang, Text, de, number
 from loveletter.core.legal import action_code, legal_moves, move_as_dict
-from loveletter.core.views import view
+from loveletter.core.rulesets import get_ruleset
+from loveletter.core.views import View, view
+from loveletter.play.engine.belief import can_hit
 from loveletter.play.engine.review import BLUNDER, INACCURACY, MISTAKE, OPPONENTS, Decision, decisions, review, verdict
 from loveletter.replays.moves import describe_move
 from loveletter.replays.position import position
@@ -62,6 +66,28 @@ def chosen(events: Sequence[Any], seat: int | None) -> list[Decision]:
     return [d for d in decisions(events) if seat is None or d.seat == seat]
 
 
+def cannot_succeed(seen: View, move: PlayerCommand, lang: Lang) -> str | None:
+    """Why `move` could not succeed, from what the seat knew when it chose (a Guard's guess that cannot hit), or
+    None. Said whatever the rollouts make of the move: a reader is told the reason, not only the cost."""
+    if not (isinstance(move, PlayCard) and move.card is Card.GUARD and move.target is not None and move.guess):
+        return None
+    if can_hit(seen, move.target, move.guess):
+        return None
+    rs = get_ruleset(seen.ruleset)
+    target = seen.seats[move.target]
+    if target.known_hand is not None:
+        return Text(
+            f"{target.name} holds {rs.the(target.known_hand)}, as this seat knew: this guess cannot hit",
+            f"{target.name} a {rs.the(target.known_hand, 'fr')}, ce que ce siège savait : cette supposition ne peut "
+            "pas toucher",
+        )(lang)
+    return Text(
+        f"no {rs.name(move.guess)} is left unseen: this guess cannot hit",
+        f"plus aucun exemplaire {de(rs.name(move.guess, 'fr'))} n'est inconnu de ce siège : cette supposition ne "
+        "peut pas toucher",
+    )(lang)
+
+
 def entry(d: Decision, events: Sequence[Any], budget: int, seed: int, lang: Lang) -> dict[str, Any]:
     """One decision's entry: where it stands, the move played, and unless forced every legal move's figures from
     `budget` worlds seeded by `seed` and the decision's place (public: how many events came before)."""
@@ -74,16 +100,17 @@ def entry(d: Decision, events: Sequence[Any], budget: int, seed: int, lang: Lang
         fields = move_as_dict(d.state, move)
         return {**fields, "text": describe_move(fields, rs, lang)}
 
+    seen = view(d.state, d.seat)
     out: dict[str, Any] = {
         "at": d.at,
         "round": d.state.round,
         "player": d.state.players[d.seat],
         "when": position(d.state, events[: d.at]).when(lang),
-        "played": shown(d.played),
+        "played": {**shown(d.played), "cannot_succeed": cannot_succeed(seen, d.played, lang)},
         "forced": len(moves) == 1,
     }
     if len(moves) > 1:
-        values = review(view(d.state, d.seat), moves, random.Random(f"{seed}/{d.at}"), budget)
+        values = review(seen, moves, random.Random(f"{seed}/{d.at}"), budget)
         ranked = sorted(values, key=lambda v: -v.game)  # stable: ties keep the rules core's order
         best = ranked[0]
         mine = next((v for v in values if action_code(v.move) == played), None)
@@ -92,7 +119,16 @@ def entry(d: Decision, events: Sequence[Any], budget: int, seed: int, lang: Lang
             best=shown(best.move),
             drop=drop,
             verdict=None if drop is None else verdict(drop),
-            moves=[{**shown(v.move), "game": v.game, "round": v.round, "rollouts": v.rollouts} for v in ranked],
+            moves=[
+                {
+                    **shown(v.move),
+                    "game": v.game,
+                    "round": v.round,
+                    "rollouts": v.rollouts,
+                    "cannot_succeed": cannot_succeed(seen, v.move, lang),
+                }
+                for v in ranked
+            ],
         )
     return out
 

@@ -85,6 +85,13 @@ def _with(row: tuple[T, ...], at: int, value: T) -> tuple[T, ...]:
     return (*row[:at], value, *row[at + 1 :])
 
 
+def can_hit(seen: View, target: int, guess: Card) -> bool:
+    """Whether a Guard naming `guess` at `target` can hit, as `seen.seat` judges it: when it knows the target's hand,
+    only that card; otherwise only a card of which it has not seen every copy."""
+    known = seen.seats[target].known_hand
+    return guess is known if known is not None else seen.unseen.get(guess, 0) > 0
+
+
 def hand_odds(seen: View, seat: int, leaning: dict[Card, float] | None = None) -> dict[Card, float]:
     """The chance of each card being `seat`'s one-card hand, as `seen.seat` judges it: its unseen counts, each
     weighed by its `leaning` (`leanings`) when given."""

@@ -22,7 +22,7 @@ from loveletter.core.cards import Card
 from loveletter.core.commands import PlayCard, PlayerCommand
 from loveletter.core.rulesets import get_ruleset
 from loveletter.core.views import View
-from loveletter.play.engine.belief import hand_odds, leanings
+from loveletter.play.engine.belief import can_hit, hand_odds, leanings
 from loveletter.play.engine.determinize import Sampler
 from loveletter.play.engine.search import Budget, Estimate, search
 from loveletter.play.policies import Policy, choose_heuristic
@@ -54,9 +54,7 @@ def _hopeful_guesses(view: View, moves: Sequence[PlayerCommand]) -> list[PlayerC
         if not (isinstance(move, PlayCard) and move.card is Card.GUARD and move.target is not None):
             out.append(move)
             continue
-        known = view.seats[move.target].known_hand
-        can_hit = move.guess is known if known is not None else view.unseen.get(move.guess, 0) > 0  # type: ignore[arg-type]
-        if can_hit:
+        if move.guess is not None and can_hit(view, move.target, move.guess):
             hopeful.add(move.target)
             out.append(move)
         else:

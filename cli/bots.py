@@ -283,7 +283,8 @@ def _stay(server: str, key: str, player: Any, wanted: Any, state_file: str | Non
     _stop_on_signals()
     with Client(server, language=lang) as c:
         try:
-            Staying(c, key, player, wanted, Path(state_file or default), lambda line: print(line, flush=True)).run()
+            say = lambda line: print(line, flush=True)  # noqa: E731 - one line: each as soon as it is said
+            Staying(c, key, player, wanted, Path(state_file or default), say, lang).run()
         except RefereeError as exc:  # a refusal, not an absence (those are waited for): nothing to wait for
             if exc.code == "account_key_rejected":
                 fail(

@@ -97,8 +97,17 @@ class Staying:
     """One account's bot, online until stopped (`run`)."""
 
     def __init__(
-        self, client: Client, key: str, bot: Bot, settings: Settings, state: Path, say: Callable[[str], None] = print
+        self,
+        client: Client,
+        key: str,
+        bot: Bot,
+        settings: Settings,
+        state: Path,
+        say: Callable[[str], None] = print,
+        lang: str = "en",
     ) -> None:
+        self.french = lang == "fr"
+        """What the bot says, in English or French (the command line's `--lang`)."""
         self.client = client
         self.key = key
         self.bot = bot
@@ -124,9 +133,11 @@ class Staying:
         """Stay online until Ctrl-C (then stop as `on_stop` says) or until `games` games are finished."""
         me = self._retrying(lambda: self.client.whoami(self.key))
         self.account = me.account_id
-        self.say(f"online as {me.name} ({me.account_id}) at {self.client.base_url}")
+        url = self.client.base_url
+        who = f"{me.name} ({me.account_id})"
+        self._say(f"online as {who} at {url}", f"en ligne : {who} sur {url}")
         for game_id, token in list(self.state.games.items()):
-            self.say(f"game {game_id}: resumed")
+            self._say(f"game {game_id}: resumed", f"partie {game_id} : reprise")
             self._start(game_id, token)
         self._seek_if_room()
         follower = threading.Thread(target=self._follow, daemon=True)
@@ -138,9 +149,16 @@ class Staying:
             self.stopping.set()  # before saying so: once it is said, nothing new is taken
             with self.lock:
                 under_way = len(self.state.games)
-            self.say(f"stopping: {self.settings.on_stop} {under_way} game(s)")
+            finish = self.settings.on_stop == "finish"
+            self._say(
+                f"stopping: {self.settings.on_stop} {under_way} game(s)",
+                f"arrêt : {'finir' if finish else 'abandonner'} {under_way} partie(s)",
+            )
             self.stop()
-            self.say(f"stopped: {under_way} game(s) {'finished' if self.settings.on_stop == 'finish' else 'resigned'}")
+            self._say(
+                f"stopped: {under_way} game(s) {'finished' if finish else 'resigned'}",
+                f"arrêté : {under_way} partie(s) {'finie(s)' if finish else 'abandonnée(s)'}",
+            )
             return
         self.stop()
 
@@ -176,8 +194,18 @@ class Staying:
         """Say that the referee could not be reached and when it is tried again, then wait that long: a bot left
         retrying in silence looks like a bot that hangs."""
         wait = pause(failures)
-        self.say(f"{where}referee unreachable ({why(error)}): trying again in {wait:g} s")
+        self._say(
+            f"{where}referee unreachable ({why(error)}): trying again in {wait:g} s",
+            f"{where}arbitre injoignable ({why(error)}) : nouvel essai dans {wait:g} s",
+        )
         time.sleep(wait)
+
+    def _say(self, en: str, fr: str) -> None:
+        self.say(fr if self.french else en)
+
+    def _game(self, game_id: str) -> str:
+        """How a line about one game starts: "game G: " (« partie G : »)."""
+        return f"partie {game_id} : " if self.french else f"game {game_id}: "
 
     def _follow(self) -> None:
         """Read the account's stream for ever, reconnecting after the referee is gone for a while."""
@@ -235,7 +263,7 @@ class Staying:
             self.state.games[game_id] = token
             self.pending.discard(game_id)
             self._save()
-        self.say(f"game {game_id}: started")
+        self._say(f"game {game_id}: started", f"partie {game_id} : commencée")
         self._start(game_id, token)
 
     def _start(self, game_id: str, token: str) -> None:
@@ -258,12 +286,16 @@ class Staying:
                     break  # (else the stream ended with the game under way: the referee stopping, say)
             except (httpx.TransportError, RefereeError) as error:
                 if not unreachable(error):
-                    self.say(f"game {game_id}: {error}")
+                    self.say(f"{self._game(game_id)}{error}")
                     break
                 failures += 1
-                self._away(error, failures, f"game {game_id}: ")
+                self._away(error, failures, self._game(game_id))
             except Exception:  # the bot's own code failed: its seat resigns (RULINGS §12), the others play on
-                self.say(f"game {game_id}: the bot failed, its seat resigns\n{traceback.format_exc().rstrip()}")
+                failed = traceback.format_exc().rstrip()
+                self._say(
+                    f"game {game_id}: the bot failed, its seat resigns\n{failed}",
+                    f"partie {game_id} : le robot a échoué, son siège abandonne\n{failed}",
+                )
                 with suppress(httpx.TransportError, RefereeError):
                     seat.resign(game_id)
                 break
@@ -277,7 +309,7 @@ class Staying:
             self.state.finished += 1
             self._save()
             finished = self.state.finished
-        self.say(f"game {game_id} over ({finished} finished)")
+        self._say(f"game {game_id} over ({finished} finished)", f"partie {game_id} terminée ({finished} finie(s))")
         if self.settings.games is not None and finished >= self.settings.games:
             self.stopping.set()
             self.done.set()

@@ -94,7 +94,7 @@ def test_a_staying_bot_says_each_try_to_reach_its_referee_then_that_it_is_online
     referee = Served(tmp_path / "referee.db").start()
     me = account(referee.url, "Road")
     referee.stop()
-    env = {**os.environ, "LOVELETTER_ACCOUNT_KEY": me["key"]}
+    env = {**os.environ, "LOVELETTER_ACCOUNT_KEY": me["key"], "LOVELETTER_LANG": "en"}
     folder = tmp_path / "bot"
     folder.mkdir()
     bot = subprocess.Popen([str(SCRIPT), "bot", "run", "heuristic", "--stay", "--seek", "--server", referee.url],
@@ -186,3 +186,19 @@ def test_a_timed_out_seat_in_process_is_played_by_the_referees_stand_in() -> Non
             apply_all(state, [record[at]])
             at += 1
     assert checked == outcome.timeouts[0]
+
+
+def test_a_staying_bot_speaks_french_when_asked() -> None:
+    """Its lines follow `--lang`, as the rest of the command line does: here the first try to reach a referee that
+    is not there."""
+    from loveletter.events.pgcluster import free_port
+
+    url = f"http://127.0.0.1:{free_port()}"
+    env = {**os.environ, "LOVELETTER_ACCOUNT_KEY": "ak_whatever"}
+    bot = subprocess.Popen([str(SCRIPT), "bot", "run", "heuristic", "--stay", "--server", url, "--lang", "fr"],
+                           cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert Said(bot).next() == "arbitre injoignable (ConnectError) : nouvel essai dans 1 s"
+    finally:
+        bot.kill()
+        bot.communicate()

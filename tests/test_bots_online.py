@@ -43,7 +43,7 @@ from tests.test_ladder import independent, log_of, whole_ladder
 
 def staying(url: str, key: str, state: Path, *more: str, bot: str = "heuristic") -> subprocess.Popen[str]:
     args = [str(SCRIPT), "bot", "run", bot, "--server", url, "--stay", "--state", str(state), *more]
-    env = {**os.environ, "LOVELETTER_ACCOUNT_KEY": key}
+    env = {**os.environ, "LOVELETTER_ACCOUNT_KEY": key, "LOVELETTER_LANG": "en"}  # its lines, as read below
     return subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 

@@ -137,7 +137,7 @@ class Staying:
         who = f"{me.name} ({me.account_id})"
         self._say(f"online as {who} at {url}", f"en ligne : {who} sur {url}")
         for game_id, token in list(self.state.games.items()):
-            self._say(f"game {game_id}: resumed", f"partie {game_id} : reprise")
+            self._say_game(game_id, "resumed", "reprise")
             self._start(game_id, token)
         self._seek_if_room()
         follower = threading.Thread(target=self._follow, daemon=True)
@@ -203,6 +203,10 @@ class Staying:
     def _say(self, en: str, fr: str) -> None:
         self.say(fr if self.french else en)
 
+    def _say_game(self, game_id: str, en: str, fr: str) -> None:
+        """One line about one game: "game G: …" (« partie G : … »)."""
+        self.say(self._game(game_id) + (fr if self.french else en))
+
     def _game(self, game_id: str) -> str:
         """How a line about one game starts: "game G: " (« partie G : »)."""
         return f"partie {game_id} : " if self.french else f"game {game_id}: "
@@ -263,7 +267,7 @@ class Staying:
             self.state.games[game_id] = token
             self.pending.discard(game_id)
             self._save()
-        self._say(f"game {game_id}: started", f"partie {game_id} : commencée")
+        self._say_game(game_id, "started", "commencée")
         self._start(game_id, token)
 
     def _start(self, game_id: str, token: str) -> None:
@@ -292,9 +296,10 @@ class Staying:
                 self._away(error, failures, self._game(game_id))
             except Exception:  # the bot's own code failed: its seat resigns (RULINGS §12), the others play on
                 failed = traceback.format_exc().rstrip()
-                self._say(
-                    f"game {game_id}: the bot failed, its seat resigns\n{failed}",
-                    f"partie {game_id} : le robot a échoué, son siège abandonne\n{failed}",
+                self._say_game(
+                    game_id,
+                    f"the bot failed, its seat resigns\n{failed}",
+                    f"le robot a échoué, son siège abandonne\n{failed}",
                 )
                 with suppress(httpx.TransportError, RefereeError):
                     seat.resign(game_id)

@@ -61,9 +61,14 @@ def _odds(seen: Glance, values: dict[Card, int], mine: int) -> tuple[float, floa
     return lower / total, higher / total
 
 
+def _kept(hand: tuple[Card, ...], played: Card) -> Card:
+    """The card left in `hand` once `played` is played from it."""
+    return hand[1] if hand[0] is played and len(hand) > 1 else hand[0]
+
+
 def _score_play(seen: Glance, move: PlayCard, values: dict[Card, int], unseen_total: int) -> float:
     hand = seen.hand
-    other = hand[1] if hand[0] is move.card and len(hand) > 1 else hand[0]
+    other = _kept(hand, move.card)
     card, t = move.card, move.target
     known = seen.known[t] if t is not None else None
     # Keeping a high card helps at the deck-out showdown: prefer playing the lower one.
@@ -148,7 +153,7 @@ def heuristic_best(seen: Glance, moves: Sequence[PlayerCommand]) -> list[PlayerC
             if move.card is Card.GUARD and t is not None and known[t] is None and move.guess is not None:
                 base = guard_base.get(t)
                 if base is None:
-                    other = hand[1] if hand[0] is Card.GUARD and len(hand) > 1 else hand[0]
+                    other = _kept(hand, Card.GUARD)
                     base = guard_base[t] = 0.3 * values[other] + seen.favors[t] * 0.2
                 s = _guess_score(base, unseen.get(move.guess, 0), unseen_total)
             else:

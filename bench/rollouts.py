@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import random
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -28,6 +29,7 @@ from loveletter.core.evolve import apply_all
 from loveletter.core.legal import legal_moves
 from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_DEAL, PHASE_PLAY, GameState
 from loveletter.core.views import View, view
+from loveletter.play.engine import search as engine_search
 from loveletter.play.engine.determinize import Sampler
 from loveletter.play.engine.search import Budget, search
 from loveletter.play.policies import choose_heuristic
@@ -61,18 +63,94 @@ def positions(players: int, count: int, every: int, seed: int) -> list[tuple[Vie
     return found
 
 
+def search_one(found: list[tuple[View, list[object]]], i: int, iterations: int, seed: int) -> tuple[int, float]:
+    """Rollouts played and CPU seconds spent searching position `i` once."""
+    seen, moves = found[i]
+    sampler = Sampler(seen)
+    rng = random.Random(seed * 1000 + i)
+    start = time.process_time()
+    estimates = search(sampler, moves, rng, Budget(iterations=iterations), moves[0])  # type: ignore[arg-type]
+    return sum(e.n for e in estimates), time.process_time() - start
+
+
+def forget() -> None:
+    """Forget the situations the engine has judged (a tree without that memory has nothing to forget)."""
+    getattr(engine_search, "forget", lambda: None)()
+
+
 def measure(found: list[tuple[View, list[object]]], iterations: int, seed: int) -> tuple[int, float]:
-    """Rollouts played and CPU seconds spent searching every position once."""
-    budget = Budget(iterations=iterations)
+    """Rollouts played and CPU seconds spent searching every position once, in the order of the games, the engine's
+    memory of judged situations emptied first (the expert keeps it from one decision to the next)."""
+    forget()
     rollouts, seconds = 0, 0.0
-    for i, (seen, moves) in enumerate(found):
-        sampler = Sampler(seen)
-        rng = random.Random(seed * 1000 + i)
-        start = time.process_time()
-        estimates = search(sampler, moves, rng, budget, moves[0])  # type: ignore[arg-type]
-        seconds += time.process_time() - start
-        rollouts += sum(e.n for e in estimates)
+    for i in range(len(found)):
+        n, t = search_one(found, i, iterations, seed)
+        rollouts, seconds = rollouts + n, seconds + t
     return rollouts, seconds
+
+
+def worker(args: argparse.Namespace) -> None:
+    """Answer "PLAYERS I" lines with "ROLLOUTS SECONDS" (I = -1 forgets): the other side of `--against`."""
+    tables: dict[int, list[tuple[View, list[object]]]] = {}
+    for line in sys.stdin:
+        players, i = map(int, line.split())
+        found = tables.get(players)
+        if found is None:
+            found = tables[players] = positions(players, args.positions, args.every, args.seed)
+        if i < 0:
+            forget()
+            print("0 0", flush=True)
+            continue
+        n, t = search_one(found, i, args.iterations, args.seed)
+        print(n, t, flush=True)
+
+
+def against(args: argparse.Namespace) -> None:
+    """This tree and the tree at `--against`, position by position in turn, so that both meet the same load."""
+    here = Path(__file__).resolve()
+    options = [f"--{k}={getattr(args, k)}" for k in ("positions", "iterations", "every", "seed")]
+    scripts = {"before": Path(args.against) / "bench" / here.name, "after": here}
+    sides = {
+        side: subprocess.Popen(
+            [sys.executable, str(script), "--worker", *options],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for side, script in scripts.items()
+    }
+
+    def ask(side: str, players: int, i: int) -> tuple[int, float]:
+        proc = sides[side]
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(f"{players} {i}\n")
+        proc.stdin.flush()
+        n, t = proc.stdout.readline().split()
+        return int(n), float(t)
+
+    for players in (2, 4):
+        best = dict.fromkeys(sides, 0.0)
+        for r in range(args.repeat):
+            totals = {side: [0, 0.0] for side in sides}
+            for side in sides:
+                ask(side, players, -1)
+            for i in range(args.positions):
+                for side in sides if i % 2 == 0 else reversed(list(sides)):
+                    n, t = ask(side, players, i)
+                    totals[side][0] += n
+                    totals[side][1] += t
+            for side, (n, t) in totals.items():
+                best[side] = max(best[side], n / t)
+                print(f"  {players} players, pass {r + 1}, {side}: {n:,} rollouts in {t:.2f} s of CPU: {n / t:,.0f}/s")
+        ratio = best["after"] / best["before"]
+        print(
+            f"{players} players: before {best['before']:,.0f}, after {best['after']:,.0f} rollouts/s: x{ratio:.2f} "
+            f"(best of {args.repeat} passes, {args.positions} positions)"
+        )
+    for proc in sides.values():
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait()
 
 
 def main() -> None:
@@ -82,7 +160,15 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--every", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--against", help="another checkout: measure both, position by position in turn")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        worker(args)
+        return
+    if args.against:
+        against(args)
+        return
     for players in (2, 4):
         found = positions(players, args.positions, args.every, args.seed)
         best = 0.0

@@ -189,11 +189,13 @@ def _turn_started(s: Transient, e: TurnStarted) -> None:
 def _card_played(s: Transient, e: CardPlayed) -> None:
     p, card = e.player, e.card
     hand = s.hands[p]
-    i = hand.index(card)
-    s.hands = _put(s.hands, p, hand[:i] + hand[i + 1 :])
-    front = list(s.front)
-    front[p] = front[p] + (card,)
-    s.front = tuple(front)
+    if len(hand) == 2 and (hand[0] is card or hand[1] is card):  # a player to move holds two: the other is left
+        left: tuple[Card, ...] = (hand[1],) if hand[0] is card else (hand[0],)
+    else:
+        i = hand.index(card)
+        left = hand[:i] + hand[i + 1 :]
+    s.hands = _put(s.hands, p, left)
+    s.front = _put(s.front, p, s.front[p] + (card,))
     if card is _HANDMAID:
         s.protected = _put(s.protected, p, True)
     knows = s.knows

@@ -143,15 +143,20 @@ class Glance(NamedTuple):
         )
 
 
+_new_glance = tuple.__new__
+
+
 def glance(state: GameState, seat: int) -> Glance:
     """`Glance.of(view(state, seat))`, without building the view."""
     rs = state.ruleset
     if rs is None:
         raise ValueError("no game yet")
-    knows = list(state.knows[seat])
-    knows[seat] = None
+    knows = state.knows[seat]
+    if knows[seat] is not None:  # (a seat's own entry is never set by the fold: defensive, and cheap to test)
+        knows = (*knows[:seat], None, *knows[seat + 1 :])
     hand = state.hands[seat]
-    return Glance(seat, rs.id, hand, len(state.deck), _unseen(state, seat, hand, knows), tuple(knows), state.favors)
+    fields = (seat, rs.id, hand, len(state.deck), _unseen(state, seat, hand, knows), knows, state.favors)
+    return _new_glance(Glance, fields)  # tuple.__new__: a NamedTuple's own __new__ is a Python function
 
 
 def _unseen(

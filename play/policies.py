@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from loveletter.core import memo
 from loveletter.core.cards import Card
 from loveletter.core.commands import PlayCard, PlayerCommand, ReturnCards
 from loveletter.core.rulesets import RULESETS, get_ruleset
@@ -66,7 +67,14 @@ def _kept(hand: tuple[Card, ...], played: Card) -> Card:
     return hand[1] if hand[0] is played and len(hand) > 1 else hand[0]
 
 
-def _score_play(seen: Glance, move: PlayCard, values: dict[Card, int], unseen_total: int) -> float:
+def _score_play(
+    seen: Glance,
+    move: PlayCard,
+    values: dict[Card, int],
+    unseen_total: int,
+    odds: dict[int, tuple[float, float]] | None = None,
+) -> float:
+    """The heuristic's score of a play; `odds` remembers `_odds` by the card kept, across one decision's moves."""
     hand = seen.hand
     other = _kept(hand, move.card)
     card, t = move.card, move.target
@@ -103,7 +111,13 @@ def _score_play(seen: Glance, move: PlayCard, values: dict[Card, int], unseen_to
             if values[known] > mine:
                 return _DOOM / 2
             return score - 1
-        lower, higher = _odds(seen, values, mine)
+        if odds is None:
+            lower, higher = _odds(seen, values, mine)
+        else:
+            found = odds.get(mine)
+            if found is None:
+                found = odds[mine] = _odds(seen, values, mine)
+            lower, higher = found
         return score + leader + 25 * (lower - higher) - (10 if higher > 0.5 else 0)
     if card is Card.PRINCE:
         if t == seen.seat:
@@ -134,37 +148,93 @@ def _score_return(move: ReturnCards, values: dict[Card, int]) -> float:
     return keep * 10 + (values[move.bottom[-1]] < values[move.bottom[0]] if len(move.bottom) == 2 else 0)
 
 
+_Group = tuple[int, tuple[Card, ...], tuple[PlayCard, ...]]
+_Plan = tuple[tuple[PlayerCommand, ...], tuple[PlayerCommand | _Group, ...]]
+_PLANS: dict[int, _Plan] = memo.table()
+
+
+def _plan(moves: Sequence[PlayerCommand]) -> tuple[PlayerCommand | _Group, ...]:
+    """`moves` with each run of Guard guesses at one target made a group `(target, names, guesses)`: the rules core
+    lists a target's guesses side by side, and the heuristic scores them together. Remembered by the identity of the
+    move tuple (the rules core shares one tuple per situation), which the table keeps alive."""
+    key = id(moves)
+    found = _PLANS.get(key)
+    if found is not None and found[0] is moves:
+        return found[1]
+    items: list[PlayerCommand | _Group] = []
+    run: list[PlayCard] = []
+
+    def close() -> None:
+        if run:
+            items.append((run[0].target, tuple(m.guess for m in run), tuple(run)))  # type: ignore[arg-type,misc]
+            run.clear()
+
+    for move in moves:
+        if isinstance(move, PlayCard) and move.card is Card.GUARD and move.target is not None and move.guess:
+            if run and run[0].target != move.target:
+                close()
+            run.append(move)
+        else:
+            close()
+            items.append(move)
+    close()
+    plan = tuple(items)
+    if type(moves) is tuple:
+        if len(_PLANS) >= 1 << 14:
+            _PLANS.clear()
+        _PLANS[key] = (moves, plan)
+    return plan
+
+
 def heuristic_best(seen: Glance, moves: Sequence[PlayerCommand]) -> list[PlayerCommand]:
     """The moves the heuristic scores highest for this seat's knowledge (several when tied): the engine reads them
     to judge how likely a play was (`play.engine.belief`)."""
     values = _VALUES.get(seen.ruleset)
     if values is None:  # a reduced research deck (core.rulesets, its reduced decks): its parent's values, by its own id
         values = _VALUES[seen.ruleset] = dict(get_ruleset(seen.ruleset).values)
-    unseen, known, hand = seen.unseen, seen.known, seen.hand
+    unseen, known = seen.unseen, seen.known
     unseen_total = sum(unseen.values())
-    # A Guard's guesses at one unknown hand differ only by the card named: what they share is worked out once per
-    # target (the rollouts score thousands of them a second), the rest by `_guess_score`, as `_score_play` does.
-    guard_base: dict[int, float] = {}
-    best: list[PlayerCommand] = []
+    # A Guard's guesses at an unknown hand score alike but for the chance of the card named (`_guess_score`), the same
+    # chance whatever the target: the likeliest names are found once a decision, a target's group scores as one, and
+    # the groups among the best are opened at the end.
+    most = -1
+    hit = base = 0.0
+    odds: dict[int, tuple[float, float]] = {}
+    best: list[PlayerCommand | _Group] = []
     top = float("-inf")
-    for move in moves:
-        if isinstance(move, PlayCard):
-            t = move.target
-            if move.card is Card.GUARD and t is not None and known[t] is None and move.guess is not None:
-                base = guard_base.get(t)
-                if base is None:
-                    other = _kept(hand, Card.GUARD)
-                    base = guard_base[t] = 0.3 * values[other] + seen.favors[t] * 0.2
-                s = _guess_score(base, unseen.get(move.guess, 0), unseen_total)
-            else:
-                s = _score_play(seen, move, values, unseen_total)
+    for item in _plan(moves):
+        if type(item) is tuple:
+            t, names, group = item
+            if known[t] is not None:
+                for move in group:
+                    s = _score_play(seen, move, values, unseen_total, odds)
+                    if s > top + 1e-9:
+                        top, best = s, [move]
+                    elif s > top - 1e-9:
+                        best.append(move)
+                continue
+            if most < 0:
+                most = max([unseen.get(c, 0) for c in names])
+                hit = _guess_score(0.0, most, unseen_total)
+                base = 0.3 * values[_kept(seen.hand, Card.GUARD)]
+            s = base + seen.favors[t] * 0.2 + hit
+        elif isinstance(item, PlayCard):
+            s = _score_play(seen, item, values, unseen_total, odds)
         else:
-            s = _score_return(move, values)
+            s = _score_return(item, values)  # type: ignore[arg-type]
         if s > top + 1e-9:
-            top, best = s, [move]
+            top, best = s, [item]
         elif s > top - 1e-9:
-            best.append(move)
-    return best
+            best.append(item)
+    if most < 0:
+        return best  # type: ignore[return-value]
+    out: list[PlayerCommand] = []
+    for item in best:
+        if type(item) is tuple:
+            out.extend([m for c, m in zip(item[1], item[2]) if unseen.get(c, 0) == most])
+        else:
+            out.append(item)  # type: ignore[arg-type]
+    return out
 
 
 def choose_heuristic(view: View, moves: Sequence[PlayerCommand], rng: random.Random) -> PlayerCommand:

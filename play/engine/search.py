@@ -19,7 +19,9 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
+from loveletter.core import memo
 from loveletter.core.commands import PlayerCommand
 from loveletter.core.decide import decide
 from loveletter.core.evolve import apply_all
@@ -28,7 +30,9 @@ from loveletter.core.state import PHASE_CHANCELLOR, PHASE_PLAY, GameState
 from loveletter.core.views import glance
 from loveletter.play.engine.determinize import Sampler
 from loveletter.play.engine.value import end_value
-from loveletter.play.policies import heuristic_choice
+from loveletter.play.policies import heuristic_best
+
+T = TypeVar("T")
 
 MAX_ROLLOUT_DECISIONS = 400
 """A round has at most a few dozen decisions; a rollout longer than this is a bug, not a game."""
@@ -61,12 +65,37 @@ class Estimate:
         return self.total / self.n if self.n else 0.0
 
 
-def rollout(world: GameState, move: PlayerCommand, seat: int, rng: random.Random) -> float:
+_MASK = (1 << 64) - 1
+
+
+class Ties:
+    """A rollout's tie-breaks: a 64-bit linear congruential generator (Knuth's MMIX constants) seeded by an int. A
+    rollout draws only to choose among the heuristic's equal moves, which does not need `random.Random`'s quality,
+    and seeding one of those (its 2.5 KB of state) cost as much as a few decisions of the rollout."""
+
+    __slots__ = ("x",)
+
+    def __init__(self, seed: int) -> None:
+        self.x = seed & _MASK
+
+    def choice(self, seq: Sequence[T]) -> T:
+        """One of `seq`, each alike (from the generator's high 32 bits)."""
+        self.x = x = (self.x * 6364136223846793005 + 1442695040888963407) & _MASK
+        return seq[((x >> 32) * len(seq)) >> 32]
+
+
+class Chooser(Protocol):
+    """What a rollout draws from: `Ties`, or a `random.Random`."""
+
+    def choice(self, seq: Sequence[T]) -> T: ...
+
+
+def rollout(world: GameState, move: PlayerCommand, seat: int, rng: Chooser) -> float:
     """Play `move` in `world`, then every seat by the heuristic until the round ends: what the end is worth."""
     return end_value(play_out(world, move, rng), seat)
 
 
-def play_out(world: GameState, move: PlayerCommand, rng: random.Random) -> GameState:
+def play_out(world: GameState, move: PlayerCommand, rng: Chooser) -> GameState:
     """`move` played in `world`, then every seat by the heuristic from its own view: the state at the round's end
     (the review, `review.py`, reads both the round's winners and the game's value from it)."""
     s = world.thaw()
@@ -75,10 +104,38 @@ def play_out(world: GameState, move: PlayerCommand, rng: random.Random) -> GameS
         phase = s.phase
         if phase != PHASE_PLAY and phase != PHASE_CHANCELLOR:
             return s
-        actor = s.active
-        choice = heuristic_choice(glance(s, actor), legal_move_tuple(s, actor), rng)
-        apply_all(s, decide(s, choice))
+        best = _best(s, s.active)
+        apply_all(s, decide(s, best[0] if len(best) == 1 else rng.choice(best)))
     raise RuntimeError("a rollout did not reach the end of the round")
+
+
+_BEST: dict[tuple[object, ...], list[PlayerCommand]] = memo.table()
+_BEST_MAX = 1 << 15
+
+
+def _best(s: GameState, seat: int) -> list[PlayerCommand]:
+    """The heuristic's best moves for `seat` (`heuristic_best` of its glance and legal moves), remembered by every
+    part of the state that its glance and its legal moves are made of: in the many rollouts of one search about half
+    the decisions meet a situation already judged, and the heuristic is a pure function of what it is shown."""
+    rs = s.ruleset
+    assert rs is not None
+    mine = s.deck_known[seat]
+    key = (
+        rs.id, s.options.guard_unknown, s.phase, seat, s.hands[seat], s.knows[seat], len(s.deck), s.face_up,
+        s.front, mine, s.drawn if mine else 0, s.favors, s.out, s.protected,
+    )  # fmt: skip
+    best = _BEST.get(key)
+    if best is None:
+        best = heuristic_best(glance(s, seat), legal_move_tuple(s, seat))
+        if len(_BEST) >= _BEST_MAX:
+            _BEST.clear()
+        _BEST[key] = best
+    return best
+
+
+def forget() -> None:
+    """Forget every situation judged (a benchmark starts each search cold with it)."""
+    _BEST.clear()
 
 
 def search(
@@ -125,7 +182,7 @@ def _sweep(sampler: Sampler, alive: Sequence[Estimate], seat: int, rng: random.R
     world = sampler.sample(rng)
     seed = rng.getrandbits(64)
     for e in alive:
-        e.total += rollout(world, e.move, seat, random.Random(seed))
+        e.total += rollout(world, e.move, seat, Ties(seed))
         e.n += 1
 
 

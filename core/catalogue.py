@@ -48,6 +48,17 @@ class SeatAccount:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatBot:
+    """A built-in bot the referee plays a seat with, and how much it searches: `rollouts` a decision (None for a bot
+    that does not search). Written in the log so that a game says what strength sat at it (docs/engine.md)."""
+
+    __pydantic_config__ = _STRICT
+
+    name: str
+    rollouts: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class GameStarted:
     """A game was created with these players, ruleset and rule options; `seed_commitment` is the SHA-256
     (hex) of the server seed every deck is derived from (absent in scenarios, whose deals are given)."""
@@ -72,9 +83,13 @@ class GameStarted:
     """When a rated game was created (Unix time in milliseconds): the ladder takes rated games in this order."""
     join_by: int | None = None
     """When the open seats expire (Unix time in milliseconds): a seat still open then ends the game unplayed."""
+    bots: tuple[SeatBot | None, ...] = ()
+    """The built-in bot of each seat the referee plays (None: a player's seat), or empty when it plays none."""
+    stand_in: SeatBot | None = None
+    """With `on_timeout: bot`: the bot that decides for a seat whose clock runs out."""
 
     OPTIONAL: ClassVar[frozenset[str]] = frozenset(
-        {"open_seats", "turn_seconds", "on_timeout", "accounts", "rated", "at", "join_by"}
+        {"open_seats", "turn_seconds", "on_timeout", "accounts", "rated", "at", "join_by", "bots", "stand_in"}
     )
     """Fields written only when they differ from their default, so logs from before them keep their bytes."""
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from loveletter.core.cards import Card
-from loveletter.core.catalogue import OnTimeout, SeatAccount, Shuffle
+from loveletter.core.catalogue import OnTimeout, SeatAccount, SeatBot, Shuffle
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +26,8 @@ class StartGame:
     rated: bool = False
     at: int | None = None
     join_by: int | None = None
+    bots: tuple[SeatBot | None, ...] = ()
+    stand_in: SeatBot | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -153,6 +153,8 @@ def _start(state: GameState, cmd: StartGame) -> Events:
             rated=cmd.rated,
             at=cmd.at,
             join_by=cmd.join_by,
+            bots=tuple(cmd.bots),
+            stand_in=cmd.stand_in,
         ),
     )
 

@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 from pydantic import TypeAdapter, ValidationError
 
-from loveletter.core.catalogue import EVENT_TYPES, Event, SeatAccount, Shuffle
+from loveletter.core.catalogue import EVENT_TYPES, Event, SeatAccount, SeatBot, Shuffle
 from loveletter.core.lang import BilingualError, Text, plural_fr
 
 
@@ -145,6 +145,8 @@ def _plain(value: Any) -> Any:
         return {"algorithm": value.algorithm, "seed": value.seed}
     if isinstance(value, SeatAccount):
         return {"account": value.account, "kind": value.kind}
+    if isinstance(value, SeatBot):
+        return {"name": value.name, "rollouts": value.rollouts}
     return value
 
 

@@ -8,6 +8,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from loveletter.core.catalogue import SeatBot
 from loveletter.core.commands import PlayerCommand
 from loveletter.core.views import View
 from loveletter.play.policies import (
@@ -20,7 +21,7 @@ from loveletter.play.policies import (
     choose_random_code,
 )
 
-__all__ = ["BOTS", "STAND_IN", "Bot", "Policy", "get_bot"]
+__all__ = ["BOTS", "STAND_IN", "Bot", "Policy", "get_bot", "seat_bot"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +55,17 @@ BOTS: dict[str, Bot] = {
 STAND_IN = "expert"
 """Who decides for a seat whose turn clock ran out in a game with `on_timeout: bot` (RULINGS §12): the referee's
 stand-in and the in-process tournament's are this one bot, so a timeout weighs the same in both."""
+
+
+def seat_bot(name: str, players: int) -> SeatBot:
+    """How a game's log names the built-in bot `name` at a table of `players`: with its search, for the expert (its
+    fixed budget there, `play.engine.search.default_budget`)."""
+    get_bot(name)
+    if name != "expert":
+        return SeatBot(name)
+    from loveletter.play.engine.search import default_budget
+
+    return SeatBot(name, default_budget(players).iterations)
 
 
 def get_bot(name: str) -> Bot:

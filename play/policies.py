@@ -231,7 +231,7 @@ def heuristic_best(seen: Glance, moves: Sequence[PlayerCommand]) -> list[PlayerC
     out: list[PlayerCommand] = []
     for item in best:
         if type(item) is tuple:
-            out.extend([m for c, m in zip(item[1], item[2]) if unseen.get(c, 0) == most])
+            out.extend([m for c, m in zip(item[1], item[2], strict=True) if unseen.get(c, 0) == most])
         else:
             out.append(item)  # type: ignore[arg-type]
     return out

@@ -14,7 +14,7 @@ from typing import Any
 
 import structlog
 
-from loveletter.core.catalogue import SeatAccount
+from loveletter.core.catalogue import SeatAccount, SeatBot
 from loveletter.core.chance import commitment
 from loveletter.core.commands import Abort, ContributeSeed, DealRound, JoinSeat, Resign, StartGame
 from loveletter.core.decide import decide
@@ -23,6 +23,7 @@ from loveletter.core.lang import Text
 from loveletter.core.rules import RuleViolation
 from loveletter.core.state import INITIAL, GameState
 from loveletter.events.store import Append, ConflictError
+from loveletter.play.bots import STAND_IN, seat_bot
 from loveletter.referee.accounts import Accounts, joining_account, seat_accounts, twice
 from loveletter.referee.clocks import Timing
 from loveletter.referee.commands import seat_of
@@ -114,6 +115,8 @@ class Seating:
             game.rated,
             created if game.rated else None,  # the ladder's order: a rated game's log says when it began
             self.join_by(created, opened, reserved_accounts),
+            _bots(game),
+            seat_bot(STAND_IN, len(names)) if game.on_timeout == "bot" else None,
         )
         events = list(decide(INITIAL, start))
         for seat, player in enumerate(game.players):
@@ -337,6 +340,13 @@ class Seating:
                 Text("only the game's organiser may abort it", "seul l'organisateur de la partie peut l'annuler"),
             )
         return await self.judge.decided(table, lambda state: Abort(self.judge.now()), None)
+
+
+def _bots(game: NewGame) -> tuple[SeatBot | None, ...]:
+    """Each seat's built-in bot as the log names it (with the expert's search), or () when no seat has one."""
+    n = len(game.players)
+    bots = tuple(seat_bot(p.bot, n) if p.bot and not p.open else None for p in game.players)
+    return bots if any(bots) else ()
 
 
 def _account_fields(account: tuple[str, SeatAccount] | None) -> dict[str, str]:

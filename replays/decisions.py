@@ -99,6 +99,8 @@ def command_of(event: Event) -> Command | None:
             event.rated,
             event.at,
             event.join_by,
+            event.bots,
+            event.stand_in,
         )
     if isinstance(event, SeedContributed):
         return ContributeSeed(event.player, event.seed)

@@ -9,15 +9,16 @@ from collections.abc import Iterator
 
 import pytest
 
+from loveletter.core.catalogue import SeatBot
 from loveletter.core.commands import PlayCard, PlayerCommand
 from loveletter.core.legal import legal_move_tuple, legal_moves
 from loveletter.core.rulesets import RULESETS
 from loveletter.core.state import GameState
 from loveletter.core.views import view
-from loveletter.play.bots import BOTS, get_bot
+from loveletter.play.bots import BOTS, get_bot, seat_bot
 from loveletter.play.engine.determinize import Sampler
 from loveletter.play.engine.policy import analyse, candidates, expert_policy
-from loveletter.play.engine.search import Budget
+from loveletter.play.engine.search import Budget, default_budget
 from loveletter.play.engine.value import end_value, race
 from loveletter.play.simulate import decisions
 from tests.helpers import CO, PR, PS, B, C, G, Game, H, K, P, S, position, ruleset_deck
@@ -216,3 +217,15 @@ def test_guard_guesses_that_cannot_hit_are_not_searched() -> None:
     assert ranked[0].move == PlayCard(0, G, 1, PR)
     assert ranked[0].mean > ranked[-1].mean
     assert end_value(state, 0) == pytest.approx(0.5)  # no favors yet, two seats: an even race
+
+
+def test_the_built_in_expert_searches_a_fixed_amount_stated_in_the_log() -> None:
+    """200 rollouts a decision for each other seat (docs/engine.md): 200 at two players, 600 at four, whatever the
+    machine's load; `seat_bot` writes the same figure in a game's log, and the other bots search nothing."""
+    assert seat_bot("expert", 2) == SeatBot("expert", 200)
+    assert seat_bot("expert", 4) == SeatBot("expert", 600)
+    assert seat_bot("heuristic", 4) == SeatBot("heuristic", None)
+    with pytest.raises(KeyError):
+        seat_bot("nobody", 2)
+    assert default_budget(2) == Budget(iterations=200) and default_budget(4) == Budget(iterations=600)
+    assert default_budget(4).seconds is None  # a count, not a time

@@ -20,7 +20,7 @@ import orjson
 import pytest
 
 from loveletter.api.routes import analyses
-from loveletter.core.catalogue import ClockRanOut
+from loveletter.core.catalogue import ClockRanOut, GameStarted, SeatBot
 from loveletter.core.evolve import fold
 from loveletter.core.legal import action_code, legal_moves
 from loveletter.core.views import view
@@ -179,6 +179,9 @@ def test_a_game_whose_expert_plays_first_goes_on_by_itself(server: Server) -> No
     with client(server.base, token) as bob:
         wait_for(lambda: bob.get(f"/games/{game_id}").json()["your_turn"])
     events = log_events(admin_log(server.base, game_id))
+    assert isinstance(events[0], GameStarted)
+    assert events[0].bots == (SeatBot("expert", 200), None)  # its fixed search at two players, in the log
+    assert events[0].stand_in is None
     assert {d.seat for d in decisions(events)} == {0}  # the expert's, until Bob's turn came
     expert_moves_checked(events, {0}, SEED)
 
@@ -203,6 +206,8 @@ def test_a_clock_that_runs_out_is_answered_by_the_expert(server: Server) -> None
     with client(server.base) as c:
         wait_for(lambda: c.get(f"/games/{game_id}").json()["version"] > before)
     events = log_events(admin_log(server.base, game_id))
+    assert isinstance(events[0], GameStarted)
+    assert events[0].stand_in == SeatBot("expert", 200) and events[0].bots == ()  # who answers a clock, in the log
     ran_out = next(i for i, e in enumerate(events) if isinstance(e, ClockRanOut))
     after = fold(events[: ran_out + 1])
     assert after.active == 0

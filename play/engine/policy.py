@@ -3,7 +3,8 @@
 It reads the seat's `View` only, so it plays from what the seat knows, wherever a built-in bot plays (simulations,
 tournaments, the referee's bot seats, `loveletter bot run expert`). Randomness comes from the `rng` it is given and
 nothing else: the same view, moves and seed give the same move. The built-in spends a fixed number of rollouts
-(`DEFAULT_BUDGET`); `expert_policy(Budget(seconds=0.1))` makes one that thinks for a time instead.
+(`search.default_budget`: 200 a decision for each other seat); `expert_policy(Budget(seconds=0.1))` makes one that
+thinks for a time instead.
 
 Before the search, two kinds of move are left out when another remains, so that the budget is spent on real
 choices: discarding the Princess (playing her, or a Prince on oneself while holding her), which puts the seat out
@@ -24,11 +25,8 @@ from loveletter.core.rulesets import get_ruleset
 from loveletter.core.views import View
 from loveletter.play.engine.belief import can_hit, hand_odds, leanings
 from loveletter.play.engine.determinize import Sampler
-from loveletter.play.engine.search import Budget, Estimate, search
+from loveletter.play.engine.search import Budget, Estimate, default_budget, search
 from loveletter.play.policies import Policy, choose_heuristic
-
-DEFAULT_BUDGET = Budget(iterations=200)
-"""The built-in's thinking: 200 rollouts a decision (about 25 ms of CPU in a two-player game, docs/engine.md)."""
 
 
 def candidates(view: View, moves: Sequence[PlayerCommand]) -> list[PlayerCommand]:
@@ -118,4 +116,9 @@ def expert_policy(budget: Budget, infer: bool = True) -> Policy:
     return choose
 
 
-choose_expert = expert_policy(DEFAULT_BUDGET)
+def choose_expert(view: View, moves: Sequence[PlayerCommand], rng: random.Random) -> PlayerCommand:
+    """The built-in expert: `search.default_budget` for the table's size (200 rollouts a decision at two players,
+    600 at four), the budget `play.bots.seat_bot` writes in the log of a game it plays."""
+    if len(moves) == 1:
+        return moves[0]
+    return analyse(view, moves, rng, default_budget(len(view.seats)))[0].move

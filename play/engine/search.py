@@ -52,6 +52,17 @@ class Budget:
         return time.perf_counter() if self.wall else time.process_time()
 
 
+ROLLOUTS_PER_OPPONENT = 200
+"""The built-in expert's search: this many rollouts a decision for each other seat at the table."""
+
+
+def default_budget(players: int) -> Budget:
+    """The expert's built-in budget at a table of `players`: a fixed number of rollouts (200 at two players, 600 at
+    four), never a time, so that it plays the same moves however busy the machine is (docs/engine.md, Strength). A
+    four-player decision has three targets to tell apart in noisier rounds, hence more rollouts."""
+    return Budget(iterations=ROLLOUTS_PER_OPPONENT * max(1, players - 1))
+
+
 @dataclass(slots=True)
 class Estimate:
     """One candidate move's rollouts: their count and the sum of their values."""

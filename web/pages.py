@@ -36,6 +36,7 @@ from loveletter.api.routes.games.stream import PAGE
 from loveletter.core.catalogue import EVENT_TYPES
 from loveletter.core.lang import Lang
 from loveletter.referee.referee import Referee, Refusal
+from loveletter.web.quick import quick_pairings, titles
 from loveletter.web.words import COOKIE, WORDS, choose, rulesets, words
 
 HERE = Path(__file__).resolve().parent
@@ -89,7 +90,7 @@ def page(
         "nav": [(key, href, href == here) for key, href in NAV],
         "here": here,
         "script": script,
-        "data": {"lang": lang, "words": words(lang), **data},
+        "data": {"lang": lang, "words": words(lang), "ruleset_titles": titles(lang), **data},
         **data,
         **(html or {}),
     }
@@ -129,7 +130,9 @@ def install(app: FastAPI, referee: Referee) -> None:
 
     @app.get("/", include_in_schema=False)
     async def lobby(request: Request) -> HTMLResponse:
-        return page(request, "lobby.html", "lobby.title", script="lobby.js", rulesets=rulesets(choose(request)))
+        lang = choose(request)
+        return page(request, "lobby.html", "lobby.title", script="lobby.js", rulesets=rulesets(lang),
+                    quick=quick_pairings(lang))  # fmt: skip
 
     @app.get("/play/{game_id}", include_in_schema=False)
     async def seat_page(game_id: str, request: Request) -> HTMLResponse:

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from loveletter.core.lang import Text
+from loveletter.web.words_lobby import LOBBY_WORDS
 
 ACCOUNT_WORDS: Mapping[str, Text] = MappingProxyType(
     {
@@ -35,13 +36,14 @@ ACCOUNT_WORDS: Mapping[str, Text] = MappingProxyType(
         "ladder.hint": Text(
             "Ratings are OpenSkill's mu; the interval is mu ± 1.96 sigma. The command loveletter ratings gives the "
             "same figures from the games' logs.",
-            "La cote est la moyenne estimée par le modèle de classement ; l'intervalle, cette moyenne ± 1,96 "
-            "écart-type. La commande « loveletter ratings » donne les mêmes chiffres d'après les journaux des parties.",
+            "La cote est la moyenne estimée par le modèle de classement\u202f; l'intervalle, cette moyenne ± 1,96 "
+            "écart-type. La commande «\u202floveletter ratings\u202f» donne les mêmes chiffres d'après les journaux "
+            "des parties.",
         ),
         "kind.person": Text("person", "personne"),
         "kind.bot": Text("bot", "robot"),
         "account.title": Text("Account", "Compte"),
-        "account.revoked": Text("Its key is revoked: it plays no more.", "Sa clé est révoquée : il ne joue plus."),
+        "account.revoked": Text("Its key is revoked: it plays no more.", "Sa clé est révoquée\u202f: il ne joue plus."),
         "account.ratings": Text("Ratings", "Cotes"),
         "account.ladder": Text("Ladder", "Classement"),
         "account.no_rating": Text("No rated game yet.", "Aucune partie classée pour l'instant."),
@@ -60,7 +62,8 @@ ACCOUNT_WORDS: Mapping[str, Text] = MappingProxyType(
         "account.losses": Text("Lost", "Perdues"),
         "account.h2h.hint": Text(
             "Rated games only; a game both won, or neither, is neither won nor lost.",
-            "Parties classées seulement ; une partie gagnée par les deux, ou par aucun, n'est ni gagnée ni perdue.",
+            "Parties classées seulement\u202f; une partie gagnée par les deux, ou par aucun, n'est ni gagnée ni "
+            "perdue.",
         ),
         "account.games": Text("Games", "Parties"),
         "account.replay": Text("replay", "relecture"),
@@ -70,14 +73,14 @@ ACCOUNT_WORDS: Mapping[str, Text] = MappingProxyType(
             "Account key (kept in this browser only)", "Clé de compte (gardée dans ce navigateur seulement)"
         ),
         "lobby.account.use": Text("Use this key", "Utiliser cette clé"),
-        "lobby.account.forget": Text("Forget the key", "Oublier la clé"),
         "lobby.account.as": Text("My games follow the account", "Mes parties suivent le compte"),
         "lobby.account.forgotten": Text("The key is forgotten by this browser.", "Ce navigateur a oublié la clé."),
         "lobby.account.hint": Text(
             "Paste the key shown when the account was made: My games then lists the account's games on any device. "
             "The key is sent only to this referee.",
-            "Collez la clé montrée à la création du compte : Mes parties liste alors les parties du compte, sur tout "
-            "appareil. La clé n'est envoyée qu'à cet arbitre.",
+            "Collez la clé montrée à la création du compte\u202f: Mes parties liste alors les parties du compte, sur "
+            "tout appareil. La clé n'est envoyée qu'à cet arbitre.",
         ),
+        **LOBBY_WORDS,  # an account in the browser: made, kept, left; quick pairing; challenges (web/words_lobby.py)
     }
 )

@@ -3,6 +3,7 @@
 // its head-to-head. Every figure is the API's, shown as it came.
 import { api, count, data, el, labelled, showProblem, t } from "./common.js";
 import { figure, withInterval } from "./ladder.js";
+import "./account_challenge.js"; // the challenge form and the games it plays now (issue 35)
 
 const SVG = "http://www.w3.org/2000/svg";
 const Z95 = 1.96;

@@ -11,7 +11,8 @@ function settings() {
   try { return { sound: false, notify: false, ...JSON.parse(localStorage.getItem(KEY) || "{}") }; } catch { return { sound: false, notify: false }; }
 }
 
-function beep() {
+/** A short tone made by the browser itself (also a challenge's, me.js). */
+export function beep() {
   const Context = window.AudioContext || window.webkitAudioContext;
   if (!Context) return;
   const audio = new Context();

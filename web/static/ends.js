@@ -1,8 +1,9 @@
 // The end of a round and of the game, as panels: the hands shown, who won and why, the favors gained, the tie-break
 // when there was one; at the game's end the winners, every seat's favors, the rematch, the replay and the log.
 // Read from the game's events as this viewer may see them (GET /games/{id}/events): nothing is computed but sums.
-import { api, el, labelled, t } from "./common.js";
+import { api, data, el, labelled, t } from "./common.js";
 import { cardFace } from "./cards.js";
+import { ratingChange } from "./rated_end.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -91,6 +92,7 @@ export async function renderEnds(ctx) {
     gameBox.replaceChildren(...gamePanel(ctx));
     gameBox.append($("rematch"));
     gameBox.hidden = false;
+    ratingChange(ctx, gameBox, data.lang); // a rated game: each seat's rating before and after it
   }
   $("rematch").hidden = !ctx.current.over || view.aborted || view.seat === null;
   if (ended < 1 || ended === shownRound || (ended < firstRound && !ctx.current.over) || view.aborted) return;

@@ -1,6 +1,9 @@
 // The lobby: create a game, list the public ones live (the lobby's event stream), join, watch, rematch; My games
-// (this browser's games, and an account's when its key is held here).
+// (this browser's games, and an account's when its key is held here). The account panel and quick pairing are
+// lobby_account.js.
 import { announce, api, count, data, el, hideProblem, inviteLink, seatLink, seats, showProblem, t } from "./common.js";
+import { held } from "./me.js";
+import { copyButton } from "./lobby_account.js";
 
 const form = document.getElementById("create");
 const seatList = document.getElementById("seats");
@@ -82,16 +85,6 @@ form.addEventListener("submit", async (event) => {
   announce(t("lobby.created"));
   refresh();
 });
-
-export function copyButton(text) {
-  const button = el("button", { type: "button", class: "secondary", text: t("lobby.copy") });
-  button.addEventListener("click", async () => {
-    try { await navigator.clipboard.writeText(text); } catch { /* the field can still be copied by hand */ }
-    button.textContent = t("lobby.copied");
-    announce(t("lobby.copied"));
-  });
-  return button;
-}
 
 function describe(game) {
   const rs = data.rulesets[game.ruleset];
@@ -221,59 +214,13 @@ async function refresh() {
     : [el("li", { class: "empty", text: t("lobby.none") })]);
 }
 
-// "My games" follows an account across devices: its key, pasted once, stays in this browser's localStorage, is sent
-// to this referee only (`POST /accounts/holder`, in a body) and is never shown again in full; the games listed are
-// then the account's own (`GET /accounts/{id}`, which needs no key), with this browser's games after them.
-const ACCOUNT = "ll.account";
-
-function account() {
-  try { return JSON.parse(localStorage.getItem(ACCOUNT) || "null"); } catch { return null; }
-}
-
+// "My games" follows an account across devices: its key (kept by me.js, sent to this referee only) lists the
+// account's own games (`GET /accounts/{id}`, which needs no key), with this browser's games after them.
 async function accountGames() {
-  const held = account();
-  if (!held) return [];
-  const answer = await api("GET", `/accounts/${encodeURIComponent(held.account_id)}`);
+  const account = held();
+  if (!account) return [];
+  const answer = await api("GET", `/accounts/${encodeURIComponent(account.account_id)}`);
   return answer.ok ? answer.body.games.slice(-20).reverse() : [];
-}
-
-function accountPanel() {
-  const held = account();
-  const panel = document.getElementById("account-key") ?? el("div", { id: "account-key", class: "account-key" });
-  if (!panel.isConnected) document.getElementById("mine").before(panel);
-  const box = el("div", { id: "account-error", class: "problem", role: "alert", hidden: true });
-  if (held) {
-    const forget = el("button", { type: "button", id: "account-forget", class: "secondary", text: t("lobby.account.forget") });
-    forget.addEventListener("click", () => {
-      localStorage.removeItem(ACCOUNT);
-      accountPanel();
-      refresh();
-      announce(t("lobby.account.forgotten"));
-      document.getElementById("account-key-input").focus();
-    });
-    panel.replaceChildren(el("p", { id: "account-held" }, `${t("lobby.account.as")} `,
-      el("a", { href: `/accounts/${encodeURIComponent(held.account_id)}`, text: held.name }),
-      ` (${held.key.slice(0, 7)}…) `, forget));
-    return;
-  }
-  const input = el("input", { id: "account-key-input", type: "password", autocomplete: "off", spellcheck: "false",
-    required: true, maxlength: 200, "aria-describedby": "account-key-hint" });
-  const form = el("form", { id: "account-form" },
-    el("label", { for: "account-key-input", text: t("lobby.account.key") }), " ", input, " ",
-    el("button", { type: "submit", text: t("lobby.account.use") }));
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    hideProblem(box);
-    const key = input.value.trim();
-    const answer = await api("POST", "/accounts/holder", { body: { key } });
-    if (!answer.ok) { showProblem(box, answer.body); return; }
-    localStorage.setItem(ACCOUNT, JSON.stringify({ key, account_id: answer.body.account_id, name: answer.body.name }));
-    accountPanel();
-    refresh();
-    announce(`${t("lobby.account.as")} ${answer.body.name}`);
-    document.getElementById("account-forget").focus();
-  });
-  panel.replaceChildren(form, el("p", { id: "account-key-hint", class: "hint", text: t("lobby.account.hint") }), box);
 }
 
 /** The invite links the organiser still holds for `game` (the seat page forgets them once the seats are full). */
@@ -314,8 +261,8 @@ async function invited() {
 
 rulesetSelect.addEventListener("change", seatRows);
 seatRows();
-accountPanel();
 refresh();
+window.addEventListener("ll-account", (event) => { if (!event.detail.challenges) refresh(); });
 invited();
 const news = new EventSource("/lobby/stream");
 // The stream starts after the news head it read on opening: a game opened before that is in the listing fetched now.

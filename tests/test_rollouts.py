@@ -41,7 +41,7 @@ def test_a_rollout_with_the_memory_ends_where_one_without_it_does(ruleset: str, 
     compared = 0
     for state, seat, moves, _ in decisions(ruleset, players, 2, lambda v, m, r: m[0], 5):
         sampler = Sampler(view(state, seat))
-        for _ in range(12):  # the same position again and again: most of its situations are met before
+        for _ in range(6):  # the same position again and again: most of its situations are met before
             world = sampler.sample(rng)
             move = rng.choice(moves)
             seed = rng.getrandbits(64)

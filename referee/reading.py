@@ -9,7 +9,7 @@ evict the game meanwhile. Each event is encoded once per viewer, and kept with t
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Sequence
 from typing import Any
 
 from loveletter.core.catalogue import CardPlayed, ChancellorReturned, ClockSet, Event
@@ -193,7 +193,20 @@ class Reader:
         told = table.events[:shown] if seat is None else table.events
         lines = narrate(told, lang) if seat is None else narrate_pov(table.events, seat, lang)
         times = {clock_time(e.deadline): e.deadline for e in told if isinstance(e, ClockSet)}
-        return {"version": shown, "seat": seat, "lines": lines, "times": times}
+        return {"version": shown, "seat": seat, "lines": lines, "times": times} | self._last_move(told, lang)
+
+    def _last_move(self, told: Sequence[Event], lang: Lang) -> dict[str, int | None]:
+        """`last_move`, the index in the story of the line that tells the last move (a card played, the
+        Chancellor's cards returned), and `last_mover`, its seat; None before the first: the round's opening, the
+        seed's reveal, a draw are not moves. The story told up to that event ends with its line (a line's ending
+        may wait on later events; its place does not)."""
+        moves = [(i, e.player) for i, e in enumerate(told) if isinstance(e, CardPlayed | ChancellorReturned)]
+        if not moves:
+            return {"last_move": None, "last_mover": None}
+        at, player = moves[-1]
+        upto, seat = told[: at + 1], self.seat
+        index = len(narrate(upto, lang) if seat is None else narrate_pov(upto, seat, lang)) - 1
+        return {"last_move": index, "last_mover": player}
 
     def presence(self, page: str | None = None) -> dict[str, Any]:
         """Which seats are present, and for a seat's own page (`page`, its stream's id) alone, whether the same seat

@@ -129,7 +129,7 @@ function storyLine(line, times) {
   return item;
 }
 
-function renderStory(lines, times) {
+function renderStory(lines, times, lastMove) {
   const list = $("story");
   const fresh = lines.slice(storyLines.length);
   const same = lines.length >= storyLines.length && storyLines.every((line, i) => lines[i] === line);
@@ -139,7 +139,7 @@ function renderStory(lines, times) {
   if (same && storyLines.length && fresh.length) announce(items.map((li) => li.textContent).join(" "));
   storyLines = lines;
   list.scrollTop = list.scrollHeight;
-  renderLastMove(lines);
+  renderLastMove(lines, lastMove);
 }
 
 // -- the seat's link is a password: hidden until shown, copied, forgotten on this device ----------------------------
@@ -150,7 +150,7 @@ function renderTools(view) {
   $("alerts").hidden = view.seat === null || ctx.current.over;
   if (view.seat === null) return;
   $("seat-link").value = seatLink(game, token);
-  $("resign").hidden = ctx.current.over || !view.seats[view.seat].in_game;
+  $("resign").hidden = ctx.current.over || ctx.waiting || !view.seats[view.seat].in_game; // nothing to resign yet
 }
 
 $("reveal-link").addEventListener("click", () => {
@@ -213,6 +213,7 @@ async function refresh() {
       if (state.ok) {
         ctx.current = state.body;
         if (story.ok) { ctx.present = story.body.present; ctx.elsewhere = Boolean(story.body.elsewhere); }
+        ctx.lastMover = story.ok ? story.body.last_mover : null; // the referee's word on who moved last
         const view = ctx.current.view;
         ctx.waiting = openSeats(view).length > 0;
         renderStatus(view);
@@ -232,7 +233,7 @@ async function refresh() {
       } else if (state.status === 404) {
         showProblem($("problem"), state.body);
       }
-      if (story.ok) { renderStory(story.body.lines, story.body.times); $("story").dataset.version = String(story.body.version); }
+      if (story.ok) { renderStory(story.body.lines, story.body.times, story.body.last_move); $("story").dataset.version = String(story.body.version); }
     } while (again);
   })();
   try { await running; } finally { running = null; }

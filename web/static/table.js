@@ -15,14 +15,15 @@ let lastFronts = null; // each seat's played cards when last drawn, to find the 
 let lastActive = null; // whose turn it was then
 let lastSeat = null; // the seat whose card was played last (marked until the next move)
 
-/** The seat that just played: the one whose turn it was, if its played cards grew since the last drawing (else
- * the first whose did); null when nothing was played (or a new round began). */
-function whoMoved(view) {
+/** The seat that just played: the one the referee's story names as the last to move (two moves may arrive in one
+ * drawing: a bot answers at once), else the one whose turn it was, if its played cards grew since the last drawing
+ * (else the first whose did); null when nothing was played (or a new round began). */
+function whoMoved(view, lastMover) {
   const fronts = view.seats.map((s) => s.front.length);
   let moved = null;
   if (lastFronts && lastFronts.length === fronts.length) {
     const grew = fronts.map((n, i) => n > lastFronts[i]);
-    moved = grew[lastActive] ? lastActive : grew.indexOf(true);
+    moved = [lastMover, lastActive].find((s) => s !== null && s !== undefined && grew[s]) ?? grew.indexOf(true);
     if (moved === -1) moved = null;
     if (moved === null && fronts.some((n, i) => n < lastFronts[i])) lastSeat = null; // a new round
   }
@@ -34,7 +35,7 @@ function whoMoved(view) {
 export function renderPlayers(ctx) {
   const { current, ruleset, present } = ctx;
   const view = current.view;
-  const moved = whoMoved(view);
+  const moved = whoMoved(view, ctx.lastMover);
   if (moved !== null) lastSeat = moved;
   const n = view.seats.length;
   const me = view.seat ?? 0;
@@ -44,8 +45,8 @@ export function renderPlayers(ctx) {
     if (s.seat === view.seat) tag("you", t("seat.you"));
     const turn = view.active === s.seat && !current.over && !ctx.waiting;
     if (turn) tag("active", `▶ ${s.seat === view.seat ? t("seat.turn_title") : t("seat.plays_now")}`);
-    if (s.open) tag("open", t("seat.open"));
-    else if (!current.bots[s.seat]) tag(present[s.seat] ? "present" : "absent", present[s.seat] ? t("seat.present") : t("seat.absent"));
+    // an open seat is named "open seat" already; once the game is over, its streams close: nobody is "away"
+    if (!s.open && !current.bots[s.seat] && !current.over) tag(present[s.seat] ? "present" : "absent", present[s.seat] ? t("seat.present") : t("seat.absent"));
     if (s.protected) tag("protected", t("seat.protected"));
     if (!s.in_game) tag("gone", t("seat.gone"));
     else if (!s.in_round && view.round) tag("out", t("seat.out"));
@@ -63,7 +64,7 @@ export function renderPlayers(ctx) {
     const li = el("li", { "data-seat": String(s.seat), "data-place": PLACES[n]?.[(s.seat - me + n) % n] ?? "" },
       el("div", { class: "who" }, el("span", { class: "name", text: s.name || t("seat.open") }), tags),
       el("div", {}, labelled("seat.favors"), el("strong", { class: "favors", text: String(s.favors) }), " ", hearts),
-      el("div", {}, labelled("seat.played"), s.front.length ? front : el("span", { text: t("seat.none") })));
+      el("div", {}, el("span", { class: "played-label", text: labelled("seat.played") }), s.front.length ? front : el("span", { text: t("seat.none") })));
     if (turn) li.classList.add("turn");
     if (s.seat === view.seat) li.classList.add("me");
     if (!s.in_round && view.round) li.classList.add("is-out");
@@ -77,6 +78,7 @@ export function renderZones(ctx) {
   const { current, ruleset, waiting } = ctx;
   const view = current.view;
   $("deck-line").hidden = waiting; // no deck before the deal
+  $("felt").hidden = waiting;
   $("unseen-box").hidden = waiting;
   $("deck-size").textContent = String(view.deck_size);
   $("face-up-box").hidden = view.face_up.length === 0;
@@ -105,11 +107,10 @@ export function renderHand(ctx) {
   }));
 }
 
-/** The story's last line said at the table, at the top of the page (on a phone too, without scrolling); the lines
- * in brackets — this seat's own draws, the clock's reminders — are not moves. */
-export function renderLastMove(lines) {
-  const told = lines.map((l) => l.trim()).filter((l) => l && !l.startsWith("("));
-  const last = told.length ? told[told.length - 1] : "";
+/** The story's line of the last move (`index`, which the referee names: a round's opening, the seed's reveal, a
+ * draw or the clock's reminders are not moves), at the top of the page (on a phone too, without scrolling). */
+export function renderLastMove(lines, index) {
+  const last = index === null || index === undefined ? "" : (lines[index] ?? "").trim();
   const box = $("last-move");
   box.hidden = !last;
   if (box.dataset.text !== last) {

@@ -24,6 +24,10 @@ MARKS = {
     "mistake": Text("mistake", "erreur"),
     "blunder": Text("blunder", "gaffe"),
 }
+ROUND = Text(" in the round", " dans la manche")
+LOSES_ROUND = Text(": loses the round", " : perd la manche")
+"""Said after a mark the round's drop gave: `LOSES_ROUND` when the played move won the round in no world (the entry's
+`loses_round`), `ROUND` otherwise."""
 
 
 @command(
@@ -78,7 +82,7 @@ def analyse(file: Path, seat: str | None, budget: int, seed: int, as_json: bool,
     print(header["model"])
     for entry in entries:
         print()
-        print(_render(entry, lang))
+        print(_render(entry, lang, budget))
 
 
 def _review(events: list[Any], who: int | None, budget: int, seed: int, lang: Lang, name: str) -> list[dict[str, Any]]:
@@ -107,33 +111,59 @@ def _title(header: dict[str, Any], players: list[str], lang: Lang) -> str:
     return f"Review of {header['file']}{game}: {seats}, {n} rollouts a move, seed {seed}"
 
 
-def _render(entry: dict[str, Any], lang: Lang) -> str:
+def _render(entry: dict[str, Any], lang: Lang, budget: int | None = None) -> str:
     fr = lang == "fr"
     after = f"après l'événement {entry['at']}" if fr else f"after event {entry['at']}"
     head = f"{entry['when']} ({after}) : " if fr else f"{entry['when']} ({after}): "
     played = str(entry["played"]["text"])
     if entry["forced"]:
         return head + played + (" — forcé" if fr else " — forced")
-    mark = entry["verdict"]
     if entry["drop"] is None:
         note = " — pas un coup légal ici" if fr else " — not a legal move here"
-    elif mark is not None:
-        best = entry["best"]["text"]
-        lost = number(f"{100 * entry['drop']:.1f}", lang)
-        if fr:
-            note = f" — {MARKS[mark](lang)} (−{lost} points, meilleur coup : {best})"
-        else:
-            note = f" — {MARKS[mark](lang)} (−{lost} points, best: {best})"
     else:
-        note = ""
+        note = _mark(entry, lang)
     why = entry["played"].get("cannot_succeed")
-    lines = [head + played + note + (f" — {why}" if why else "")]
+    lines = [head + played + note + (f" — {why}" if why else "") + _worlds(entry, lang, budget)]
     for move in entry["moves"]:
         tag = ""
         if move["action_code"] == entry["played"]["action_code"]:
             tag = " ◀ " + ("joué" if fr else "played")
         lines.append(f"  {_pct(move['game'], lang):>8} ({_pct(move['round'], lang):>7})  {move['text']}{tag}")
     return "\n".join(lines)
+
+
+def _mark(entry: dict[str, Any], lang: Lang) -> str:
+    """ " — blunder: loses the round (−45.0 points of the round, −8.0 of the game; best: Spy)" when the round's drop
+    gave the mark (the move named is the best for the round among those no worse for the game, when not the best),
+    " — mistake (−12.0 points of the game, −5.0 of the round; best: Spy)" when the game's did; nothing when
+    unmarked."""
+    mark = entry["verdict"]
+    if mark is None:
+        return ""
+    game = number(f"{100 * entry['drop']:.1f}", lang)
+    rnd = number(f"{100 * entry['round_drop']:.1f}", lang)
+    of_game, of_round = Text("of the game", "de la partie")(lang), Text("of the round", "de la manche")(lang)
+    kind = ""
+    if entry["by"] == "round":
+        kind = (LOSES_ROUND if entry["loses_round"] else ROUND)(lang)
+        figures = f"−{rnd} points {of_round}, −{game} {of_game}"
+    else:
+        figures = f"−{game} points {of_game}, −{rnd} {of_round}"
+    best = Text("; best: ", " ; meilleur coup : ")(lang) + entry["best"]["text"]
+    other = entry["round_best"]
+    if entry["by"] == "round" and other["action_code"] != entry["best"]["action_code"]:
+        best = Text("; best for the round: ", " ; meilleur coup pour la manche : ")(lang) + other["text"]
+    return f" — {MARKS[mark](lang)}{kind} ({figures}{best})"
+
+
+def _worlds(entry: dict[str, Any], lang: Lang, budget: int | None) -> str:
+    """ " [800 worlds]" where the decision was tried in more worlds than the budget's, ", uncertain" when its mark
+    is still in doubt; nothing otherwise."""
+    n = entry["rollouts"]
+    if not entry["uncertain"] and (budget is None or n <= budget):
+        return ""
+    worlds = number(f"{n:,}", lang) + (" mondes" if lang == "fr" else " worlds")
+    return f" [{worlds}{Text(', uncertain', ', incertain')(lang) if entry['uncertain'] else ''}]"
 
 
 class _Bar:

@@ -13,7 +13,18 @@ from loveletter.core.commands import PlayCard
 from loveletter.core.legal import legal_moves
 from loveletter.core.views import view
 from loveletter.events.log import read_path
-from loveletter.play.engine.review import BLUNDER, decisions, review, verdict
+from loveletter.play.engine.review import (
+    BLUNDER,
+    WIDEN,
+    Trial,
+    decisions,
+    judge,
+    review,
+    round_verdict,
+    settle,
+    verdict,
+    worse,
+)
 from tests.cli import loveletter
 from tests.helpers import CO, PR, PS, B, C, G, H, K, P, S, position
 from tests.test_engine import _full_deck, _rearranged
@@ -50,6 +61,41 @@ def test_the_verdicts_follow_the_stated_thresholds() -> None:
     assert verdict(0.199) == "mistake"
     assert verdict(BLUNDER) == "blunder"
     assert verdict(1.0) == "blunder"
+    # the round's: twice the game's, no inaccuracy
+    assert round_verdict(0.199) is None
+    assert round_verdict(0.20) == "mistake"
+    assert round_verdict(0.399) == "mistake"
+    assert round_verdict(0.40) == "blunder"
+    assert worse(None, "inaccuracy") == worse("inaccuracy", None) == "inaccuracy"
+    assert worse("blunder", "mistake") == "blunder"
+
+
+def test_more_worlds_only_where_the_mark_is_in_doubt_and_the_first_ones_kept() -> None:
+    # Moves tried in the same worlds: the figures after 8 worlds are those of the first 8 of 64, whichever move asked
+    # for a world first.
+    hands = ((G, P), (PR,))
+    state = position(hands, _full_deck(hands, (), H), set_aside=H)
+    seen, moves = view(state, 0), legal_moves(state, 0)
+    few = Trial(seen, moves, random.Random(3)).more(8)
+    many = Trial(seen, moves, random.Random(3)).more(64)
+    assert [g[:8] for g in many.game] == few.game and [w[:8] for w in many.won] == few.won
+    assert review(seen, moves, random.Random(3), 8) == few.values()
+    one_by_one = Trial(seen, moves, random.Random(3))
+    for i in reversed(range(len(moves))):
+        one_by_one.play(i, 64 if i == 1 else 8)
+    assert one_by_one.game[1] == many.game[1] and one_by_one.game[0] == few.game[0]
+    # settle: the same as the trial judged at its end, the worlds a power of two times the budget, at most WIDEN
+    for played in range(len(moves)):
+        trial = Trial(seen, moves, random.Random(played))
+        settled = settle(trial, played, 4)
+        assert settled.worlds in [4 * 2**k for k in range(WIDEN.bit_length())] and settled == judge(trial, played)
+        assert settled.worlds == settled.played.rollouts == max(v.rollouts for v in settled.values)
+        assert all(v.rollouts >= 4 for v in settled.values)  # the others: as many as when they last mattered
+        if settled.worlds < WIDEN * 4:
+            assert not settled.uncertain  # stopped early: the mark no longer in doubt
+        assert settled.drop == pytest.approx(settled.best.game - settled.played.game)
+        assert settled.round_drop == pytest.approx(settled.round_best.round - settled.played.round)
+        assert settled.verdict == worse(settled.round_verdict, settled.game_verdict)
 
 
 @pytest.mark.parametrize("other", [G, P])
@@ -110,8 +156,10 @@ def test_a_whole_game_analysed_through_the_command_line(one_game: Path) -> None:
     result = loveletter("analyse", str(one_game), "--seat", bob, "--budget", "3", "--json")
     assert result.returncode == 0, result.stderr
     review_ = orjson.loads(result.stdout)
+    doublings = [3 * 2**k for k in range(WIDEN.bit_length())]
     assert review_["seat"] == bob and review_["rollouts"] == 3 and review_["others"] == "heuristic"
     assert review_["thresholds"] == {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.20}
+    assert review_["round_thresholds"] == {"mistake": 0.20, "blunder": 0.40} and review_["max_rollouts"] == 3 * WIDEN
     entries = review_["decisions"]
     assert len(entries) == _decisions_in_log(one_game, 1) > 0
     assert [e["at"] for e in entries] == sorted(e["at"] for e in entries)
@@ -123,11 +171,22 @@ def test_a_whole_game_analysed_through_the_command_line(one_game: Path) -> None:
             continue
         games = [m["game"] for m in e["moves"]]
         assert games == sorted(games, reverse=True) and all(0.0 <= g <= 1.0 for g in games)
-        assert all(m["rollouts"] == 3 and 0.0 <= m["round"] <= 1.0 for m in e["moves"])
+        assert e["rollouts"] in doublings and (e["rollouts"] == 3 * WIDEN or not e["uncertain"])
+        assert all(3 <= m["rollouts"] <= e["rollouts"] and 0.0 <= m["round"] <= 1.0 for m in e["moves"])
         assert e["best"]["action_code"] == e["moves"][0]["action_code"]
         played = next(m for m in e["moves"] if m["action_code"] == e["played"]["action_code"])
         assert e["drop"] == pytest.approx(e["moves"][0]["game"] - played["game"])
-        assert e["verdict"] == verdict(e["drop"])
+        assert played["rollouts"] == e["rollouts"]  # the moves that may change the verdict: in as many worlds
+        no_worse = [m["round"] for m in e["moves"] if m["game"] >= played["game"]]
+        assert e["round_drop"] == pytest.approx(max(no_worse) - played["round"])
+        assert e["game_verdict"] == verdict(e["drop"]) and e["round_verdict"] == round_verdict(e["round_drop"])
+        floor = "inaccuracy" if e["by"] == "floor" else None
+        assert e["verdict"] == worse(floor, worse(e["round_verdict"], e["game_verdict"]))
+        mark, by_round, by_game = e["verdict"], e["round_verdict"], e["game_verdict"]
+        assert e["by"] == (
+            None if mark is None else "round" if mark == by_round else "game" if mark == by_game else "floor"
+        )
+        assert e["loses_round"] == (played["round"] == 0.0 < max(no_worse))
     again = loveletter("analyse", str(one_game), "--seat", bob, "--budget", "3", "--json")
     assert again.stdout == result.stdout  # the same seed gives the same figures
     text = loveletter("analyse", str(one_game), "--seat", "1", "--budget", "2", "--lang", "fr")

@@ -53,6 +53,8 @@ SMALL = {
     "seat_latency.py": (["--moves", "3"], "the other seat's page shows the move"),
     # issue 36's rollouts a second of the expert's search, at two and four players
     "rollouts.py": (["--positions", "3", "--iterations", "20", "--repeat", "1"], "rollouts/s"),
+    # issue 36's review: the same verdicts under three seeds, the share of decisions marked
+    "review_stability.py": (["--games", "1", "--budget", "10", "--widen", "4"], "same verdict under every seed"),
     # issue 34's start-up: `loveletter serve` started twice, and the app's own import measured
     "startup.py": (["--starts", "1"], "start to first /healthz"),
 }

@@ -321,6 +321,8 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "replay.eval.inaccuracy": Text("inaccuracy", "imprécision"),
         "replay.eval.mistake": Text("mistake", "erreur"),
         "replay.eval.blunder": Text("blunder", "gaffe"),
+        "replay.eval.of_round": Text("of the round", "de la manche"),
+        "replay.eval.uncertain": Text("uncertain", "incertain"),
         "replay.keys.eval": Text(
             "a: analyse every decision (the evaluation graph)",
             "« a » : analyser chaque décision (le graphique d'évaluation)",

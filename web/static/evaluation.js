@@ -139,7 +139,9 @@ function describe(at) {
   const best = entry.moves[0];
   const cost = entry.drop === null ? t("replay.eval.illegal")
     : `${t("replay.eval.cost")} −${points.format(100 * entry.drop)} ${t("replay.eval.points")}`
-      + (entry.verdict ? ` — ${t(`replay.eval.${entry.verdict}`)}` : "");
+      + (entry.verdict ? ` — ${t(`replay.eval.${entry.verdict}`)}` : "")
+      + (entry.by === "round" ? ` (−${points.format(100 * entry.round_drop)} ${t("replay.eval.points")} ${t("replay.eval.of_round")})` : "")
+      + (entry.uncertain ? ` (${t("replay.eval.uncertain")})` : "");
   box.replaceChildren(head,
     el("p", { class: "best" }, labelled("replay.eval.best"), el("span", { class: "move", text: entry.best.text }), ` (${percent.format(best.game)})`),
     el("p", { class: `played${entry.verdict ? ` ${entry.verdict}` : ""}` }, labelled("replay.eval.played"),

@@ -42,6 +42,9 @@ EXEMPT: dict[str, str] = {
     "nice -n": "bench/engine.py and bench/solve.py: minutes to hours of CPU (--cards 8, --seconds 600), the figures "
     "the page quotes; tests/test_bench_scripts.py runs the scripts small",
     "for n in": "bench/engine.py at six budgets: tens of minutes",
+    "git worktree add /tmp/before": "checks out the tree the rollouts are measured against, for the benchmark below",
+    "python bench/rollouts.py --against": "a benchmark of two trees, minutes of CPU (tests/test_bench_scripts.py runs "
+    "bench/rollouts.py small)",
     "python3 -m venv": "builds a virtual environment and installs from the package index (the network, minutes)",
     "pip install": "installs from the package index (the network); the tests run in the checkout's .venv",
     "loveletter serve": "a referee on port 8000 until stopped: the test's own referee, on a free port, stands in",
@@ -349,9 +352,9 @@ WALKS: dict[tuple[str, int], Callable[[Shell], None]] = {
     ("docs/bots.md", 4): bots_challenge,
     ("docs/bots.md", 5): bots_tournaments,
     ("docs/engine.md", 1): engine_bots,
-    ("docs/engine.md", 4): engine_analyse,
-    ("docs/engine.md", 5): engine_solve,
-    ("docs/engine.md", 7): engine_analyses,
+    ("docs/engine.md", 5): engine_analyse,
+    ("docs/engine.md", 7): engine_solve,
+    ("docs/engine.md", 9): engine_analyses,
 }
 """(page, its n-th ```sh block) → the walk a reader of that block makes."""
 

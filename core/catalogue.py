@@ -14,6 +14,9 @@ from typing import ClassVar, Literal, Union
 from pydantic import ConfigDict
 
 from loveletter.core.cards import Card
+from loveletter.core.event_parts import SeatAccount as SeatAccount
+from loveletter.core.event_parts import SeatBot as SeatBot
+from loveletter.core.event_parts import Shuffle as Shuffle
 
 _STRICT = ConfigDict(extra="forbid", frozen=True)
 
@@ -23,39 +26,7 @@ FavorReason = Literal["round", "spy", "amira-sadie"]
 DrawSource = Literal["deck", "set-aside"]
 OnTimeout = Literal["bot", "resign"]
 AbortReason = Literal["seats_unfilled"]
-AccountKind = Literal["person", "bot"]
 ResignReason = Literal["resigned", "timeout"]
-
-
-@dataclass(frozen=True, slots=True)
-class Shuffle:
-    """How a round's deck order was made: an algorithm id and its 256-bit seed (hex)."""
-
-    __pydantic_config__ = _STRICT
-
-    algorithm: str
-    seed: str
-
-
-@dataclass(frozen=True, slots=True)
-class SeatAccount:
-    """The account that took a seat: its public id, and whether a person or a bot plays it (docs/accounts.md)."""
-
-    __pydantic_config__ = _STRICT
-
-    account: str
-    kind: AccountKind
-
-
-@dataclass(frozen=True, slots=True)
-class SeatBot:
-    """A built-in bot the referee plays a seat with, and how much it searches: `rollouts` a decision (None for a bot
-    that does not search). Written in the log so that a game says what strength sat at it (docs/engine.md)."""
-
-    __pydantic_config__ = _STRICT
-
-    name: str
-    rollouts: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

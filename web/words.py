@@ -21,6 +21,7 @@ from loveletter.core.lang import Lang, Text
 from loveletter.core.rulesets import RULESETS
 from loveletter.web.card_texts import effect
 from loveletter.web.words_accounts import ACCOUNT_WORDS
+from loveletter.web.words_evaluation import EVALUATION_WORDS
 
 COOKIE = "lang"
 """The cookie that remembers the visitor's language (a year; no other cookie is ever set)."""
@@ -292,37 +293,6 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "replay.sources": Text("Sources", "Sources"),
         "replay.event": Text("event", "événement"),
         # the replay viewer's evaluation (POST /analyses)
-        "replay.eval": Text("Evaluation", "Évaluation"),
-        "replay.eval.run": Text("Analyse every decision", "Analyser chaque décision"),
-        "replay.eval.starting": Text("Starting the analysis…", "Lancement de l'analyse…"),
-        "replay.eval.progress": Text("Decisions analysed:", "Décisions analysées :"),
-        "replay.eval.decisions": Text("decisions analysed", "décisions analysées"),
-        "replay.eval.ready": Text("The evaluation is ready", "L'évaluation est prête"),
-        "replay.eval.graph": Text(
-            "Each player's chance of winning the game after each of their decisions",
-            "La chance de chaque joueur de gagner la partie après chacune de ses décisions",
-        ),
-        "replay.eval.caption": Text(
-            "Chance of winning the game after the move played, at each decision; larger dots mark inaccuracies, "
-            "mistakes and blunders; the graph takes you to the position you pick.",
-            "Chance de gagner la partie après le coup joué, à chaque décision ; les gros points marquent les "
-            "imprécisions, erreurs et gaffes ; le graphique mène à la position choisie.",
-        ),
-        "replay.eval.none": Text(
-            "Nobody decides at this position (chance deals, or the game is over).",
-            "Personne ne décide à cette position (le hasard distribue, ou la partie est finie).",
-        ),
-        "replay.eval.best": Text("Best move", "Meilleur coup"),
-        "replay.eval.played": Text("Played", "Joué"),
-        "replay.eval.forced": Text("forced", "forcé"),
-        "replay.eval.cost": Text("cost", "coût"),
-        "replay.eval.points": Text("points", "points"),
-        "replay.eval.illegal": Text("not a legal move here", "pas un coup légal ici"),
-        "replay.eval.inaccuracy": Text("inaccuracy", "imprécision"),
-        "replay.eval.mistake": Text("mistake", "erreur"),
-        "replay.eval.blunder": Text("blunder", "gaffe"),
-        "replay.eval.of_round": Text("of the round", "de la manche"),
-        "replay.eval.uncertain": Text("uncertain", "incertain"),
         "replay.keys.eval": Text(
             "a: analyse every decision (the evaluation graph)",
             "« a » : analyser chaque décision (le graphique d'évaluation)",
@@ -361,6 +331,7 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "stats.bot.random": Text("random", "hasard"),
         "stats.bot.heuristic": Text("heuristic", "heuristique"),
         "stats.bot.expert": Text("expert", "expert"),
+        **EVALUATION_WORDS,  # the replay viewer's evaluation graph (web/words_evaluation.py)
         **ACCOUNT_WORDS,  # the ladder, the account page, the lobby's account key (web/words_accounts.py)
     }
 )

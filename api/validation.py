@@ -12,7 +12,7 @@ from loveletter.core.lang import BilingualError, Text, number, plural_en, plural
 
 def fr_int(n: Any) -> str:
     """A whole number as French writes it (« 65 536 », a narrow no-break space between groups); else `str(n)`."""
-    return number(f"{n:,}", "fr") if isinstance(n, int) and not isinstance(n, bool) else str(n)
+    return number(n, "fr") if isinstance(n, int) and not isinstance(n, bool) else str(n)
 
 
 def fields_detail(items: Sequence[Mapping[str, Any]]) -> Text:

@@ -14,7 +14,7 @@ from loveletter.cli.game_file import load_events
 from loveletter.cli.logs import _seat_of
 from loveletter.cli.options import FILE, UI, _, command, game_option, lang_option
 from loveletter.cli.text import Integer
-from loveletter.core.lang import Lang, Text, number
+from loveletter.core.lang import Lang, Text, number, plural
 from loveletter.play.engine import analysis
 from loveletter.play.engine.analysis import pct as _pct
 from loveletter.play.engine.review import DEFAULT_ROLLOUTS
@@ -140,8 +140,8 @@ def _mark(entry: dict[str, Any], lang: Lang) -> str:
     mark = entry["verdict"]
     if mark is None:
         return ""
-    game = number(f"{100 * entry['drop']:.1f}", lang)
-    rnd = number(f"{100 * entry['round_drop']:.1f}", lang)
+    game = number(100 * entry["drop"], lang, 1)
+    rnd = number(100 * entry["round_drop"], lang, 1)
     of_game, of_round = Text("of the game", "de la partie")(lang), Text("of the round", "de la manche")(lang)
     kind = ""
     if entry["by"] == "round":
@@ -162,7 +162,7 @@ def _worlds(entry: dict[str, Any], lang: Lang, budget: int | None) -> str:
     n = entry["rollouts"]
     if not entry["uncertain"] and (budget is None or n <= budget):
         return ""
-    worlds = number(f"{n:,}", lang) + (" mondes" if lang == "fr" else " worlds")
+    worlds = plural(n, "monde", "mondes", "fr") if lang == "fr" else plural(n, "world", "worlds", "en")
     return f" [{worlds}{Text(', uncertain', ', incertain')(lang) if entry['uncertain'] else ''}]"
 
 

@@ -37,8 +37,8 @@ def _audited(url: str, lang: Lang) -> bool:
     def progress(done: int, total: int) -> None:
         if time.monotonic() - shown[0] > 0.5 or done == total:
             shown[0] = time.monotonic()
-            said = Text(f"audited {done:,}/{total:,} games", f"{number(f'{done:,}', 'fr')}/{number(f'{total:,}', 'fr')}"
-                        " parties auditées")  # fmt: skip
+            fr = f"{number(done, 'fr')}/{number(total, 'fr')} parties auditées"
+            said = Text(f"audited {done:,}/{total:,} games", fr)
             print(f"\r{said(lang)}", end="\n" if done == total else "", file=sys.stderr, flush=True)
 
     try:
@@ -49,8 +49,8 @@ def _audited(url: str, lang: Lang) -> bool:
     if report.whole:
         said = Text(
             f"whole: {games} games ({report.finished:,} finished), {events} events, every one audited",
-            f"intact : {number(games, 'fr')} parties ({number(f'{report.finished:,}', 'fr')} terminées), "
-            f"{number(events, 'fr')} événements, tous audités",
+            f"intact : {number(report.games, 'fr')} parties ({number(report.finished, 'fr')} terminées), "
+            f"{number(report.events, 'fr')} événements, tous audités",
         )
         print(said(lang))
         return True
@@ -93,8 +93,8 @@ def backup(dest: str, database_url: str | None, lang: Lang) -> None:
         fail_with(exc)
     seconds = time.monotonic() - started
     print(Text(f"copied {source} to {dest}: {size:,} bytes in {seconds:.2f} s",
-               f"{source} copié vers {dest} : {number(f'{size:,}', 'fr')} octets en "
-               f"{number(f'{seconds:.2f}', 'fr')} s")(lang), file=sys.stderr)  # fmt: skip
+               f"{source} copié vers {dest} : {number(size, 'fr')} octets en "
+               f"{number(seconds, 'fr', 2)} s")(lang), file=sys.stderr)  # fmt: skip
     if not _audited(f"sqlite:///{dest}", lang):
         sys.exit(1)
 

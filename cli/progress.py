@@ -78,8 +78,8 @@ class GameProgress:
         seconds = max(time.monotonic() - self.started, 1e-9)
         rate = self.done / seconds
         left = (self.total - self.done) / rate if rate else 0.0
-        count = number(f"{self.done:,}/{self.total:,}", self.lang)
-        speed = number(f"{rate:,.0f}", self.lang)
+        count = f"{number(self.done, self.lang)}/{number(self.total, self.lang)}"
+        speed = number(rate, self.lang)
         when = _duration(left)
         if fr:
             text = f"audit de {self.name} : {count} parties, {speed} parties/s, encore {when}"
@@ -104,4 +104,4 @@ class RateColumn(ProgressColumn):
 
     def render(self, task: Task) -> RichText:
         speed = task.speed
-        return RichText("" if speed is None else f"{number(f'{speed:,.0f}', self.lang)} {self.unit}")
+        return RichText("" if speed is None else f"{number(speed, self.lang)} {self.unit}")

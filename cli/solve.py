@@ -13,7 +13,7 @@ import orjson
 
 from loveletter.cli.options import UI, _, command, lang_option
 from loveletter.cli.text import Integer, OneOf
-from loveletter.core.lang import Lang, Text, number
+from loveletter.core.lang import Lang, Text, number, percent
 from loveletter.play.solver.exploit import Exploitability
 from loveletter.play.solver.games import PUBLISHED, CutGame
 
@@ -123,7 +123,7 @@ def solve(
     say(_title(game, lang), as_json)
 
     def built(nodes: int) -> None:
-        count = number(f"{nodes:,}", lang)
+        count = number(nodes, lang)
         say(Text(f"  writing the tree: {count} nodes…", f"  écriture de l'arbre : {count} nœuds…")(lang), True)
 
     def step(s: Step) -> None:
@@ -203,8 +203,8 @@ def _cards(cards: tuple[Any, ...], game: CutGame, lang: Lang) -> str:
 
 def _tree_line(f: dict[str, Any], lang: Lang) -> str:
     nodes, sets, secs = (
-        number(f"{f['nodes']:,}", lang),
-        number(f"{f['infosets']:,}", lang),
+        number(f["nodes"], lang),
+        number(f["infosets"], lang),
         _secs(f["build_seconds"], lang),
     )
     if lang == "fr":
@@ -241,8 +241,8 @@ def _measured(e: float, north: float, south: float, value: float, lang: Lang) ->
 
 
 def _pct(x: float, lang: Lang, digits: int = 1) -> str:
-    return number(f"{100 * x:.{digits}f}%", lang)
+    return percent(x, lang, digits)
 
 
 def _secs(x: float, lang: Lang) -> str:
-    return number(f"{x:,.1f}", lang) + " s"
+    return number(x, lang, 1) + " s"

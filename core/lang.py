@@ -8,7 +8,12 @@ put into a sentence (elision before a vowel, plurals) is done here, not by hand 
 from __future__ import annotations
 
 import errno
+import functools
+from decimal import Decimal
 from typing import Literal, NamedTuple
+
+from babel import Locale
+from babel.numbers import format_decimal, format_percent
 
 Lang = Literal["en", "fr"]
 LANGS: tuple[Lang, ...] = ("en", "fr")
@@ -55,14 +60,24 @@ def le(word: str, feminine: bool = False) -> str:
     return f"{'la' if feminine else 'le'} {word}"
 
 
+@functools.cache
+def _locale(lang: str) -> Locale:
+    """The language's CLDR data (Babel reads it once, at its first use: no start-up pays for it)."""
+    return Locale.parse(lang_of(lang))
+
+
+def plural(count: int, one: str, many: str, lang: str) -> str:
+    """The count, as the language writes it, and the noun in the form CLDR's plural rules choose: "0 cards",
+    "1 card", « 0 carte », « 1 carte », « 12 345 cartes »."""
+    return f"{number(count, lang)} {one if _locale(lang).plural_form(count) == 'one' else many}"
+
+
 def plural_fr(count: int, one: str, many: str) -> str:
-    """French counts 0 and 1 as singular (« 0 carte », « 1 carte », « 2 cartes »)."""
-    return f"{count} {one if count < 2 else many}"
+    return plural(count, one, many, "fr")
 
 
 def plural_en(count: int, one: str, many: str) -> str:
-    """English counts only 1 as singular ("0 cards", "1 card")."""
-    return f"{count} {one if count == 1 else many}"
+    return plural(count, one, many, "en")
 
 
 class BilingualError(ValueError):
@@ -77,11 +92,19 @@ class BilingualError(ValueError):
         return self.text(lang)
 
 
-def number(formatted: str, lang: str = "en") -> str:
-    """An English-formatted number ("12,345.6", "82.3%") in the language's typography ("12 345,6", "82,3 %")."""
-    if lang != "fr":
-        return formatted
-    return formatted.replace(",", "\u202f").replace(".", ",").replace("%", "\u202f%")
+def number(value: float, lang: str = "en", digits: int = 0) -> str:
+    """`value` with `digits` decimals, grouped and pointed as the language writes numbers ("12,345.6",
+    « 12 345,6 »): Babel's CLDR patterns, so no language's rules are written here by hand."""
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    # the float's exact value, as Python's own formatting rounds it (2.255 is 2.25499…: "2.25", never "2.26")
+    return format_decimal(Decimal(value), format=pattern, locale=_locale(lang))
+
+
+def percent(share: float, lang: str = "en", digits: int = 1) -> str:
+    """A share of 1 as a percentage in the language's pattern: 0.823 → "82.3%", « 82,3 % »."""
+    locale = _locale(lang)
+    pattern = locale.percent_formats[None].pattern.replace("0", "0" + ("." + "0" * digits if digits else ""), 1)
+    return format_percent(Decimal(share), format=pattern, locale=locale)
 
 
 _OS_ERRORS_FR = {

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from openskill.models import PlackettLuce
 
-from loveletter.core.lang import Text, number
+from loveletter.core.lang import Text, number, percent
 from loveletter.play.outcome import Outcome
 from loveletter.play.report import Z95, wilson
 
@@ -262,10 +262,10 @@ def render_tables(figures: dict[str, Any], lang: str = "en") -> list[Table]:
 
     fr = lang == "fr"
 
-    def n(text: str) -> str:
-        return number(text, lang)
+    def n(value: float, digits: int = 0) -> str:
+        return number(value, lang, digits)
 
-    games = n(f"{figures['games']:,}")
+    games = n(figures["games"])
     title = (
         f"{games} parties de {figures['ruleset']}, {figures['players']} joueurs, graine {figures['seed']}"
         if fr
@@ -294,11 +294,11 @@ def render_tables(figures: dict[str, Any], lang: str = "en") -> list[Table]:
         cells = [
             str(r["place"]),
             r["name"],
-            n(f"{r['mu']:.2f}"),
-            n(f"{r['low']:.2f} – {r['high']:.2f}"),
-            n(f"{r['win_rate']:.1%}"),
-            "—" if placing is None else n(f"{placing:.2f}"),
-            n(f"{r['seat_games']:,}"),
+            n(r["mu"], 2),
+            f"{n(r['low'], 2)} – {n(r['high'], 2)}",
+            percent(r["win_rate"], lang),
+            "—" if placing is None else n(placing, 2),
+            n(r["seat_games"]),
             str(r["crashes"]),
             str(r["timeouts"]),
         ]
@@ -319,7 +319,7 @@ def render_tables(figures: dict[str, Any], lang: str = "en") -> list[Table]:
         cells = []
         for o in names:
             p = scores.get((a, o))
-            cells.append("—" if p is None else n(f"{p['score']:.1%} ({p['met']:,})"))
+            cells.append("—" if p is None else f"{percent(p['score'], lang)} ({n(p['met'])})")
         h2h.add_row(a, *cells)
     return [ratings, h2h]
 

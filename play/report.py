@@ -14,6 +14,7 @@ from rich.table import Table
 
 from loveletter.core.cards import Card
 from loveletter.core.lang import Text, number
+from loveletter.core.lang import percent as percentage
 from loveletter.core.rulesets import RULESETS, Options, Ruleset
 from loveletter.play.simulate import Stats
 
@@ -26,11 +27,17 @@ def render_summary(stats: Stats, lang: str = "en") -> Table:
     rs = RULESETS[cfg.ruleset]
     per_game = "/partie" if fr else "/game"
 
-    def n(formatted: str) -> str:
-        return number(formatted, lang)
+    def n(value: float, digits: int = 0) -> str:
+        return number(value, lang, digits)
+
+    def share(value: float) -> str:
+        return percentage(value, lang)
+
+    def per(count: int) -> str:
+        return f"{n(count)} ({n(count / games, 2)}{per_game})"
 
     title = (
-        f"{n(f'{stats.games:,}')} parties de {cfg.ruleset}, {cfg.players} joueurs, graine {cfg.seed}"
+        f"{n(stats.games)} parties de {cfg.ruleset}, {cfg.players} joueurs, graine {cfg.seed}"
         if fr
         else f"{stats.games:,} games of {cfg.ruleset}, {cfg.players} players, seed {cfg.seed}"
     )
@@ -38,32 +45,28 @@ def render_summary(stats: Stats, lang: str = "en") -> Table:
 
     table.add_column("mesure" if fr else "figure")
     table.add_column("valeur" if fr else "value", justify="right")
-    table.add_row(
-        "parties/s" if fr else "games/s", n(f"{stats.games / stats.seconds:,.0f}") if stats.seconds > 0 else "-"
-    )
-    table.add_row("manches par partie" if fr else "rounds per game", n(f"{stats.rounds / games:.2f}"))
-    table.add_row("tours par partie" if fr else "turns per game", n(f"{stats.turns / games:.2f}"))
-    table.add_row(
-        "événements par partie" if fr else "events per game", n(f"{stats.events / games:.1f}"), end_section=True
-    )
+    table.add_row("parties/s" if fr else "games/s", n(stats.games / stats.seconds) if stats.seconds > 0 else "-")
+    table.add_row("manches par partie" if fr else "rounds per game", n(stats.rounds / games, 2))
+    table.add_row("tours par partie" if fr else "turns per game", n(stats.turns / games, 2))
+    table.add_row("événements par partie" if fr else "events per game", n(stats.events / games, 1), end_section=True)
     for seat, name in enumerate(cfg.bots):
         label = f"victoires, siège {seat} ({name})" if fr else f"win rate, seat {seat} ({name})"
-        table.add_row(label, n(f"{stats.wins_by_seat[seat] / games:.1%}"))
+        table.add_row(label, share(stats.wins_by_seat[seat] / games))
     table.rows[-1].end_section = True
     for name, (wins, played) in stats.wins_by_bot().items():
-        table.add_row(f"victoires, robot {name}" if fr else f"win rate, bot {name}", n(f"{wins / max(1, played):.1%}"))
+        table.add_row(f"victoires, robot {name}" if fr else f"win rate, bot {name}", share(wins / max(1, played)))
     table.rows[-1].end_section = True
     reasons = _reason_names(rs)
     for reason in favor_reasons(rs):
         count = stats.favors_by_reason.get(reason, 0)
         label = f"faveurs : {reasons[reason].fr}" if fr else f"favors: {reasons[reason].en}"
-        table.add_row(label, n(f"{count:,} ({count / games:.2f}") + f"{per_game})")
+        table.add_row(label, per(count))
     table.rows[-1].end_section = True
     for card in sorted(stats.eliminations_by_card, key=lambda c: rs.values[Card(c)]):
         count = stats.eliminations_by_card[card]
         name = rs.name(Card(card), "fr" if fr else "en")
         label = f"éliminations : {name}" if fr else f"eliminations: {name}"
-        table.add_row(label, n(f"{count:,} ({count / games:.2f}") + f"{per_game})")
+        table.add_row(label, per(count))
     return table
 
 
@@ -214,7 +217,7 @@ def plot(stats: Stats, path: str, lang: str = "en") -> None:
         )
         ax.set_title(title)
         if percent:
-            ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: number(f"{y:.0%}", lang)))
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: percentage(y, lang, 0)))
         ax.grid(axis="y", alpha=0.3)
 
     seat_word = "siège" if fr else "seat"
@@ -251,7 +254,7 @@ def plot(stats: Stats, path: str, lang: str = "en") -> None:
         False,
     )
     cfg = stats.config
-    games = number(f"{stats.games:,}", lang)
+    games = number(stats.games, lang)
     title = (
         f"{games} parties de {cfg.ruleset}, {cfg.players} joueurs, graine {cfg.seed} (intervalles à 95 %)"
         if fr

@@ -15,7 +15,7 @@ from typing import IO, Any
 
 import orjson
 
-from loveletter.core.lang import Text, number, plural_en
+from loveletter.core.lang import Text, plural, plural_en
 from loveletter.events.log import Entry
 from loveletter.replays.replay import Problem
 
@@ -178,10 +178,8 @@ def make_problem(
 
 
 def _count(n: int, one: str, many: str, lang: str) -> str:
-    """« 1 partie », « 12 345 événements » / "1 game", "12345 events"."""
-    if lang == "fr":
-        return f"{number(f'{n:,}', 'fr')} {one if n < 2 else many}"
-    return plural_en(n, one, many)
+    """« 1 partie », « 12 345 événements » / "1 game", "12,345 events"."""
+    return plural(n, one, many, lang)
 
 
 def _where(p: Problem, lang: str) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 import orjson
 
 from loveletter.core.catalogue import Event
-from loveletter.core.lang import BilingualError, Text, number, os_error
+from loveletter.core.lang import BilingualError, Text, os_error, plural_fr
 from loveletter.events.codec import json_reason, quoted_fr
 from loveletter.events.log import LogFormatError, game_lines, read_games
 from loveletter.replays.outcomes import round_outcomes
@@ -235,7 +235,7 @@ def _render_fr(report: FileReport) -> list[str]:
                 end = f"{winners} : {', '.join(g.winners)}"
             else:
                 end = "partie non terminée" + (f" : {g.position.text.fr}" if g.position else "")
-            events = f"{number(f'{g.events:,}', 'fr')} {'événement' if g.events < 2 else 'événements'}"
+            events = plural_fr(g.events, "événement", "événements")
             lines.append(f"{head} : vérifiée — {events}, {end}")
             continue
         for i, p in enumerate(g.problems):

@@ -37,7 +37,7 @@ def test_the_summary_comes_first_and_valid_games_are_listed_only_on_request(logs
     clean, edited = logs
     quiet = loveletter("audit", str(clean), "--jobs", "2")
     assert quiet.returncode == 0, quiet.stderr
-    assert quiet.stdout.splitlines() == [f"{clean}: 8 games, 8 valid, 0 invalid, {_events(clean)} events, 0 problems"]
+    assert quiet.stdout.splitlines() == [f"{clean}: 8 games, 8 valid, 0 invalid, {_events(clean):,} events, 0 problems"]
     every = loveletter("audit", str(clean), "--per-game", "--jobs", "2")
     lines = every.stdout.splitlines()
     assert lines[0] == quiet.stdout.strip() and len(lines) == 1 + GAMES

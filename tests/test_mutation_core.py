@@ -55,6 +55,8 @@ from loveletter.core.lang import (
     le,
     number,
     os_error,
+    percent,
+    plural,
     plural_en,
     plural_fr,
     que,
@@ -374,11 +376,16 @@ def test_a_language_tag_is_french_or_english() -> None:
     assert Text("hello", "bonjour")("fr") == "bonjour" and Text("hello", "bonjour")("en") == "hello"
 
 
-def test_numbers_in_french_typography() -> None:
-    nnbsp = "\u202f"
-    assert number("12,345.6", "fr") == f"12{nnbsp}345,6"
-    assert number("82.3%", "fr") == f"82,3{nnbsp}%"
-    assert number("12,345.6") == "12,345.6" and number("82.3%", "en") == "82.3%"
+def test_numbers_and_plurals_as_each_language_writes_them() -> None:
+    nnbsp, nbsp = "\u202f", "\u00a0"  # French groups digits with the narrow one, and sets % off with the other
+    assert number(12345.6, "fr", 1) == f"12{nnbsp}345,6" and number(12345.6, "en", 1) == "12,345.6"
+    assert number(1234567) == "1,234,567" and number(0.5, "fr", 2) == "0,50"
+    assert percent(0.823, "fr") == f"82,3{nbsp}%" and percent(0.823) == "82.3%" and percent(0.5, "en", 0) == "50%"
+    # French counts 0 and 1 (and 1.5) as one; English only 1
+    assert [plural_fr(n, "carte", "cartes") for n in (0, 1, 2)] == ["0 carte", "1 carte", "2 cartes"]
+    assert [plural_en(n, "card", "cards") for n in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
+    assert plural(12345, "carte", "cartes", "fr") == f"12{nnbsp}345 cartes"
+    assert plural(12345, "card", "cards", "en") == "12,345 cards"
 
 
 def test_a_bilingual_error_and_an_os_error_in_both_languages() -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from loveletter.core.cards import Card
 from loveletter.core.commands import PlayCard, PlayerCommand
-from loveletter.core.lang import Lang, Text, de, number
+from loveletter.core.lang import Lang, Text, de, number, percent
 from loveletter.core.legal import action_code, legal_moves, move_as_dict
 from loveletter.core.rulesets import Ruleset, get_ruleset
 from loveletter.core.views import View, view
@@ -39,12 +39,12 @@ from loveletter.replays.position import position
 
 def pct(x: float, lang: str) -> str:
     """0.05 -> "5.0%" ("5,0 %" in French)."""
-    return number(f"{100 * x:.1f}%", lang)
+    return percent(x, lang)
 
 
 def model(budget: int) -> Text:
     """The sentence that states how the figures were made."""
-    top = f"{WIDEN * budget:,}"
+    top = number(WIDEN * budget, "en")
     return Text(
         f"Model: every legal move is tried in {budget} worlds drawn from what the seat knew (never the hidden "
         f"cards), the others' hands dealt by how well each card explains what they played; then every seat, this "
@@ -64,7 +64,8 @@ def model(budget: int) -> Text:
         f"{_round_marks('fr')} ; une supposition du Garde qui ne peut pas toucher, là où une autre sur la même "
         f"cible le pouvait, est au moins une imprécision. Quand la marque est douteuse (pas la même deux "
         f"écarts-types plus haut ou plus bas), les coups qui peuvent la changer sont essayés dans deux fois plus de "
-        f"mondes, jusqu'à {number(top, 'fr')} ; leur nombre est alors donné, et « incertain » si le doute demeure.",
+        f"mondes, jusqu'à {number(WIDEN * budget, 'fr')} ; leur nombre est alors donné, et « incertain » si le doute "
+        "demeure.",
     )
 
 

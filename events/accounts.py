@@ -72,7 +72,13 @@ class AccountStatements:
         self.by_id = f"SELECT {columns} FROM accounts WHERE account_id = {m}"
         self.by_key = f"SELECT {columns} FROM accounts WHERE key_digest = {m}"
         self.set_key = f"UPDATE accounts SET key_digest = {m} WHERE account_id = {m} AND key_digest = {m}"
-        self.games = f"SELECT DISTINCT game_id FROM account_games WHERE account_id = {m} ORDER BY game_id"
+        # an account's games in the order the store created them (`games.created_at`; a tie by game id)
+        mine = f"SELECT game_id FROM account_games WHERE account_id = {m}"
+        self.games = f"SELECT game_id FROM games WHERE game_id IN ({mine}) ORDER BY created_at, game_id"
+        self.newest_games = (
+            f"SELECT game_id FROM games WHERE game_id IN ({mine}) ORDER BY created_at DESC, game_id DESC LIMIT {m}"
+        )
+        self.count_games = f"SELECT COUNT(DISTINCT game_id) FROM account_games WHERE account_id = {m}"
         self.rated_games = "SELECT game_id, ruleset, players, created FROM rated_games ORDER BY created, game_id"
         self.insert_rated = (
             f"INSERT INTO rated_games (game_id, ruleset, players, created) VALUES ({m}, {m}, {m}, {m}) "
@@ -148,8 +154,14 @@ class AccountRecords:
         return self._change(self._accounts.set_key, (new_digest, account_id, old_digest)) == 1
 
     def account_games(self, account_id: str) -> list[str]:
-        """The games the account sat at, by id."""
+        """The games the account sat at, oldest first (as the store created them: what "My games" reverses)."""
         return [g for (g,) in self._query(self._accounts.games, (account_id,))]
+
+    def newest_account_games(self, account_id: str, limit: int) -> tuple[list[str], int]:
+        """The newest `limit` games the account sat at, newest first, and how many it sat at in all."""
+        newest = [g for (g,) in self._query(self._accounts.newest_games, (account_id, limit))]
+        ((total,),) = self._query(self._accounts.count_games, (account_id,))
+        return newest, int(total)
 
     def rated_games(self) -> list[tuple[str, str, int, int]]:
         """(game_id, ruleset, players, created) of every finished rated game, in the ladder's order."""

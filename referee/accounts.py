@@ -23,6 +23,7 @@ from loveletter.core.catalogue import SeatAccount
 from loveletter.core.lang import Text
 from loveletter.events.accounts import AccountRow, NameTaken
 from loveletter.events.store import EventStore
+from loveletter.referee.account_games import AccountGames, as_seen
 from loveletter.referee.inputs import NewGame
 from loveletter.referee.ladder import Ladders
 from loveletter.referee.record import GameRecord
@@ -90,6 +91,7 @@ class Accounts:
         self.store = store
         self.now = now
         self.ladders = ladders
+        self.games = AccountGames(store)
 
     async def create(self, name: str, kind: Kind) -> dict[str, Any]:
         """A new account: its public id and its key (shown here and never again)."""
@@ -154,6 +156,16 @@ class Accounts:
             "games": games,
             "ratings": await self.ladders.of_account(account_id),
         }
+
+    async def played(self, account_id: str, limit: int) -> dict[str, Any]:
+        """The account's newest `limit` games, newest first, each from its point of view (`referee.account_games`);
+        the rating change of each finished rated game is the ladder's own (`Ladders.changes`)."""
+        if await asyncio.to_thread(self.store.account, account_id) is None:
+            raise account_not_found(account_id)
+        found, total = await asyncio.to_thread(self.games.read, account_id, limit)
+        changes = await self.ladders.changes(account_id) if any(g.rated and g.over for g in found) else {}
+        games = [as_seen(g, account_id, changes.get(g.game_id)) for g in found]
+        return {"account_id": account_id, "total": total, "games": games}
 
 
 # -- who sits where: seats taken with an account key, and the rules of rated games ----------------------------

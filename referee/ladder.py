@@ -18,6 +18,12 @@ from loveletter.play.ladder import (
     fold_ladders,
     rated_game,
 )
+from loveletter.play.ratings import rate
+
+START = rate([], 1).final[0]
+"""Every account's rating before its first game on a ladder (OpenSkill's default: the ladder's own start)."""
+Change = tuple[tuple[float, float], tuple[float, float]]
+"""An account's (mu, sigma) before one rated game and after it."""
 
 
 class Ladders:
@@ -51,6 +57,20 @@ class Ladders:
     async def history(self, account_id: str) -> dict[str, object]:
         """The account's history, win rate and head-to-head (`play.ladder.account_history`)."""
         return account_history(await self.all(), account_id)
+
+    async def changes(self, account_id: str) -> dict[str, Change]:
+        """The account's rating just before and just after each of its rated games, by game id: the figures of its
+        history's chart (the point before a game is the one of the account's previous game on that ladder)."""
+        out: dict[str, Change] = {}
+        for ladder in (await self.all()).values():
+            me = ladder.index.get(account_id)
+            if me is None:
+                continue
+            for n, game in enumerate(ladder.games):
+                if any(s.account == account_id for s in game.seats):
+                    before = ladder.history[n - 1][me] if n else (START.mu, START.sigma)
+                    out[game.game_id] = (before, ladder.history[n][me])
+        return out
 
     async def of_account(self, account_id: str) -> list[dict[str, object]]:
         """The account's place on each ladder it is on: ruleset, table size, rank, rating and games."""

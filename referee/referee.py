@@ -328,6 +328,10 @@ class Referee:
         await self._accounts.public(account_id)
         return await self._ladders.history(account_id)
 
+    async def account_games(self, account_id: str, limit: int) -> dict[str, Any]:
+        """An account's newest games, each from its point of view (`Accounts.played`)."""
+        return await self._accounts.played(account_id, limit)
+
     def start_simulation(self, config: Config) -> Job:
         """Bots against bots for the statistics page (one at a time per worker, `referee.jobs`)."""
         return self._jobs.simulation(config)

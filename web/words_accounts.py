@@ -29,6 +29,7 @@ ACCOUNT_WORDS: Mapping[str, Text] = MappingProxyType(
         "ladder.empty": Text(
             "No rated game has ended at this table yet.", "Aucune partie classée n'est encore finie à cette table."
         ),
+        "ladder.folded_one": Text("rated game folded", "partie classée prise en compte"),
         "ladder.folded": Text("rated games folded", "parties classées prises en compte"),
         "ladder.pages": Text("Pages of the ladder", "Pages du classement"),
         "ladder.first": Text("First page", "Première page"),
@@ -65,8 +66,28 @@ ACCOUNT_WORDS: Mapping[str, Text] = MappingProxyType(
             "Parties classées seulement\u202f; une partie gagnée par les deux, ou par aucun, n'est ni gagnée ni "
             "perdue.",
         ),
+        "account.won_one": Text("won", "gagnée"),
         "account.games": Text("Games", "Parties"),
-        "account.replay": Text("replay", "relecture"),
+        "account.games.caption": Text("Newest first", "Les plus récentes d'abord"),
+        "account.games.more": Text(
+            "The newest {shown} of its {total} games.", "Ses {shown} parties les plus récentes, sur {total}."
+        ),
+        "account.created": Text("Created", "Créée le"),
+        "account.game": Text("Game", "Partie"),
+        "account.opponents": Text("Opponents", "Adversaires"),
+        "account.result": Text("Result", "Résultat"),
+        "account.rating": Text("Rated", "Classée"),
+        "account.player": Text("player", "joueur"),
+        "account.players": Text("players", "joueurs"),
+        "account.status.waiting": Text("waiting for players", "en attente de joueurs"),
+        "account.status.playing": Text("playing", "en cours"),
+        "account.status.resigned": Text("resigned", "abandonnée"),
+        "account.status.won": Text("won", "gagnée"),
+        "account.status.lost": Text("lost", "perdue"),
+        "account.status.aborted": Text("stopped", "arrêtée"),
+        "account.rated": Text("rated", "classée"),
+        "account.unrated": Text("unrated", "non classée"),
+        "account.replay.of": Text("Replay of the game of {date}", "Relecture de la partie du {date}"),
         "account.none": Text("None yet.", "Aucune pour l'instant."),
         "account.ladders": Text("table of", "table de"),
         "lobby.account.key": Text(

@@ -6,8 +6,10 @@ games' logs, the very games and order `GET /ladder` folds, so a chart's last poi
 
 from __future__ import annotations
 
+from typing import Annotated, Literal
+
 import orjson
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import Response
 
 from loveletter.api import parse
@@ -20,6 +22,10 @@ from loveletter.api.routes.replies import reply
 from loveletter.client.models import Answer
 
 router = APIRouter(tags=["accounts"])
+GAMES = 100
+"""Games `GET /accounts/{id}/games` lists when the caller does not say how many."""
+MOST_GAMES = 500
+"""The most games one answer lists (`limit`): each is read from its log unless finished and kept."""
 
 
 class Point(Answer):
@@ -82,6 +88,72 @@ EXAMPLE = {
 }  # fmt: skip
 
 
+class TableMate(Answer):
+    """Another seat of the game: its player's name, and its account (null for a seat no account took)."""
+
+    seat: int
+    name: str
+    account_id: str | None = None
+    kind: Literal["person", "bot"] | None = None
+
+
+class Rating(Answer):
+    mu: float
+    sigma: float
+
+
+class RatingChange(Answer):
+    """The account's rating on the game's ladder just before the game and just after it (the history's points)."""
+
+    before: Rating
+    after: Rating
+
+
+class PlayedGame(Answer):
+    """One game the account sat at, from its point of view."""
+
+    game_id: str
+    created: int
+    """When the game was created (Unix ms, the referee's clock)."""
+    ruleset: str
+    players: int
+    """Seats at the table."""
+    seats: list[int]
+    """The account's seats (one, but in an unrated game an account may take two)."""
+    rated: bool
+    status: Literal["waiting", "playing", "resigned", "won", "lost", "aborted"]
+    """waiting: a seat is still open; playing; resigned: the account left, the game goes on without it; won (alone
+    or with others) and lost: the game is over; aborted: stopped, nobody won."""
+    opponents: list[TableMate]
+    """The other seats taken, in seat order."""
+    rating: RatingChange | None = None
+    """For a finished rated game the ladder counts; null otherwise."""
+
+
+class AccountGames(Answer):
+    """`GET /accounts/{id}/games`: the account's newest games, newest first."""
+
+    account_id: str
+    total: int
+    """Every game the account sat at; `games` holds the newest `limit` of them."""
+    games: list[PlayedGame]
+
+
+GAMES_EXAMPLE = {
+    "account_id": "a_Qm9iIHRoZSBib3Qh",
+    "total": 2,
+    "games": [
+        {"game_id": "g_7hQpL2vNs9kT4eRm", "created": 1764173400000, "ruleset": "2019", "players": 2, "seats": [0],
+         "rated": True, "status": "lost",
+         "opponents": [{"seat": 1, "name": "Robo", "account_id": "a_Um9ib3QgbnVtYmVyMg", "kind": "bot"}],
+         "rating": {"before": {"mu": 27.6, "sigma": 7.8}, "after": {"mu": 25.4, "sigma": 7.2}}},
+        {"game_id": "g_0rXyW3zqfK0aBc1d", "created": 1764172800000, "ruleset": "2019", "players": 2, "seats": [1],
+         "rated": False, "status": "playing",
+         "opponents": [{"seat": 0, "name": "Guest", "account_id": None, "kind": None}], "rating": None},
+    ],
+}  # fmt: skip
+
+
 def _json(data: object) -> Response:
     return reply(data)
 
@@ -91,6 +163,18 @@ async def account_history(referee: RefereeDep, found: str = Depends(account_id))
     """The account's rating after each of its finished rated games, per ladder (its last point is its ladder
     rating), its win rate, and its head-to-head against every account it met at a rated table."""
     return _json(await referee.account_history(found))
+
+
+@router.get("/accounts/{account_id}/games", responses=answers(AccountGames, 422, example=GAMES_EXAMPLE, more=NOT_FOUND))
+async def list_account_games(
+    referee: RefereeDep,
+    found: str = Depends(account_id),
+    limit: Annotated[int, Query(ge=1, le=MOST_GAMES, description="how many of the newest games")] = GAMES,
+) -> Response:
+    """The account's games, newest first (the newest `limit`): when each was created, its ruleset and table size,
+    the other seats (with their accounts), whether it is rated, how it stands for this account (waiting, playing,
+    resigned, won, lost, aborted) and, for a finished rated game, the account's rating before and after it."""
+    return _json(await referee.account_games(found, limit))
 
 
 @router.post(

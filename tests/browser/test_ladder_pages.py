@@ -148,13 +148,13 @@ def test_the_account_page_charts_the_ratings_the_api_gives(
     assert {
         r.get_attribute("data-account"): [int(c) for c in r.locator("td").all_inner_texts()[1:]] for r in rows.all()
     } == {o["account_id"]: [o["games"], o["wins"], o["losses"]] for o in history["opponents"]}
-    links = [a.get_attribute("href") for a in page.locator("#games a").all()]
+    links = [a.get_attribute("href") for a in page.locator("#games a.replay").all()]
     assert sorted(links) == sorted(f"/replay/{g}" for g in account["games"])
     assert rated["unrated"] in account["games"] and set(rated["games"]) - {rated["games"][1]} <= set(account["games"])
     assert axe(page) == [], locale
 
     # a game of the list opens in the viewer, by keyboard
-    first = page.locator("#games a").first.get_attribute("href")
+    first = page.locator("#games a.replay").first.get_attribute("href")
     focus_by_tab(page, f'#games a[href="{first}"]')
     with page.expect_navigation():
         page.keyboard.press("Enter")

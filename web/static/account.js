@@ -1,6 +1,7 @@
-// An account's page: what `GET /accounts/{id}` says of it (name, kind, ratings, games) and what
+// An account's page: what `GET /accounts/{id}` says of it (name, kind, ratings) and what
 // `GET /accounts/{id}/history` adds — its rating after each rated game, drawn here as an SVG chart, its win rate and
-// its head-to-head. Every figure is the API's, shown as it came.
+// its head-to-head — and `GET /accounts/{id}/games`, its games newest first, each from its point of view. Every
+// figure, order and result is the API's, shown as it came.
 import { api, count, data, el, labelled, showProblem, t } from "./common.js";
 import { figure, withInterval } from "./ladder.js";
 import "./account_challenge.js"; // the challenge form and the games it plays now (issue 35)
@@ -62,13 +63,52 @@ function emptyRow(table, columns, text) {
   document.querySelector(`#${table} tbody`).append(el("tr", {}, el("td", { colspan: String(columns), text })));
 }
 
+const when = new Intl.DateTimeFormat(data.lang === "fr" ? "fr-FR" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+
+/** "+2.6", "−1.3" (a true minus sign), "±0.0": a rating's change, in the page's language. */
+function signed(x) {
+  const shown = figure(Math.abs(x));
+  return shown === figure(0) ? `±${shown}` : `${x > 0 ? "+" : "\u2212"}${shown}`;
+}
+
+/** One game of the account, as `GET /accounts/{id}/games` tells it from the account's point of view. */
+function gameRow(g) {
+  const made = new Date(g.created);
+  const date = when.format(made);
+  const opponents = el("td", { class: "opponents" });
+  g.opponents.forEach((o, i) => {
+    if (i) opponents.append(", ");
+    opponents.append(o.account_id ? el("a", { href: `/accounts/${encodeURIComponent(o.account_id)}`, text: o.name }) : o.name);
+  });
+  if (!g.opponents.length) opponents.append("—");
+  const rated = el("td", { class: "rated" }, t(g.rated ? "account.rated" : "account.unrated"));
+  if (g.rating) {
+    const { before, after } = g.rating;
+    rated.replaceChildren(labelled("account.rated"),
+      el("span", { class: "change", text: `${figure(before.mu)} → ${figure(after.mu)} (${signed(after.mu - before.mu)})` }));
+    rated.dataset.before = String(before.mu);
+    rated.dataset.after = String(after.mu);
+  }
+  const title = data.rulesets[g.ruleset]?.title ?? g.ruleset;
+  return el("tr", { "data-game": g.game_id, "data-status": g.status },
+    el("td", {}, el("time", { datetime: made.toISOString(), text: date })),
+    el("td", {}, `${title} — ${count(g.players, "account.player", "account.players")}`),
+    opponents,
+    el("td", { class: "result", text: t(`account.status.${g.status}`) }),
+    rated,
+    el("td", {}, el("a", { class: "replay", href: `/replay/${encodeURIComponent(g.game_id)}`, text: t("nav.replay"),
+      "aria-label": t("account.replay.of").replace("{date}", date) })));
+}
+
 async function show() {
   const path = `/accounts/${encodeURIComponent(id)}`;
-  const [account, history] = await Promise.all([api("GET", path), api("GET", `${path}/history`)]);
-  if (!account.ok || !history.ok) {
-    showProblem(document.getElementById("problem"), (account.ok ? history : account).body);
+  const answers = await Promise.all([api("GET", path), api("GET", `${path}/history`), api("GET", `${path}/games`)]);
+  const refused = answers.find((a) => !a.ok);
+  if (refused) {
+    showProblem(document.getElementById("problem"), refused.body);
     return;
   }
+  const [account, history, played] = answers;
   const a = account.body;
   const h = history.body;
   document.getElementById("name").textContent = a.name;
@@ -84,7 +124,7 @@ async function show() {
 
   const record = document.getElementById("record");
   record.textContent = h.games
-    ? `${labelled("account.record")}${Math.round(100 * h.win_rate)}${data.lang === "fr" ? "\u202f%" : "%"} — ${h.wins} ${t("account.won")} ${t("account.of")} ${count(h.games, "account.rated_game", "account.rated_games")}`
+    ? `${labelled("account.record")}${Math.round(100 * h.win_rate)}${data.lang === "fr" ? "\u202f%" : "%"} — ${count(h.wins, "account.won_one", "account.won")} ${t("account.of")} ${count(h.games, "account.rated_game", "account.rated_games")}`
     : t("account.no_rating");
   record.dataset.wins = String(h.wins);
   record.dataset.games = String(h.games);
@@ -98,10 +138,12 @@ async function show() {
       String(o.games), String(o.wins), String(o.losses)))));
   if (!h.opponents.length) emptyRow("h2h", 4, t("account.none"));
 
-  const games = document.getElementById("games");
-  games.replaceChildren(...a.games.map((g) => el("li", { "data-game": g },
-    el("a", { href: `/replay/${encodeURIComponent(g)}`, text: `${g} — ${t("account.replay")}` }))));
-  if (!a.games.length) games.append(el("li", { class: "empty", text: t("account.none") }));
+  const list = played.body;
+  document.querySelector("#games tbody").replaceChildren(...list.games.map(gameRow));
+  if (!list.games.length) emptyRow("games", 6, t("account.none"));
+  const more = document.getElementById("games-more");
+  more.hidden = list.total <= list.games.length;
+  more.textContent = t("account.games.more").replace("{shown}", String(list.games.length)).replace("{total}", String(list.total));
   document.body.dataset.loaded = "yes";
 }
 

@@ -9,10 +9,12 @@ export function t(key) {
   return data.words[key] ?? key;
 }
 
-/** "1 open seat", "2 open seats"; French counts 0 and 1 as singular (« 0 siège libre »). */
+const plurals = new Intl.PluralRules(lang === "fr" ? "fr-FR" : "en-GB");
+
+/** "1 open seat", "2 open seats"; French counts 0 and 1 as singular (« 0 siège libre »). The language's own plural
+ * rule, of the number `n` says (an API's count read as a string is still a number: "1" is one). */
 export function count(n, one, many) {
-  const singular = lang === "fr" ? n < 2 : n === 1;
-  return `${n} ${t(singular ? one : many)}`;
+  return `${n} ${t(plurals.select(Number(n)) === "one" ? one : many)}`;
 }
 
 /** "Winners: " / « Gagnants : »: a word of the catalogue as a label before a colon, French typography included

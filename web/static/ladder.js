@@ -1,6 +1,6 @@
 // The ladder page: one ladder (a ruleset and a table size) a page at a time, read from `GET /ladder` — the very
 // answer any client gets — with each account's name a link to its page.
-import { api, data, el, showProblem, t } from "./common.js";
+import { api, count, data, el, showProblem, t } from "./common.js";
 
 const Z95 = 1.96; // the interval the ratings report elsewhere (play.report.Z95)
 
@@ -45,7 +45,7 @@ async function show() {
   if (!ladder.ratings.length) {
     body.append(el("tr", {}, el("td", { colspan: "5", class: "empty", text: t("ladder.empty") })));
   }
-  document.getElementById("summary").textContent = `${ladder.games} ${t("ladder.folded")}`;
+  document.getElementById("summary").textContent = count(ladder.games, "ladder.folded_one", "ladder.folded");
   const next = document.getElementById("next");
   next.hidden = !ladder.next;
   if (ladder.next) next.href = `/ladder?${query(ladder.next)}`;

@@ -87,7 +87,11 @@ CHOOSE = """
       input.dispatchEvent(new Event("change", { bubbles: true }));
     }
   };
-  pick("keep"); pick("bottom"); pick("card"); pick("target");
+  pick("keep"); pick("bottom");
+  // the card to play is a card of the hand (a button), unless one is chosen already
+  const card = document.querySelector("#hand button.playable");
+  if (card && !document.querySelector('#hand button[aria-pressed="true"]')) card.click();
+  pick("target");
   const guess = document.querySelector("#guess");
   if (guess && !guess.value) guess.value = guess.options[1].value;
 }

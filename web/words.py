@@ -22,6 +22,7 @@ from loveletter.core.rulesets import RULESETS
 from loveletter.web.card_texts import effect
 from loveletter.web.words_accounts import ACCOUNT_WORDS
 from loveletter.web.words_evaluation import EVALUATION_WORDS
+from loveletter.web.words_seat import SEAT_WORDS
 
 COOKIE = "lang"
 """The cookie that remembers the visitor's language (a year; no other cookie is ever set)."""
@@ -333,6 +334,7 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "stats.bot.expert": Text("expert", "expert"),
         **EVALUATION_WORDS,  # the replay viewer's evaluation graph (web/words_evaluation.py)
         **ACCOUNT_WORDS,  # the ladder, the account page, the lobby's account key (web/words_accounts.py)
+        **SEAT_WORDS,  # the seat page's table of issue 35, the lobby's name check (web/words_seat.py)
     }
 )
 

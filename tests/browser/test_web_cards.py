@@ -69,10 +69,10 @@ def test_the_hand_is_cards_with_art_value_name_and_effect_and_the_countess_rule_
     assert "unplayable" in (prince.get_attribute("class") or "") and prince.get_attribute("aria-disabled") == "true"
     assert prince.locator(".reason").inner_text() == "Injouable pour l'instant : vous devez jouer la Comtesse."
     assert page.locator('#hand [data-card="countess"] .reason').count() == 0
-    prince.click()  # pointing at the forbidden card chooses nothing
-    assert page.locator("#moves input:checked").count() == 0
+    prince.click(force=True)  # pointing at the forbidden card (greyed, aria-disabled) chooses nothing
+    assert page.locator('#hand [aria-pressed="true"]').count() == 0
     page.locator('#hand [data-card="countess"]').click()
-    assert page.locator('#moves input[name="card"]:checked').get_attribute("value") == "countess"
+    assert page.locator('#hand [aria-pressed="true"]').get_attribute("data-card") == "countess"
     assert "chosen" in (page.locator('#hand [data-card="countess"]').get_attribute("class") or "")
     assert axe_serious(page) == []
 
@@ -143,7 +143,7 @@ def test_a_guard_played_by_pointing_at_the_hand_the_table_and_the_grid(
     open_seat(page, site, game, alice)
     assert page.locator("#players .tag.aim").count() == 0  # nothing chosen yet, nobody marked
     page.locator('#hand [data-card="guard"]').click()
-    assert page.locator('#moves input[name="card"]:checked').get_attribute("value") == "guard"
+    assert page.locator('#hand [aria-pressed="true"]').get_attribute("data-card") == "guard"
     assert tag_of(page, 2) == "can be chosen"
     assert tag_of(page, 1) == "cannot be chosen: protected"
     assert tag_of(page, 3) == "cannot be chosen: out of the round"

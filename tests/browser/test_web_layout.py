@@ -19,7 +19,7 @@ BOXES = """() => {
   const one = (sel) => { const e = document.querySelector(sel); return e && !e.closest('[hidden]') ? box(e) : null; };
   return {
     hand: one('#hand'),
-    deck: one('#deck-size'),
+    deck: one('#deck'),
     controls: one('#play'),
     opponents: [...document.querySelectorAll('#players > li:not(.me)')].map(box),
     width: window.innerWidth, height: window.innerHeight,

@@ -61,7 +61,7 @@ def test_a_refused_move_shows_its_rule_id_and_text(site: Site, new_page: Callabl
     game, alice, _ = two_seats(site, GUARD_DEAL)
     page = new_page(locale="fr-FR")
     open_seat(page, site, game, alice)
-    page.check('#moves input[name="card"][value="guard"]')
+    page.locator('#hand [data-card="guard"]').click()
     options = page.locator("#guess option").evaluate_all("(os) => os.map((o) => o.value)")
     assert "guard" not in options  # only legal guesses are offered…
     page.locator("#guess option").first.evaluate("(o) => { o.value = 'guard'; }")  # …so force one, as a stale page
@@ -106,19 +106,25 @@ def test_a_dropped_stream_resumes_without_a_reload(site: Site, new_page: Callabl
     assert page.locator('#players li[data-seat="1"] .known [data-card="baron"]').count() == 1  # what she saw
 
 
+IN_HAND = "() => document.activeElement.matches('#hand button[data-card]')"
+
+
 def test_one_turn_with_the_keyboard_alone(site: Site, new_page: Callable[..., Any]) -> None:
     game, alice, _ = two_seats(site, GUARD_DEAL, bob_bot=True)
     page = new_page(viewport=PHONE)
     open_seat(page, site, game, alice)
     page.locator("body").focus()
-    for _ in range(60):  # Tab from the top of the page to the move's first control
+    for _ in range(60):  # Tab from the top of the page to the move's first control: a card of the hand
         page.keyboard.press("Tab")
-        if page.evaluate("document.activeElement.name === 'card'"):
+        if page.evaluate(IN_HAND):
             break
     else:
         pytest.fail("Tab never reached the move controls")
-    page.keyboard.press("ArrowRight")  # from the Guard to the Priest
-    assert page.evaluate("document.activeElement.value") == "priest"
+    assert page.evaluate("document.activeElement.dataset.card") == "guard"
+    page.keyboard.press("Tab")  # from the Guard to the Priest
+    assert page.evaluate("document.activeElement.dataset.card") == "priest"
+    page.keyboard.press("Space")  # the Priest chosen, as its card shows
+    assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true"
     page.keyboard.press("Tab")  # the target: Bob, the only one
     assert page.evaluate("document.activeElement.name") == "target"
     page.keyboard.press("Tab")
@@ -126,15 +132,18 @@ def test_one_turn_with_the_keyboard_alone(site: Site, new_page: Callable[..., An
     before = version(page)
     page.keyboard.press("Enter")
     wait_until(page, "(v) => Number(document.getElementById('story').dataset.version) > v", before)
-    told = page.locator("#story").inner_text()
+    told = page.locator("#story").text_content()  # folded away on a phone: its text, not drawn until opened
     assert "Alice plays the Priest on Bob" in told
     said = wait_until(page, "() => document.getElementById('announce').textContent")  # the aria-live line
     assert "Alice plays the Priest on Bob" in said
     # the bot has answered: Alice's next move is drawn with the focus back on its first control
-    wait_until(page, "() => document.activeElement.name === 'card'")
-    assert page.locator("#moves input:checked").count() == 0  # nothing chosen for her
+    wait_until(page, IN_HAND)
+    assert page.locator('#hand [aria-pressed="true"]').count() == 0  # nothing chosen for her
+    assert page.locator("#moves input:checked").count() == 0
     page.keyboard.press("Space")  # her choice: the first card
     page.keyboard.press("Tab")
+    if page.evaluate(IN_HAND):  # past her other card
+        page.keyboard.press("Tab")
     if page.evaluate("document.activeElement.name") == "target":
         if not page.evaluate("document.activeElement.checked"):  # several targets (a Prince): none chosen for her
             page.keyboard.press("Space")
@@ -174,7 +183,7 @@ def test_the_chancellor_keeps_one_and_returns_two_in_the_chosen_order(site: Site
     open_seat(page, site, game, alice)
     faces = page.locator("#face-up [data-card]").evaluate_all("(cs) => cs.map((c) => c.dataset.card)")
     assert faces == ["guard", "guard", "spy"]  # a two-player game's face-up cards
-    page.check('#moves input[name="card"][value="chancellor"]')
+    page.locator('#hand [data-card="chancellor"]').click()
     assert page.locator("#target-part input").count() == 0  # the Chancellor has no target
     before = version(page)
     page.click("#play")

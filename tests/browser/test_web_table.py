@@ -35,14 +35,16 @@ def test_a_spectators_copy_is_never_served_to_a_seat_in_the_same_browser(site: S
 
 BLIND_CLICKS = """() => {
   window.blind = [];
-  const form = document.getElementById('moves');
+  const hand = document.getElementById('hand');
+  const chosen = () => hand.querySelectorAll('[aria-pressed="true"]').length
+    + document.querySelectorAll('#moves input:checked').length;
   new MutationObserver(() => {  // the instant new controls are drawn: a click lands on their first card
-    const first = form.querySelector('input[name="card"]');
+    const first = hand.querySelector('button.playable');
     if (!first) return;
-    window.blind.push({ before: form.querySelectorAll('input:checked').length });
+    window.blind.push({ before: chosen() });
     first.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, detail: 1 }));
-    window.blind.push({ after: form.querySelectorAll('input:checked').length });
-  }).observe(form, { childList: true });
+    window.blind.push({ after: chosen() });
+  }).observe(hand, { childList: true });
 }"""
 
 
@@ -50,9 +52,9 @@ def test_a_second_click_never_plays_the_next_turn_blind(site: Site, new_page: Ca
     game, alice, _ = two_seats(site, GUARD_DEAL, bob_bot=True)
     page = new_page()
     open_seat(page, site, game, alice)
-    assert page.locator("#moves input:checked").count() == 0  # nothing chosen for her
+    assert page.locator('#hand [aria-pressed="true"]').count() == 0  # nothing chosen for her
     page.evaluate(BLIND_CLICKS)
-    page.check('#moves input[name="card"][value="priest"]')
+    page.locator('#hand [data-card="priest"]').click()
     assert page.locator('#moves input[name="target"]:checked').count() == 1  # Bob, the only target
     before = version(page)
     page.click("#play")
@@ -65,8 +67,8 @@ def test_a_second_click_never_plays_the_next_turn_blind(site: Site, new_page: Ca
     assert len(played) == 1, played  # one move, the one she chose
     assert page.locator("#hand .card").count() == 2 and version(page) == events["version"]
     wait_until(page, ARMED)  # a moment later the controls take her choice
-    page.locator('#moves input[name="card"]').first.check()
-    assert page.locator('#moves input[name="card"]:checked').count() == 1
+    page.locator("#hand button.playable").first.click()
+    assert page.locator('#hand [aria-pressed="true"]').count() == 1
 
 
 def test_a_player_who_joined_is_named_in_the_viewer_and_the_lobby(site: Site, new_page: Callable[..., Any]) -> None:
@@ -133,7 +135,7 @@ def test_the_organiser_sees_the_waiting_table_and_the_invite_until_the_seats_are
     wait_until(host, "() => document.body.dataset.waiting === 'true'")
     status = host.locator("#status").inner_text()
     assert "Waiting for players" in status and "1 open seat" in status, status
-    assert host.locator("#hand-panel").is_hidden() and host.locator("#deck-line").is_hidden()  # no "deck 0"
+    assert host.locator("#hand-panel").is_hidden() and host.locator("#deck").is_hidden()  # no "deck 0"
     invite = host.locator("#invites input").first
     link = invite.input_value()
     assert link.startswith(f"{site.url}/#join={game}&invite=")
@@ -151,7 +153,7 @@ def test_the_organiser_sees_the_waiting_table_and_the_invite_until_the_seats_are
     assert friend.locator("#invites-panel").is_hidden()
     host.goto(f"{site.url}/play/{game}")
     wait_until(host, SEATED)
-    assert host.locator("#invites-panel").is_hidden() and host.locator("#deck-line").is_visible()
+    assert host.locator("#invites-panel").is_hidden() and host.locator("#deck").is_visible()
     assert "Jules" in host.locator("#heading").inner_text()
     host.goto(f"{site.url}/")
     host.locator(f'#mine li[data-game="{game}"]').wait_for()

@@ -16,7 +16,7 @@ def test_last_move_names_a_move_never_the_rounds_opening(site: Site, new_page: C
     open_seat(page, site, game, alice)
     assert "Round 1: Alice plays first." in page.locator("#story").inner_text()
     assert page.locator("#last-move").is_hidden()  # nothing was played yet: no line of the story is a move
-    page.check('#moves input[name="card"][value="priest"]')
+    page.locator('#hand [data-card="priest"]').click()
     before = version(page)
     page.click("#play")
     wait_until(page, "(v) => Number(document.getElementById('story').dataset.version) > v", before)

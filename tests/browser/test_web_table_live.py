@@ -65,6 +65,8 @@ def test_whose_turn_and_the_last_move_in_three_browsers(site: Site, new_page: Ca
     for page, token in ((alice, alice_token), (bob, bob_token), (watcher, None)):
         open_seat(page, site, game, token)
         page.evaluate(FRESH)
+    watcher.locator("#story-fold > summary").click()  # on a phone the story is folded away until opened
+    watcher.evaluate("window.scrollTo(0, 0)")
     assert alice.title().startswith("▶ Your turn — ") and not bob.title().startswith("▶")
     assert bob.locator("#alert-sound").is_checked() is False and bob.locator("#alert-notify").is_checked() is False
     assert watcher.locator("#alerts").is_hidden()  # a spectator has no turn

@@ -28,13 +28,19 @@ function seatRows() {
   document.querySelector(".option-2012").hidden = rulesetSelect.value !== "2012";
 }
 
+/** The organiser's name at the table: the one typed, else the name of the account this browser holds; "" when
+ * neither is there (then nothing is created: the lobby asks for it). */
+function myName() {
+  return document.getElementById("my-name").value.trim() || (held()?.name ?? "").trim();
+}
+
 function request() {
   const players = [];
-  const me = document.getElementById("my-name").value.trim();
+  const me = myName();
   let bots = 0;
   for (const select of seatList.querySelectorAll("select")) {
     const kind = select.value;
-    if (kind === "me") players.push({ name: me || (data.lang === "fr" ? "Moi" : "Me") });
+    if (kind === "me") players.push({ name: me });
     else if (kind === "open") players.push({ open: true });
     else if (kind === "heuristic" || kind === "random") {
       bots += 1;
@@ -57,6 +63,18 @@ form.addEventListener("submit", async (event) => {
   event.preventDefault();
   const box = document.getElementById("create-error");
   hideProblem(box);
+  const name = document.getElementById("my-name");
+  const seated = [...seatList.querySelectorAll("select")].some((s) => s.value === "me");
+  name.removeAttribute("aria-invalid");
+  name.removeAttribute("aria-describedby");
+  if (seated && !myName()) { // a player named by nobody: no game is made for "Me"
+    box.replaceChildren(el("p", { text: t("lobby.name_needed") }));
+    box.hidden = false;
+    name.setAttribute("aria-invalid", "true");
+    name.setAttribute("aria-describedby", "create-error");
+    name.focus();
+    return;
+  }
   const answer = await api("POST", "/games", { body: request() });
   if (!answer.ok) {
     showProblem(box, answer.body);

@@ -1,8 +1,10 @@
-// A seat's move, chosen by pointing or with the keyboard. The form's radio buttons and the card-named list are the
-// keyboard's path (as complete as ever); the pointer's is the table itself: a card of the hand, then a player at
-// the table (the targets the rules allow highlighted, the others with the reason), then for a Guard a card from a
-// grid; the Chancellor's returned cards are ordered by dragging, or with the arrow keys.
-import { announce, api, el, hideProblem, showProblem, t } from "./common.js";
+// A seat's move, chosen by pointing or with the keyboard. The hand is the control for the card to play: each card
+// is a button (table.js; Tab to it, Enter or Space to choose it, `aria-pressed` says which is chosen, a card the
+// rules forbid says why); no second list of the same cards. Then a target: a player at the table (the targets the
+// rules allow highlighted, the others with the reason) or the form's radio buttons; for a Guard a card from a grid
+// or the card-named list; the Chancellor's kept card from the hand or the form, the returned cards ordered by
+// dragging or with the arrow keys. Play sends the move.
+import { announce, api, el, hideProblem, labelled, showProblem, t } from "./common.js";
 import { cardFace } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -11,6 +13,9 @@ const TARGETING = new Set(["guard", "priest", "baron", "king", "prince"]);
 let ctx = null; // the page's state (seat.js): game, ruleset, token, current, refresh
 let legal = [];
 let movesVersion = -1;
+let picked; // the card of the hand chosen to play (undefined: none yet; nothing is chosen for the player)
+let pickedAt = -1; // which of the hand's cards it is (a hand may hold two of a kind: one is marked)
+let cardChanged = () => {}; // what follows a new card chosen: its targets, its guesses
 
 // Controls drawn a moment ago ignore the pointer for a moment (docs/web.md, Nothing played blind): a second click
 // of a double-click, or a click aimed at the controls just replaced, lands on nothing. The keyboard is not held
@@ -33,6 +38,7 @@ function tooSoon(event) {
 }
 
 function chosen(name) {
+  if (name === "card") return picked;
   return $("moves").querySelector(`input[name="${name}"]:checked`)?.value;
 }
 
@@ -73,9 +79,15 @@ function nameOf(seat) {
 export function decorate() {
   const card = chosen("card");
   const pointed = card ?? chosen("keep");
-  for (const face of $("hand").querySelectorAll("[data-card]")) {
-    face.classList.toggle("chosen", face.dataset.card === pointed && !face.classList.contains("unplayable"));
-  }
+  let marked = false;
+  [...$("hand").querySelectorAll("[data-card]")].forEach((face, i) => {
+    const button = face.tagName === "BUTTON";
+    const on = face.dataset.card === pointed && !face.classList.contains("unplayable")
+      && (button ? i === pickedAt : !marked);
+    marked ||= on;
+    face.classList.toggle("chosen", on);
+    if (button) face.setAttribute("aria-pressed", String(on));
+  });
   const view = ctx.current?.view;
   const targets = unique(legal.filter((m) => m.type === "play" && m.card === card && m.target !== undefined).map((m) => m.target));
   const aiming = card !== undefined && TARGETING.has(card);
@@ -92,20 +104,33 @@ export function decorate() {
     if (!targets.includes(seat)) {
       const reason = !s.in_round ? t("seat.out") : s.protected ? t("seat.protected")
         : seat === view.seat ? t("seat.not_yourself") : "";
-      why = reason ? `${t("seat.cannot_target")}: ${reason}` : t("seat.cannot_target");
+      why = reason ? `${labelled("seat.cannot_target")}${reason}` : t("seat.cannot_target");
     }
     li.querySelector(".tags")?.append(el("span", { class: `tag aim ${targets.includes(seat) ? "yes" : "no"}`, text: why }));
   }
 }
 
+/** The first card of the hand that can be played now: where the keyboard starts a move. */
+function firstCard() {
+  return $("hand").querySelector('button[data-card]:not([aria-disabled="true"])');
+}
+
 function pointAtHand(event) {
   const face = event.target.closest("[data-card]");
-  if (!face || tooSoon(event) || face.classList.contains("unplayable")) return;
-  if (choose("keep", face.dataset.card)) return; // the Chancellor's: the card kept
-  if (choose("card", face.dataset.card)) {
-    const first = $("moves").querySelector('input[name="target"]:not(:checked)');
-    if (first && !chosen("target")) announce(t("seat.pick_card"));
+  if (!face || tooSoon(event)) return;
+  if (face.classList.contains("unplayable")) { // said, not played: the rule that forbids it
+    announce(face.querySelector(".reason")?.textContent ?? "");
+    return;
   }
+  if (choose("keep", face.dataset.card)) return; // the Chancellor's: the card kept
+  if (!legal.some((m) => m.type === "play" && m.card === face.dataset.card)) return;
+  const same = picked === face.dataset.card;
+  picked = face.dataset.card;
+  pickedAt = [...$("hand").querySelectorAll("[data-card]")].indexOf(face);
+  if (same) { decorate(); return; } // the other of two alike: the same move
+  cardChanged();
+  const first = $("moves").querySelector('input[name="target"]:not(:checked)');
+  if (first && !chosen("target")) announce(t("seat.pick_card"));
 }
 
 function pointAtSeat(event) {
@@ -184,7 +209,6 @@ function returnControls(form) {
 }
 
 function playControls(form) {
-  const cards = unique(legal.map((m) => m.card));
   const targetPart = el("div", { id: "target-part" });
   const guessPart = el("div", { id: "guess-part" });
   const showGuesses = () => {
@@ -217,8 +241,8 @@ function playControls(form) {
     }
     showGuesses();
   };
-  form.append(radios("card", t("seat.card"), cards.map((c) => [c, cardFace(ctx.ruleset, c, { tag: "span" })]), showTargets),
-    targetPart, guessPart);
+  cardChanged = showTargets; // the card itself is chosen in the hand (table.js draws its buttons)
+  form.append(targetPart, guessPart);
   showTargets();
 }
 
@@ -229,9 +253,13 @@ export function renderMoves(moves) {
   document.body.dataset.choosing = String(moves.length > 0 && moves[0].type === "play");
   if (ctx.current.version === movesVersion) { decorate(); return; }
   movesVersion = ctx.current.version;
+  picked = undefined;
+  pickedAt = -1;
+  cardChanged = () => {};
   // A keyboard player keeps their place: from the move they sent to the status line while the others play,
-  // and back to the first control of their next move.
-  const hadFocus = form.contains(document.activeElement) || document.activeElement === $("status");
+  // and back to the first control of their next move (for a card to play: the first card of the hand).
+  const active = document.activeElement;
+  const hadFocus = form.contains(active) || $("hand").contains(active) || active === $("status");
   form.replaceChildren();
   if (moves.length === 0) {
     form.dataset.armed = "yes";
@@ -244,7 +272,7 @@ export function renderMoves(moves) {
   else playControls(form);
   form.append(el("p", {}, el("button", { type: "submit", id: "play", text: t("seat.play") })));
   decorate();
-  if (hadFocus) form.querySelector("input, select, button").focus();
+  if (hadFocus) (moves[0].type === "play" ? firstCard() : form.querySelector("input, select, button"))?.focus();
 }
 
 async function submit(event) {
@@ -267,7 +295,7 @@ async function submit(event) {
   if (missing) { // nothing is sent until every part of the move is the player's own choice
     const what = missing === "card" && body.type === "return" ? "keep" : missing;
     announce(`${t("seat.choose")} ${t(`seat.${what}`)}`);
-    form.querySelector(what === "guess" ? "#guess" : `input[name="${what}"]`)?.focus();
+    (what === "card" ? firstCard() : form.querySelector(what === "guess" ? "#guess" : `input[name="${what}"]`))?.focus();
     return;
   }
   if (form.dataset.busy) return; // one move at a time (not `disabled`: that would take the keyboard's focus away)

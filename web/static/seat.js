@@ -30,6 +30,12 @@ const ctx = {
   refresh: () => refresh(),
 };
 let storyLines = [];
+// A seat that has just joined opens its page (and its stream) a moment after the join reaches the others: until a
+// presence round can have seen it, it is shown present, not away (docs/web.md, Presence).
+const JOIN_GRACE_MS = 8000;
+const joinedAt = new Map(); // seat → when this page saw it taken
+let heard = []; // presence as the referee last said it
+
 let lastSeq = 0;
 let source = null;
 let clockTimer = null;
@@ -148,6 +154,7 @@ function renderTools(view) {
   $("organiser-tools").hidden = !seats.organiser(game) || ctx.current.over;
   $("seat-tools").hidden = view.seat === null;
   $("alerts").hidden = view.seat === null || ctx.current.over;
+  $("side-tools").hidden = ["organiser-tools", "seat-tools", "alerts"].every((id) => $(id).hidden);
   if (view.seat === null) return;
   $("seat-link").value = seatLink(game, token);
   $("resign").hidden = ctx.current.over || ctx.waiting || !view.seats[view.seat].in_game; // nothing to resign yet
@@ -211,8 +218,10 @@ async function refresh() {
       ]);
       if (state.status === 403 && token) { token = null; again = true; continue; } // not this game's: watch
       if (state.ok) {
+        noteJoins(ctx.current?.view, state.body.view);
         ctx.current = state.body;
-        if (story.ok) { ctx.present = story.body.present; ctx.elsewhere = Boolean(story.body.elsewhere); }
+        if (story.ok) { heard = story.body.present; ctx.elsewhere = Boolean(story.body.elsewhere); }
+        ctx.present = presence();
         ctx.lastMover = story.ok ? story.body.last_mover : null; // the referee's word on who moved last
         const view = ctx.current.view;
         ctx.waiting = openSeats(view).length > 0;
@@ -237,6 +246,23 @@ async function refresh() {
     } while (again);
   })();
   try { await running; } finally { running = null; }
+}
+
+/** Seats open in `before` and taken in `after`: just joined. Presence is read again soon after, and once the grace
+ * is over. */
+function noteJoins(before, after) {
+  if (!before || before.seats.length !== after.seats.length) return;
+  for (const s of after.seats) {
+    if (!before.seats[s.seat].open || s.open) continue;
+    joinedAt.set(s.seat, performance.now());
+    for (const ms of [1000, 3000, JOIN_GRACE_MS + 100]) window.setTimeout(pollPresence, ms);
+  }
+}
+
+/** Who is present: the referee's word, or joined less than JOIN_GRACE_MS ago. */
+function presence() {
+  const now = performance.now();
+  return heard.map((here, seat) => here || now - (joinedAt.get(seat) ?? -Infinity) < JOIN_GRACE_MS);
 }
 
 let soon = null;
@@ -273,6 +299,9 @@ function connect() {
   };
 }
 
+// The story and the seat's tools fold away on a phone (closed at first), so that the table, the hand and the move
+// fill its screen; on a wide screen they stand open in the side column.
+for (const id of ["story-fold", "tools-fold"]) $(id).open = window.matchMedia("(min-width: 761px)").matches;
 setUpMoves(ctx);
 setUpAlerts();
 window.addEventListener("hashchange", () => location.reload());
@@ -286,8 +315,9 @@ async function pollPresence() { // between events: who has the table open (docs/
     ctx.elsewhere = Boolean(answer.body.elsewhere);
     renderElsewhere();
   }
-  if (answer.ok && ctx.current && JSON.stringify(answer.body.present) !== JSON.stringify(ctx.present)) {
-    ctx.present = answer.body.present;
+  if (answer.ok) heard = answer.body.present;
+  if (answer.ok && ctx.current && JSON.stringify(presence()) !== JSON.stringify(ctx.present)) {
+    ctx.present = presence();
     renderPlayers(ctx);
     renderMoves(ctx.current.legal_moves); // marks the targets again on the redrawn seats
   }

@@ -1,6 +1,7 @@
 // The table of the seat page: the seats around it (favors, discards in order, protection, who is out, whose turn),
-// the deck and face-up cards in the middle, the hand drawn as cards, and the last move marked.
-import { el, labelled, t } from "./common.js";
+// the deck (a pile of backs), the set-aside card and the face-up cards in the middle, the hand drawn as cards (the
+// control that chooses the card to play), and the last move marked.
+import { count, el, labelled, t } from "./common.js";
 import { cardFace, theCard } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -80,7 +81,15 @@ export function renderZones(ctx) {
   $("deck-line").hidden = waiting; // no deck before the deal
   $("felt").hidden = waiting;
   $("unseen-box").hidden = waiting;
+  // the deck as a pile of backs (a few, however many cards: its count is written on it), the set-aside card beside it
   $("deck-size").textContent = String(view.deck_size);
+  $("deck-text").textContent = `${labelled("seat.deck.label")}${count(view.deck_size, "seat.deck.card", "seat.deck.cards")}`;
+  const backs = $("deck").querySelector(".backs");
+  if (backs.children.length !== Math.min(view.deck_size, 4)) {
+    backs.replaceChildren(...Array.from({ length: Math.min(view.deck_size, 4) }, () => el("span", { class: "back" })));
+  }
+  $("deck").classList.toggle("empty", view.deck_size === 0);
+  $("set-aside").hidden = !view.set_aside_face_down;
   $("face-up-box").hidden = view.face_up.length === 0;
   $("face-up").replaceChildren(...view.face_up.map((c) => cardFace(ruleset, c)));
   $("deck-known-box").hidden = view.deck_known.length === 0;
@@ -90,21 +99,39 @@ export function renderZones(ctx) {
     el("li", { "data-unseen": c }, cardFace(ruleset, c, { tag: "span" }), ` × ${n}`)));
 }
 
-/** The hand as cards; on the seat's turn a card the rules forbid (the Countess rule) is greyed, with the reason. */
+let handDrawn = null; // the version and seat the hand was last drawn for: drawn again only when they change
+
+/** The hand as cards. On the seat's turn to play, each card is the control that chooses it (a button, moves.js
+ * marks the chosen one with `aria-pressed`); a card the rules forbid (the Countess rule) is greyed, with the reason
+ * in it. A keyboard player's focus on a card redrawn goes to the status line (moves.js takes it on from there). */
 export function renderHand(ctx) {
   const { current, ruleset, waiting } = ctx;
   const view = current.view;
   $("hand-panel").hidden = view.seat === null || waiting; // no hand before the deal
+  const key = `${current.version}/${view.seat}/${view.hand.join(",")}`;
+  if (key === handDrawn) return;
+  handDrawn = key;
   const plays = current.legal_moves.filter((m) => m.type === "play").map((m) => m.card);
-  $("hand").replaceChildren(...view.hand.map((c) => {
-    const face = cardFace(ruleset, c, { size: "full" });
-    if (plays.length && !plays.includes(c)) {
+  const hand = $("hand");
+  const hadFocus = hand.contains(document.activeElement);
+  if (plays.length) hand.setAttribute("aria-describedby", "hand-hint"); // how to choose, when there is a choice
+  else hand.removeAttribute("aria-describedby");
+  hand.replaceChildren(...view.hand.map((c, i) => {
+    if (!plays.length) return cardFace(ruleset, c, { size: "full" });
+    const face = cardFace(ruleset, c, { tag: "button", size: "full" });
+    face.type = "button";
+    face.setAttribute("aria-pressed", "false");
+    if (!plays.includes(c)) {
+      const why = t("seat.unplayable").replace("{card}", theCard(ruleset, plays[0]));
       face.classList.add("unplayable");
       face.setAttribute("aria-disabled", "true");
-      face.append(el("span", { class: "reason", text: t("seat.unplayable").replace("{card}", theCard(ruleset, plays[0])) }));
-    } else if (plays.length) face.classList.add("playable");
-    return face;
+      face.setAttribute("aria-describedby", `hand-why-${i}`);
+      face.title = why;
+      face.append(el("span", { class: "reason", id: `hand-why-${i}`, text: why }));
+    } else face.classList.add("playable");
+    return el("li", { class: "hand-card" }, face);
   }));
+  if (hadFocus) $("status").focus();
 }
 
 /** The story's line of the last move (`index`, which the referee names: a round's opening, the seed's reveal, a

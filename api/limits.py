@@ -302,13 +302,13 @@ def rate_limited(buckets: Buckets, what: str) -> Problem:
     if what == "create":
         detail = Text(
             f"this address may create {rate.en} (up to {burst} at once); retry after the time in Retry-After",
-            f"cette adresse peut créer {rate.fr} parties (jusqu'à {fr_int(burst)} d'un coup) ; "
+            f"cette adresse peut créer {rate.fr} parties (jusqu'à {fr_int(burst)} d'un coup) ; "
             "réessayez après le délai de Retry-After",
         )
     else:
         detail = Text(
             f"this seat may send {rate.en} moves (up to {burst} at once); retry after the time in Retry-After",
-            f"ce siège peut envoyer {rate.fr} coups (jusqu'à {fr_int(burst)} d'un coup) ; "
+            f"ce siège peut envoyer {rate.fr} coups (jusqu'à {fr_int(burst)} d'un coup) ; "
             "réessayez après le délai de Retry-After",
         )
     return Problem(429, "rate_limited", detail)
@@ -320,7 +320,7 @@ def overloaded(limit: int) -> Problem:
         "overloaded",
         Text(
             f"the referee is answering its maximum of {limit} requests at once; retry after the time in Retry-After",
-            f"l'arbitre traite déjà son maximum de {fr_int(limit)} requêtes à la fois ; "
+            f"l'arbitre traite déjà son maximum de {fr_int(limit)} requêtes à la fois ; "
             "réessayez après le délai de Retry-After",
         ),
     )
@@ -332,7 +332,7 @@ def streams_per_client(limit: int) -> Problem:
         "too_many_streams",
         Text(
             f"at most {limit} event streams may be open per token (per address without one); close one first",
-            f"{fr_int(limit)} flux d'événements au plus peuvent être ouverts par jeton (par adresse sans jeton) ; "
+            f"{fr_int(limit)} flux d'événements au plus peuvent être ouverts par jeton (par adresse sans jeton) ; "
             "fermez-en un d'abord",
         ),
     )
@@ -344,7 +344,7 @@ def streams_full(limit: int) -> Problem:
         "too_many_streams",
         Text(
             f"the referee holds its maximum of {limit} open event streams; retry after the time in Retry-After",
-            f"l'arbitre tient déjà son maximum de {fr_int(limit)} flux d'événements ouverts ; "
+            f"l'arbitre tient déjà son maximum de {fr_int(limit)} flux d'événements ouverts ; "
             "réessayez après le délai de Retry-After",
         ),
     )

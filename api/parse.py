@@ -90,8 +90,8 @@ def ruleset_id(value: str) -> str:
             "ruleset_not_found",
             Text(
                 f"known rulesets: {', '.join(RULESETS)}",
-                f"il n'y a pas de jeu de règles « {value} » ; jeux connus : "
-                + ", ".join(f"« {known} »" for known in RULESETS),
+                f"il n'y a pas de jeu de règles « {value} » ; jeux connus : "
+                + ", ".join(f"« {known} »" for known in RULESETS),
             ),
         )
     return value
@@ -103,7 +103,7 @@ def _token_malformed() -> Problem:
         "token_required",
         Text(
             "use Authorization: Bearer <token>, the token 1-1024 visible ASCII characters",
-            "l'en-tête s'écrit « Authorization: Bearer <jeton> », le jeton fait de 1 à 1024 lettres sans accent, "
+            "l'en-tête s'écrit « Authorization: Bearer <jeton> », le jeton fait de 1 à 1024 lettres sans accent, "
             "chiffres ou signes de ponctuation",
         ),
     )
@@ -147,7 +147,7 @@ def version(value: str | None, name: str) -> int | None:
         raise _bad_header(
             name,
             'a game version such as "12"',
-            'une version de la partie, par exemple « "12" »',
+            'une version de la partie, par exemple « "12" »',
         )
     return found
 
@@ -165,7 +165,7 @@ def versions(value: str | None, name: str) -> frozenset[int] | Literal["*"] | No
             raise _bad_header(
                 name,
                 'a list of game versions such as "12" (or *)',
-                'une liste de versions de la partie, par exemple « "12" » (ou « * »)',
+                'une liste de versions de la partie, par exemple « "12" » (ou « * »)',
             )
         out.add(found)
     return frozenset(out)
@@ -225,7 +225,7 @@ def json_content_type(value: str | None) -> None:
         "unsupported_media_type",
         Text(
             "send the body as JSON: Content-Type: application/json",
-            "envoyez le corps en JSON : « Content-Type: application/json »",
+            "envoyez le corps en JSON : « Content-Type: application/json »",
         ),
     )
 
@@ -284,6 +284,6 @@ def lobby_cursor(value: str | None) -> tuple[int, str] | None:
             "invalid_cursor",
             Text(
                 "this cursor is not one the lobby gave: start again without it",
-                "ce curseur n'est pas un curseur donné par la liste des parties : recommencez sans lui",
+                "ce curseur n'est pas un curseur donné par la liste des parties : recommencez sans lui",
             ),
         ) from None

@@ -139,7 +139,7 @@ def of_refusal(refusal: Refusal) -> Problem:
 def _bearer(refusal: Refusal) -> Text:
     needed: Text = refusal.about["credential"]
     return Text(
-        f"send Authorization: Bearer <{needed.en}>", f"envoyez l'en-tête « Authorization: Bearer <{needed.fr}> »"
+        f"send Authorization: Bearer <{needed.en}>", f"envoyez l'en-tête « Authorization: Bearer <{needed.fr}> »"
     )
 
 
@@ -181,7 +181,7 @@ def internal_error() -> Problem:
         "internal_error",
         Text(
             "the referee failed; the game's log is unchanged",
-            "l'arbitre a rencontré une erreur ; le journal de la partie est inchangé",
+            "l'arbitre a rencontré une erreur ; le journal de la partie est inchangé",
         ),
     )
 
@@ -200,7 +200,7 @@ def store_unavailable() -> Problem:
         Text(
             "the referee cannot reach or write its event store right now; retry after the time in Retry-After "
             "(a move retried with the same Idempotency-Key is recorded at most once)",
-            "l'arbitre ne peut pas joindre ou écrire son stockage d'événements pour l'instant ; réessayez après le "
+            "l'arbitre ne peut pas joindre ou écrire son stockage d'événements pour l'instant ; réessayez après le "
             "délai de Retry-After (un coup renvoyé avec la même Idempotency-Key n'est enregistré qu'une fois)",
         ),
         headers={"Retry-After": str(STORE_RETRY_AFTER)},
@@ -302,7 +302,7 @@ def _http_problem(exc: StarletteHTTPException, request: Request) -> Problem:
     """Starlette's and FastAPI's own refusals (unknown route, wrong method, unreadable body…) as problems."""
     path, method = request.url.path, request.method
     if exc.status_code == 404:
-        return Problem(404, "not_found", Text(f"no route matches {path}", f"aucune route ne correspond à « {path} »"))
+        return Problem(404, "not_found", Text(f"no route matches {path}", f"aucune route ne correspond à « {path} »"))
     if exc.status_code == 405:
         allowed = [m.strip() for m in (exc.headers or {}).get("Allow", "").split(",") if m.strip()]
         return Problem(
@@ -310,8 +310,8 @@ def _http_problem(exc: StarletteHTTPException, request: Request) -> Problem:
             "method_not_allowed",
             Text(
                 f"{method} is not allowed on {path}" + (f" (allowed: {', '.join(allowed)})" if allowed else ""),
-                f"la méthode « {method} » n'est pas autorisée sur « {path} »"
-                + (f" (autorisées : {quoted_fr(allowed)})" if allowed else ""),
+                f"la méthode « {method} » n'est pas autorisée sur « {path} »"
+                + (f" (autorisées : {quoted_fr(allowed)})" if allowed else ""),
             ),
         )
     if exc.status_code == 413:

@@ -62,21 +62,21 @@ class SeatIn(_Strict):
             raise BilingualError(
                 Text(
                     "an open seat has no name, bot, seed or account: whoever joins it brings them",
-                    "un siège ouvert n'a ni nom, ni robot, ni graine, ni compte : c'est à qui le prend de les apporter",
+                    "un siège ouvert n'a ni nom, ni robot, ni graine, ni compte : c'est à qui le prend de les apporter",
                 )
             )
         if self.bot is not None and self.account_key is not None:
             raise BilingualError(
                 Text(
                     "a seat the server plays has no account: a bot account plays its own seat with its key",
-                    "un siège que joue le serveur n'a pas de compte : un compte de robot joue son siège avec sa clé",
+                    "un siège que joue le serveur n'a pas de compte : un compte de robot joue son siège avec sa clé",
                 )
             )
         if not self.open and self.name is None and self.account_key is None:
             raise BilingualError(
                 Text(
                     'a seat needs a name (or an account_key), or is {"open": true}',
-                    "un siège demande un nom (ou une clé de compte « account_key »), ou bien « open » : true",
+                    "un siège demande un nom (ou une clé de compte « account_key »), ou bien « open » : true",
                 )
             )
         return self
@@ -150,7 +150,7 @@ class CreateGameIn(_Strict):
             raise BilingualError(
                 Text(
                     "spectator_delay is given twice: as a field and among the options",
-                    "« spectator_delay » est donné deux fois : comme champ et parmi les options",
+                    "« spectator_delay » est donné deux fois : comme champ et parmi les options",
                 )
             )
         return self

@@ -11,25 +11,25 @@ from loveletter.core.lang import BilingualError, Text, number, plural_en, plural
 
 
 def fr_int(n: Any) -> str:
-    """A whole number as French writes it (« 65 536 », a narrow no-break space between groups); else `str(n)`."""
+    """A whole number as French writes it (« 65 536 », a narrow no-break space between groups); else `str(n)`."""
     return number(n, "fr") if isinstance(n, int) and not isinstance(n, bool) else str(n)
 
 
 def fields_detail(items: Sequence[Mapping[str, Any]]) -> Text:
-    """The detail naming the first five fields: "card: …; target: …" (« card » : … ; « target » : …)."""
+    """The detail naming the first five fields: "card: …; target: …" (« card » : … ; « target » : …)."""
     en = "; ".join(f"{e['field'] or 'body'}: {e['message'].en}" for e in items[:5])
-    fr = " ; ".join(f"{field_fr(e['field'])} : {e['message'].fr}" for e in items[:5])
+    fr = " ; ".join(f"{field_fr(e['field'])} : {e['message'].fr}" for e in items[:5])
     return Text(en, fr)
 
 
 def field_fr(field: str) -> str:
-    """A field's name in a French sentence: quoted, or « corps de la requête » for the whole body."""
-    return "corps de la requête" if field in ("", "body") else f"« {field} »"
+    """A field's name in a French sentence: quoted, or « corps de la requête » for the whole body."""
+    return "corps de la requête" if field in ("", "body") else f"« {field} »"
 
 
 def quoted_fr(values: Sequence[str]) -> str:
-    """« a », « b » ou « c »."""
-    quoted = [f"« {v} »" for v in values]
+    """« a », « b » ou « c »."""
+    quoted = [f"« {v} »" for v in values]
     if len(quoted) <= 1:
         return "".join(quoted)
     return f"{', '.join(quoted[:-1])} ou {quoted[-1]}"
@@ -50,11 +50,11 @@ _JSON_REASONS: tuple[tuple[str, str], ...] = (
     ("expecting value", "une valeur est attendue"),
     ("trailing", "des caractères suivent la valeur"),
     ("extra data", "des caractères suivent la valeur"),
-    ("expected `,` or `}`", "« , » ou « } » est attendu"),
-    ("expected `,` or `]`", "« , » ou « ] » est attendu"),
-    ("expecting ',' delimiter", "« , » est attendu"),
-    ("expected `:`", "« : » est attendu"),
-    ("expecting ':' delimiter", "« : » est attendu"),
+    ("expected `,` or `}`", "« , » ou « } » est attendu"),
+    ("expected `,` or `]`", "« , » ou « ] » est attendu"),
+    ("expecting ',' delimiter", "« , » est attendu"),
+    ("expected `:`", "« : » est attendu"),
+    ("expecting ':' delimiter", "« : » est attendu"),
     ("unterminated string", "une chaîne n'est pas fermée"),
     ("control character", "une chaîne contient un caractère de contrôle"),
     ("invalid escape", "une chaîne contient un échappement invalide"),
@@ -100,9 +100,9 @@ def french_error(err: Mapping[str, Any]) -> str:
     if kind in ("float_type", "float_parsing", "decimal_type", "decimal_parsing"):
         return "un nombre est attendu"
     if kind in ("bool_type", "bool_parsing"):
-        return "un booléen est attendu : « true » ou « false »"
+        return "un booléen est attendu : « true » ou « false »"
     if kind in ("literal_error", "enum"):
-        return f"valeur attendue : {quoted_fr(_listed(ctx.get('expected', '')))}"
+        return f"valeur attendue : {quoted_fr(_listed(ctx.get('expected', '')))}"
     if kind in ("too_short", "too_long"):
         container = _CONTAINERS.get(str(ctx.get("field_type", "")), "la valeur")
         bound = ctx.get("min_length" if kind == "too_short" else "max_length", 0)
@@ -118,7 +118,7 @@ def french_error(err: Mapping[str, Any]) -> str:
     if kind == "string_too_long":
         return f"le texte doit avoir au plus {plural_fr(ctx.get('max_length', 0), 'caractère', 'caractères')}"
     if kind == "string_pattern_mismatch":
-        return f"la valeur doit suivre le motif « {ctx.get('pattern', '')} »"
+        return f"la valeur doit suivre le motif « {ctx.get('pattern', '')} »"
     if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
         bound = ctx.get({"greater_than_equal": "ge", "greater_than": "gt", "less_than_equal": "le"}.get(kind, "lt"))
         said = {
@@ -137,16 +137,16 @@ def french_error(err: Mapping[str, Any]) -> str:
     if kind == "union_tag_invalid":
         name = str(ctx.get("discriminator", "")).strip("'")
         expected = quoted_fr(_listed(ctx.get("expected_tags", "")))
-        return f"« {name} » doit valoir {expected}, et non « {ctx.get('tag', '')} »"
+        return f"« {name} » doit valoir {expected}, et non « {ctx.get('tag', '')} »"
     if kind == "union_tag_not_found":
         name = str(ctx.get("discriminator", "")).strip("'")
-        return f"champ « {name} » manquant"
+        return f"champ « {name} » manquant"
     if kind in ("model_type", "model_attributes_type", "dict_type", "dataclass_type"):
         return "un objet JSON est attendu"
     if kind in ("list_type", "tuple_type", "set_type", "frozen_set_type", "iterable_type"):
         return "une liste (un tableau JSON) est attendue"
     if kind == "none_required":
-        return "la valeur doit être « null »"
+        return "la valeur doit être « null »"
     if kind in ("string_unicode", "bytes_type"):
         return "le texte n'est pas de l'UTF-8 valide"
     if kind in ("value_error", "assertion_error"):
@@ -158,5 +158,5 @@ def french_error(err: Mapping[str, Any]) -> str:
 
 
 def plural(count: int, one: Text, many: Text) -> Text:
-    """« 1 partie », « 2 parties » and "1 game", "2 games" at once."""
+    """« 1 partie », « 2 parties » and "1 game", "2 games" at once."""
     return Text(plural_en(count, one.en, many.en), plural_fr(count, one.fr, many.fr))

@@ -25,7 +25,7 @@ MARKS = {
     "blunder": Text("blunder", "gaffe"),
 }
 ROUND = Text(" in the round", " dans la manche")
-LOSES_ROUND = Text(": loses the round", " : perd la manche")
+LOSES_ROUND = Text(": loses the round", " : perd la manche")
 """Said after a mark the round's drop gave: `LOSES_ROUND` when the played move won the round in no world (the entry's
 `loses_round`), `ROUND` otherwise."""
 
@@ -34,7 +34,7 @@ LOSES_ROUND = Text(": loses the round", " : perd la manche")
     help=_(
         "Review every decision of a game: each legal move's chance of winning, from the seat's information only, "
         "and the played move's inaccuracies, mistakes and blunders.",
-        "Passer en revue chaque décision d'une partie : la chance de gagner de chaque coup légal, d'après ce que le "
+        "Passer en revue chaque décision d'une partie : la chance de gagner de chaque coup légal, d'après ce que le "
         "siège savait seulement, et les imprécisions, erreurs et gaffes du coup joué.",
     )
 )
@@ -61,7 +61,7 @@ LOSES_ROUND = Text(": loses the round", " : perd la manche")
     metavar="S",
     help=_(
         "the seed of the sampled worlds: the same seed gives the same figures",
-        "la graine des mondes tirés : la même graine donne les mêmes chiffres",
+        "la graine des mondes tirés : la même graine donne les mêmes chiffres",
     ),
 )
 @click.option("--json", "as_json", is_flag=True, help=_("print the review as JSON", "afficher la revue en JSON"))
@@ -107,14 +107,14 @@ def _title(header: dict[str, Any], players: list[str], lang: Lang) -> str:
     )
     n, seed = header["rollouts"], header["seed"]
     if lang == "fr":
-        return f"Revue de {header['file']}{game} : {seats}, {n} simulations par coup, graine {seed}"
+        return f"Revue de {header['file']}{game} : {seats}, {n} simulations par coup, graine {seed}"
     return f"Review of {header['file']}{game}: {seats}, {n} rollouts a move, seed {seed}"
 
 
 def _render(entry: dict[str, Any], lang: Lang, budget: int | None = None) -> str:
     fr = lang == "fr"
     after = f"après l'événement {entry['at']}" if fr else f"after event {entry['at']}"
-    head = f"{entry['when']} ({after}) : " if fr else f"{entry['when']} ({after}): "
+    head = f"{entry['when']} ({after}) : " if fr else f"{entry['when']} ({after}): "
     played = str(entry["played"]["text"])
     if entry["forced"]:
         return head + played + (" — forcé" if fr else " — forced")
@@ -149,10 +149,10 @@ def _mark(entry: dict[str, Any], lang: Lang) -> str:
         figures = f"−{rnd} points {of_round}, −{game} {of_game}"
     else:
         figures = f"−{game} points {of_game}, −{rnd} {of_round}"
-    best = Text("; best: ", " ; meilleur coup : ")(lang) + entry["best"]["text"]
+    best = Text("; best: ", " ; meilleur coup : ")(lang) + entry["best"]["text"]
     other = entry["round_best"]
     if entry["by"] == "round" and other["action_code"] != entry["best"]["action_code"]:
-        best = Text("; best for the round: ", " ; meilleur coup pour la manche : ")(lang) + other["text"]
+        best = Text("; best for the round: ", " ; meilleur coup pour la manche : ")(lang) + other["text"]
     return f" — {MARKS[mark](lang)}{kind} ({figures}{best})"
 
 

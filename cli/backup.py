@@ -15,7 +15,7 @@ from loveletter.core.lang import Lang, Text, number
 
 URL_HELP = _(
     "the store (default: LOVELETTER_DATABASE_URL, else sqlite:///loveletter.db)",
-    "le stockage (par défaut : LOVELETTER_DATABASE_URL, sinon sqlite:///loveletter.db)",
+    "le stockage (par défaut : LOVELETTER_DATABASE_URL, sinon sqlite:///loveletter.db)",
 )
 
 
@@ -49,13 +49,13 @@ def _audited(url: str, lang: Lang) -> bool:
     if report.whole:
         said = Text(
             f"whole: {games} games ({report.finished:,} finished), {events} events, every one audited",
-            f"intact : {number(report.games, 'fr')} parties ({number(report.finished, 'fr')} terminées), "
+            f"intact : {number(report.games, 'fr')} parties ({number(report.finished, 'fr')} terminées), "
             f"{number(report.events, 'fr')} événements, tous audités",
         )
         print(said(lang))
         return True
     print(
-        Text(f"NOT whole: {len(report.problems)} games fail", f"PAS intact : {len(report.problems)} parties en échec")(
+        Text(f"NOT whole: {len(report.problems)} games fail", f"PAS intact : {len(report.problems)} parties en échec")(
             lang
         )
     )
@@ -82,7 +82,7 @@ def backup(dest: str, database_url: str | None, lang: Lang) -> None:
         fail(
             "a PostgreSQL store is backed up with pg_dump (docs/operations.md); check the restored copy with "
             "loveletter verify-store",
-            "un stockage PostgreSQL se sauvegarde avec pg_dump (docs/operations.md) ; vérifiez la copie restaurée "
+            "un stockage PostgreSQL se sauvegarde avec pg_dump (docs/operations.md) ; vérifiez la copie restaurée "
             "avec loveletter verify-store",
         )
     source = url.removeprefix("sqlite:///").removeprefix("sqlite://")
@@ -93,7 +93,7 @@ def backup(dest: str, database_url: str | None, lang: Lang) -> None:
         fail_with(exc)
     seconds = time.monotonic() - started
     print(Text(f"copied {source} to {dest}: {size:,} bytes in {seconds:.2f} s",
-               f"{source} copié vers {dest} : {number(size, 'fr')} octets en "
+               f"{source} copié vers {dest} : {number(size, 'fr')} octets en "
                f"{number(seconds, 'fr', 2)} s")(lang), file=sys.stderr)  # fmt: skip
     if not _audited(f"sqlite:///{dest}", lang):
         sys.exit(1)
@@ -103,7 +103,7 @@ def backup(dest: str, database_url: str | None, lang: Lang) -> None:
     help=_(
         "Audit every game of a store in place (a restored backup): its events replayed through the rules and its hash "
         "chain checked. Exit 0 when whole, 1 when a game fails.",
-        "Auditer chaque partie d'un stockage sur place (une sauvegarde restaurée) : ses événements rejoués selon les "
+        "Auditer chaque partie d'un stockage sur place (une sauvegarde restaurée) : ses événements rejoués selon les "
         "règles et sa chaîne d'empreintes vérifiée. Code 0 s'il est intact, 1 si une partie échoue.",
     )
 )

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     expose_value=False,
     help=_(
         "language of messages, for every bot command (default: LOVELETTER_LANG, then the locale)",
-        "langue des messages, pour toutes les commandes de robot (par défaut : LOVELETTER_LANG, puis la locale)",
+        "langue des messages, pour toutes les commandes de robot (par défaut : LOVELETTER_LANG, puis la locale)",
     ),
 )
 def bot() -> None:
@@ -53,7 +53,7 @@ def bot() -> None:
         "its invite, or the first open public seat of the lobby.",
         "Jouer un siège avec le robot BOT — MODULE:NOM, chemin/du/robot.py:NOM (une fonction ou une classe qui "
         f"reçoit la partie du siège et répond l'un de ses coups légaux) ou un robot intégré ({BUILT_IN_BOTS}) — "
-        "jusqu'à la fin de la partie : une partie par son invitation, ou le premier siège ouvert d'une partie "
+        "jusqu'à la fin de la partie : une partie par son invitation, ou le premier siège ouvert d'une partie "
         "publique du salon.",
     ),
 )
@@ -71,7 +71,7 @@ def bot() -> None:
         "with --join-open, wait for a public game with an open seat instead of stopping when there is none (a "
         "progress line on stderr; Ctrl-C stops)",
         "avec --join-open, attendre une partie publique avec un siège ouvert au lieu de s'arrêter s'il n'y en a "
-        "aucune (une ligne d'avancement sur la sortie d'erreur ; Ctrl-C arrête)",
+        "aucune (une ligne d'avancement sur la sortie d'erreur ; Ctrl-C arrête)",
     ),
 )
 @click.option(
@@ -104,7 +104,7 @@ def bot() -> None:
     help=_(
         "print a JSON line for each refused move and for a crash; a refused move is then left to the game's clock "
         "instead of stopping the bot (as loveletter tournament runs its bots)",
-        "écrire une ligne JSON par coup refusé et si le robot échoue ; un coup refusé est alors laissé à la "
+        "écrire une ligne JSON par coup refusé et si le robot échoue ; un coup refusé est alors laissé à la "
         "pendule de la partie au lieu d'arrêter le robot (ainsi loveletter tournament lance ses robots)",
     ),
 )
@@ -123,7 +123,7 @@ def bot() -> None:
     is_flag=True,
     help=_(
         "stay online: answer the account's challenges, take the games made for it, play them; Ctrl-C stops",
-        "rester en ligne : répondre aux défis du compte, prendre ses parties, les jouer ; Ctrl-C arrête",
+        "rester en ligne : répondre aux défis du compte, prendre ses parties, les jouer ; Ctrl-C arrête",
     ),
 )
 @click.option(
@@ -137,7 +137,7 @@ def bot() -> None:
     default=None,
     help=_(
         "with --stay, the games sought and the challenges accepted (default: seek unrated, accept both)",
-        "avec --stay, les parties cherchées et les défis acceptés (défaut : chercher non classées, accepter les deux)",
+        "avec --stay, les parties cherchées et les défis acceptés (défaut : chercher non classées, accepter les deux)",
     ),
 )
 @click.option(
@@ -161,7 +161,7 @@ def bot() -> None:
     show_default=True,
     help=_(
         "with --stay, on Ctrl-C: finish the games under way or resign them",
-        "avec --stay, sur Ctrl-C : finir les parties en cours ou les abandonner",
+        "avec --stay, sur Ctrl-C : finir les parties en cours ou les abandonner",
     ),
 )
 @click.option(
@@ -172,7 +172,7 @@ def bot() -> None:
     help=_(
         "with --stay, where the bot keeps its games and place in the stream across restarts (default: "
         ".loveletter-bot-HASH.json in the working directory, HASH the first 12 hex digits of the key's SHA-256)",
-        "avec --stay, où le robot garde ses parties et sa place dans le flux d'un redémarrage à l'autre (défaut : "
+        "avec --stay, où le robot garde ses parties et sa place dans le flux d'un redémarrage à l'autre (défaut : "
         ".loveletter-bot-EMPREINTE.json dans le dossier courant, EMPREINTE les 12 premiers chiffres hexadécimaux du "
         "SHA-256 de la clé)",
     ),
@@ -208,7 +208,7 @@ def bot_run(
     except (ImportError, AttributeError, ValueError, SyntaxError) as exc:
         fail(
             f"cannot load the bot {spec}: {exc}",
-            f"impossible de charger le robot {spec} : module, fichier ou nom introuvable, ou écrit autrement que "
+            f"impossible de charger le robot {spec} : module, fichier ou nom introuvable, ou écrit autrement que "
             "MODULE:NOM ou chemin/du/robot.py:NOM",
         )
     if stay:
@@ -230,7 +230,7 @@ def bot_run(
     if not join_open and (wait or ruleset is not None or players is not None):
         fail(
             "--wait, --ruleset and --players choose a lobby game: they go with --join-open",
-            "--wait, --ruleset et --players choisissent une partie du salon : ils vont avec --join-open",
+            "--wait, --ruleset et --players choisissent une partie du salon : ils vont avec --join-open",
         )
 
     def said(item: dict[str, Any]) -> None:
@@ -248,9 +248,9 @@ def bot_run(
                 joined = anyone.join(game_id, name, invite=invite)
             final = play(anyone.seat(joined.token), game_id, player, on_refused=refused if jsonl else None)
         except RefereeError as exc:
-            fail_with(BilingualError(Text(f"the referee refused: {exc}", f"l'arbitre a refusé : {exc}")))
+            fail_with(BilingualError(Text(f"the referee refused: {exc}", f"l'arbitre a refusé : {exc}")))
         except httpx.TransportError as exc:
-            fail(f"cannot reach {server}: {exc}", f"impossible de joindre {server} (est-il démarré ?)")
+            fail(f"cannot reach {server}: {exc}", f"impossible de joindre {server} (est-il démarré ?)")
         except Failure:
             raise
         except Exception as exc:  # the bot's own code failed: say so, and where
@@ -261,11 +261,11 @@ def bot_run(
                 said({"crashed": f"{type(exc).__name__}: {exc}"})
             fail(
                 f"the bot {spec} failed: {type(exc).__name__}: {exc}",
-                f"le robot {spec} a échoué : {type(exc).__name__} : {exc}",
+                f"le robot {spec} a échoué : {type(exc).__name__} : {exc}",
             )
     winners = ", ".join(final.players[w] for w in final.view.winners) or "—"
     print(
-        f"{name} (siège {joined.seat}) : partie {game_id} terminée, gagnants : {winners}"
+        f"{name} (siège {joined.seat}) : partie {game_id} terminée, gagnants : {winners}"
         if lang == "fr"
         else f"{name} (seat {joined.seat}): game {game_id} over, winners: {winners}"
     )
@@ -290,10 +290,10 @@ def _stay(server: str, key: str, player: Any, wanted: Any, state_file: str | Non
                 fail(
                     f"{server} refused the account key ({exc.status} {exc.code}): give the key the account was "
                     "made with, or its latest rotation (--account-key or LOVELETTER_ACCOUNT_KEY)",
-                    f"{server} a refusé la clé du compte ({exc.status} {exc.code}) : donnez la clé reçue à la "
+                    f"{server} a refusé la clé du compte ({exc.status} {exc.code}) : donnez la clé reçue à la "
                     "création du compte, ou la dernière reçue (--account-key ou LOVELETTER_ACCOUNT_KEY)",
                 )
-            fail_with(BilingualError(Text(f"the referee refused: {exc}", f"l'arbitre a refusé : {exc}")))
+            fail_with(BilingualError(Text(f"the referee refused: {exc}", f"l'arbitre a refusé : {exc}")))
 
 
 def _ctrl_c_stops() -> None:
@@ -360,7 +360,7 @@ def _join_open(anyone: Client, name: str, wanted: Wanted, wait: bool, lang: Lang
                 BilingualError(
                     Text(
                         f"no public game has an open seat{looked_for.en}; --wait waits for one",
-                        f"aucune partie publique n'a de siège ouvert{looked_for.fr} ; --wait en attend une",
+                        f"aucune partie publique n'a de siège ouvert{looked_for.fr} ; --wait en attend une",
                     )
                 )
             )
@@ -393,6 +393,6 @@ def _join_open(anyone: Client, name: str, wanted: Wanted, wait: bool, lang: Lang
                 time.sleep(POLL_SECONDS)
     except KeyboardInterrupt:
         print(
-            Text("stopped waiting: no game joined", "attente arrêtée : aucune partie rejointe")(lang), file=sys.stderr
+            Text("stopped waiting: no game joined", "attente arrêtée : aucune partie rejointe")(lang), file=sys.stderr
         )
         sys.exit(130)

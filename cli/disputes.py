@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 @command(
     help=_(
         "Was this move legal at this point, under which rule, and what would it cause?",
-        "Ce coup était-il légal à ce moment, selon quelle règle, et qu'aurait-il entraîné ?",
+        "Ce coup était-il légal à ce moment, selon quelle règle, et qu'aurait-il entraîné ?",
     )
 )
 @FILE
@@ -37,8 +37,8 @@ if TYPE_CHECKING:
     help=_(
         "judge the move after this event number, or at this turn ('round 2, Bob's third turn'); default: the end "
         "of the file",
-        "juger le coup après cet événement (numéro), ou à ce tour (« manche 2, troisième tour de Bob ») ; par "
-        "défaut : la fin du fichier",
+        "juger le coup après cet événement (numéro), ou à ce tour (« manche 2, troisième tour de Bob ») ; par "
+        "défaut : la fin du fichier",
     ),
 )
 @click.option(
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     help=_(
         'the move, e.g. \'{"player": "Bob", "card": "guard", …}\'; without it, the decision pending there and '
         "every legal way to make it",
-        'le coup, par exemple \'{"player": "Bob", "card": "guard", …}\' ; sans lui, la décision attendue à ce '
+        'le coup, par exemple \'{"player": "Bob", "card": "guard", …}\' ; sans lui, la décision attendue à ce '
         "moment et toutes les façons légales de la prendre",
     ),
 )
@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     help=_(
         "where nobody decides (inside a move, between rounds, after the end): judge at the nearest point before or "
         "after it where a player does",
-        "là où personne ne décide (au milieu d'un coup, entre deux manches, après la fin) : juger au point le plus "
+        "là où personne ne décide (au milieu d'un coup, entre deux manches, après la fin) : juger au point le plus "
         "proche, avant ou après, où un joueur décide",
     ),
 )
@@ -87,14 +87,14 @@ def explain(
             fail(
                 f"--move: nobody is to move here, after event {asked} ({where.text.en}); the nearest decisions: {en}; "
                 "judge at one with --nearest before or --nearest after",
-                f"--move : personne n'a la main ici, après l'événement {asked} ({where.text.fr}) ; les décisions les "
-                f"plus proches : {fr} ; jugez à l'une d'elles avec --nearest before ou --nearest after",
+                f"--move : personne n'a la main ici, après l'événement {asked} ({where.text.fr}) ; les décisions les "
+                f"plus proches : {fr} ; jugez à l'une d'elles avec --nearest before ou --nearest after",
             )
         chosen = before if nearest == "before" else after
         if chosen is None:
             fail(
                 f"--nearest {nearest}: nobody decides {nearest} event {asked} ({where.text.en})",
-                f"--nearest {nearest} : personne ne décide {'avant' if nearest == 'before' else 'après'} "
+                f"--nearest {nearest} : personne ne décide {'avant' if nearest == 'before' else 'après'} "
                 f"l'événement {asked} ({where.text.fr})",
             )
         point = chosen.at
@@ -111,7 +111,7 @@ def explain(
         reason = json_reason(exc)
         fail(f"--move is not JSON: {exc}", f"--move n'est pas du JSON valide ({reason.fr}, position {exc.pos})")
     except MoveFormatError as exc:
-        fail(f"--move: {exc.message('en')}", f"--move : {exc.message('fr')}")
+        fail(f"--move: {exc.message('en')}", f"--move : {exc.message('fr')}")
     if as_json:
         asked_at = {} if asked == point else {"asked_at": asked}
         print(orjson.dumps({**ruling.as_dict(), **asked_at}, option=orjson.OPT_INDENT_2).decode())
@@ -154,7 +154,7 @@ def _undecided(
     here = f"après l'événement {at}" if fr else f"after event {at}"
     lines = [f"{where.text(lang)} ({here})"]
     lines.append(
-        "  personne ne décide ici ; les décisions les plus proches :"
+        "  personne ne décide ici ; les décisions les plus proches :"
         if fr
         else "  nobody decides here; the nearest decisions:"
     )
@@ -163,7 +163,7 @@ def _undecided(
             lines.append(f"    {side} — {'aucune' if fr else 'none'}")
         else:
             after_event = f"après l'événement {found.at}" if fr else f"after event {found.at}"
-            lines.append(f"    {side} — {after_event}{' :' if fr else ':'} {found.where.text(lang)}")
+            lines.append(f"    {side} — {after_event}{' :' if fr else ':'} {found.where.text(lang)}")
     lines.append(
         "  jugez à l'une d'elles avec --nearest before ou --nearest after"
         if fr
@@ -178,10 +178,10 @@ def _nearest_words(before: Decision | None, after: Decision | None) -> Text:
     for side_en, side_fr, found in (("before", "avant", before), ("after", "après", after)):
         if found is None:
             en.append(f"{side_en}: none")
-            fr.append(f"{side_fr} : aucune")
+            fr.append(f"{side_fr} : aucune")
         else:
             en.append(f"{side_en}: after event {found.at} ({found.where.when.en})")
-            fr.append(f"{side_fr} : après l'événement {found.at} ({found.where.when.fr})")
+            fr.append(f"{side_fr} : après l'événement {found.at} ({found.where.when.fr})")
     return Text(", ".join(en), ", ".join(fr))
 
 
@@ -191,7 +191,7 @@ def _moved(asked: int, where: Position, nearest: str, at: int) -> Text:
     return Text(
         f"nobody decides after event {asked} ({where.text.en}): judged at the nearest decision {nearest} it, after "
         f"event {at}",
-        f"personne ne décide après l'événement {asked} ({where.text.fr}) : jugé à la décision la plus proche "
+        f"personne ne décide après l'événement {asked} ({where.text.fr}) : jugé à la décision la plus proche "
         f"{side_fr}, après l'événement {at}",
     )
 
@@ -201,7 +201,7 @@ def _moved(asked: int, where: Position, nearest: str, at: int) -> Text:
         "Judge the turns that follow a position described mid-round, every way the unseen cards can lie: the cases "
         "and their chances. Exit 0 judged, 1 impossible position, 2 unreadable.",
         "Juger les tours qui suivent une position décrite en cours de manche, de toutes les façons dont les cartes "
-        "non vues peuvent se trouver : les cas et leurs chances. Code 0 jugé, 1 position impossible, 2 illisible.",
+        "non vues peuvent se trouver : les cas et leurs chances. Code 0 jugé, 1 position impossible, 2 illisible.",
     )
 )
 @FILE
@@ -219,7 +219,7 @@ def situation(file: Path, as_json: bool, lang: Lang) -> None:
     except orjson.JSONDecodeError as exc:
         fail(
             f"invalid JSON in {file}: {exc}",
-            f"JSON invalide dans {file} : {json_reason(exc).fr} (ligne {exc.lineno}, colonne {exc.colno})",
+            f"JSON invalide dans {file} : {json_reason(exc).fr} (ligne {exc.lineno}, colonne {exc.colno})",
         )
     try:
         result = judge(doc)
@@ -233,7 +233,7 @@ def situation(file: Path, as_json: bool, lang: Lang) -> None:
             print(
                 f"{file}{where}: {exc.rule_id}: {exc.message(lang)}"
                 if lang == "en"
-                else f"{file}{where} : {exc.rule_id} : {exc.message(lang)}"
+                else f"{file}{where} : {exc.rule_id} : {exc.message(lang)}"
             )
         sys.exit(1)
     if as_json:

@@ -24,7 +24,7 @@ def load_events(file: Path, game: int | None = None) -> list[Any]:
             n = exc.games
             fail(
                 f"{file} holds {n} games; pick one with --game (1 to {n}, as replay numbers them)",
-                f"{file} contient {n} parties ; choisissez-en une avec --game (de 1 à {n}, comme replay les numérote)",
+                f"{file} contient {n} parties ; choisissez-en une avec --game (de 1 à {n}, comme replay les numérote)",
             )
         if exc.reason == NO_SUCH_GAME:
             _no_such_game(file, game or 1, exc.games)
@@ -36,7 +36,7 @@ def load_events(file: Path, game: int | None = None) -> list[Any]:
 def _no_such_game(file: Path, game: int, count: int) -> NoReturn:
     fail(
         f"--game {game}: {file} has no game {game}; it holds {count}, the first being game 1",
-        f"--game {game} : {file} n'a pas de partie {game} ; il en contient {count}, la première étant la partie 1",
+        f"--game {game} : {file} n'a pas de partie {game} ; il en contient {count}, la première étant la partie 1",
     )
 
 

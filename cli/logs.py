@@ -23,7 +23,7 @@ from loveletter.core.lang import BilingualError, Lang, Text, os_error
 @command(
     help=_(
         "Replay a log or a transcript through the rules: exit 0 verified, 1 violation, 2 unreadable.",
-        "Rejouer un journal ou une transcription selon les règles : code 0 vérifié, 1 infraction, 2 illisible.",
+        "Rejouer un journal ou une transcription selon les règles : code 0 vérifié, 1 infraction, 2 illisible.",
     )
 )
 @FILE
@@ -51,7 +51,7 @@ def replay(file: Path, as_json: bool, lenient: bool, emit_log: Path | None, lang
             emit_log.write_bytes(expanded_log(report))
         except OSError as exc:
             reason = os_error(exc)
-            fail(f"cannot write {emit_log}: {reason.en}", f"impossible d'écrire {emit_log} : {reason.fr}")
+            fail(f"cannot write {emit_log}: {reason.en}", f"impossible d'écrire {emit_log} : {reason.fr}")
     sys.exit(report.exit_code)
 
 
@@ -59,7 +59,7 @@ def replay(file: Path, as_json: bool, lenient: bool, emit_log: Path | None, lang
     help=_(
         "Tell a game as a story (--pov: as one seat lived it; --all: every hidden card, once the game is over), "
         "or (with --at/--seat) what a seat knew at a point.",
-        "Raconter une partie (--pov : telle qu'un siège l'a vécue ; --all : toutes les cartes cachées, une fois la "
+        "Raconter une partie (--pov : telle qu'un siège l'a vécue ; --all : toutes les cartes cachées, une fois la "
         "partie terminée), ou (avec --at/--seat) ce qu'un siège savait à un moment donné.",
     )
 )
@@ -70,7 +70,7 @@ def replay(file: Path, as_json: bool, lenient: bool, emit_log: Path | None, lang
     metavar="WHEN",
     help=_(
         "show the state after this event number, or at this turn ('round 2, Bob's third turn')",
-        "montrer l'état après cet événement (numéro), ou à ce tour (« manche 2, troisième tour de Bob »)",
+        "montrer l'état après cet événement (numéro), ou à ce tour (« manche 2, troisième tour de Bob »)",
     ),
 )
 @click.option(
@@ -122,7 +122,7 @@ def show(
             if not result.state.over:
                 fail(
                     "--all tells every hidden card: only once the game is over, and this one is not",
-                    "--all dévoile toutes les cartes cachées : seulement une fois la partie terminée, et elle ne "
+                    "--all dévoile toutes les cartes cachées : seulement une fois la partie terminée, et elle ne "
                     "l'est pas",
                 )
             story = narrate(plain, lang, flagged, omniscient=True)
@@ -146,14 +146,14 @@ def _seat_of(value: str, players: list[str], option: str) -> int:
     if value in players:
         return players.index(value)
     listed = ", ".join(players)
-    fail(f"{option} {value!r} is not a player ({listed})", f"{option} « {value} » n'est pas un joueur ({listed})")
+    fail(f"{option} {value!r} is not a player ({listed})", f"{option} « {value} » n'est pas un joueur ({listed})")
 
 
 @command(
     help=_(
         "Audit logs: sequence, hash chain, signature, seed commitment, every deck and every move. "
         "Exit 0 all valid, 1 a problem found, 2 unreadable.",
-        "Auditer des journaux : ordre, chaîne de hachage, signature, engagement de graine, chaque paquet "
+        "Auditer des journaux : ordre, chaîne de hachage, signature, engagement de graine, chaque paquet "
         "et chaque coup. Code 0 tout est valide, 1 un problème trouvé, 2 illisible.",
     )
 )
@@ -188,14 +188,14 @@ def _seat_of(value: str, players: list[str], option: str) -> int:
     "--jobs",
     type=Integer(UI, 1),
     default=None,
-    help=_("worker processes (default: every core)", "processus de travail (par défaut : un par cœur)"),
+    help=_("worker processes (default: every core)", "processus de travail (par défaut : un par cœur)"),
 )
 @click.option(
     "--per-game",
     is_flag=True,
     help=_(
         "after the summary, a verdict for every game (without it: only the invalid games' problems)",
-        "après le bilan, un verdict pour chaque partie (sans elle : seulement les problèmes des parties invalides)",
+        "après le bilan, un verdict pour chaque partie (sans elle : seulement les problèmes des parties invalides)",
     ),
 )
 @click.option(
@@ -203,7 +203,7 @@ def _seat_of(value: str, players: list[str], option: str) -> int:
     default=None,
     help=_(
         "show the progress in games on stderr (default: only on a terminal)",
-        "afficher l'avancement en parties sur la sortie d'erreur (par défaut : seulement dans un terminal)",
+        "afficher l'avancement en parties sur la sortie d'erreur (par défaut : seulement dans un terminal)",
     ),
 )
 @lang_option
@@ -232,13 +232,13 @@ def audit(
                 reason = os_error(exc)
                 fail(
                     f"--key is neither 64 hex digits nor a readable file: {reason.en}",
-                    f"--key n'est ni 64 chiffres hexadécimaux ni un fichier lisible : {reason.fr}",
+                    f"--key n'est ni 64 chiffres hexadécimaux ni un fichier lisible : {reason.fr}",
                 )
         try:
             pinned = normalise_key(text)
         except ValueError as exc:
             message = exc.message(lang) if isinstance(exc, BilingualError) else str(exc)
-            fail(f"--key: {exc}", f"--key : {message}")
+            fail(f"--key: {exc}", f"--key : {message}")
     workers = default_jobs() if jobs is None else jobs
     options = Options(lenient=not strict, key=pinned, require_signature=require_signature)
     err = Console(stderr=True)
@@ -261,7 +261,7 @@ def audit(
                 continue
             listing.write(sys.stdout)
             if listing.failure is not None:
-                said = Text(f"error: {listing.path}: ", f"erreur : {listing.path} : ")(lang)
+                said = Text(f"error: {listing.path}: ", f"erreur : {listing.path} : ")(lang)
                 print(said + listing.failure(lang), file=sys.stderr)
             listings.append(listing)
     if as_json:

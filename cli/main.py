@@ -64,7 +64,7 @@ class Commands(Group):
     help=_(
         "Love Letter referee: serve, replay, audit, show, explain, situation, analyse, simulate, demo, tournament, "
         "bot, ratings, solve, backup, verify-store.",
-        "Arbitre de Love Letter : servir, rejouer, auditer, raconter, expliquer, juger une situation, analyser, "
+        "Arbitre de Love Letter : servir, rejouer, auditer, raconter, expliquer, juger une situation, analyser, "
         "simuler, démontrer, organiser un tournoi, faire jouer un robot, recalculer les classements, résoudre, "
         "sauvegarder, vérifier un stockage.",
     ),
@@ -94,15 +94,15 @@ def main() -> None:
     try:
         app.main(standalone_mode=False)
     except Failure as exc:
-        print(f"{error}: {exc.text(UI)}" if UI == "en" else f"{error} : {exc.text(UI)}", file=sys.stderr)
+        print(f"{error}: {exc.text(UI)}" if UI == "en" else f"{error} : {exc.text(UI)}", file=sys.stderr)
         sys.exit(EXIT_USAGE)
     except click.exceptions.NoArgsIsHelpError as exc:
         print(exc.ctx.get_help() if exc.ctx else exc.format_message(), file=sys.stderr)
         sys.exit(EXIT_USAGE)
     except click.UsageError as exc:
         name = exc.ctx.command.name if exc.ctx and exc.ctx.command and exc.ctx.command is not app else None
-        hint = Text(f" (see: loveletter {name} --help)", f" (voir : loveletter {name} --help)")(UI) if name else ""
-        sep = ": " if UI == "en" else " : "
+        hint = Text(f" (see: loveletter {name} --help)", f" (voir : loveletter {name} --help)")(UI) if name else ""
+        sep = ": " if UI == "en" else " : "
         print(f"{error}{sep}{usage_error(exc)(UI)}{hint}", file=sys.stderr)
         sys.exit(EXIT_USAGE)
     except click.ClickException as exc:

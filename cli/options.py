@@ -65,7 +65,7 @@ def lang_option(f: Callable[..., Any]) -> Callable[..., Any]:
         show_default=True,
         help=_(
             "language of messages (default: LOVELETTER_LANG, then the locale)",
-            "langue des messages (par défaut : LOVELETTER_LANG, puis la locale)",
+            "langue des messages (par défaut : LOVELETTER_LANG, puis la locale)",
         ),
     )(f)
 
@@ -85,7 +85,7 @@ def game_option(f: Callable[..., Any]) -> Callable[..., Any]:
             "in a log of several games, read the K-th (counted from 1, as replay and audit number them: 'game 1' is "
             "the first)",
             "dans un journal de plusieurs parties, lire la K-ième (comptée à partir de 1, comme replay et audit les "
-            "numérotent : « partie 1 » est la première)",
+            "numérotent : « partie 1 » est la première)",
         ),
     )(f)
 

@@ -42,7 +42,7 @@ from loveletter.core.lang import Lang, os_error
     type=Integer(UI),
     default=1,
     show_default=True,
-    help=_("simulation seed: same seed, same games", "graine de la simulation : même graine, mêmes parties"),
+    help=_("simulation seed: same seed, same games", "graine de la simulation : même graine, mêmes parties"),
 )
 @click.option(
     "--bots",
@@ -51,7 +51,7 @@ from loveletter.core.lang import Lang, os_error
     help=_(
         f"one bot per seat, comma-separated: {BUILT_IN_BOTS}, or a bot of your own as MODULE:NAME or "
         "path/to/bot.py:NAME",
-        f"un robot par siège, séparés par des virgules : {BUILT_IN_BOTS}, ou un robot à vous, MODULE:NOM ou "
+        f"un robot par siège, séparés par des virgules : {BUILT_IN_BOTS}, ou un robot à vous, MODULE:NOM ou "
         "chemin/du/robot.py:NOM",
     ),
 )
@@ -69,8 +69,8 @@ from loveletter.core.lang import Lang, os_error
     metavar="KEY=VALUE",
     help=_(
         "a rule option (Rulings §11: docs/rulings.md#s11), e.g. tie_2012=all or guard_unknown=miss; repeatable",
-        "une option de règle (Décisions §11 : docs/rulings.md#s11), par exemple tie_2012=all ou "
-        "guard_unknown=miss ; peut être donnée plusieurs fois",
+        "une option de règle (Décisions §11 : docs/rulings.md#s11), par exemple tie_2012=all ou "
+        "guard_unknown=miss ; peut être donnée plusieurs fois",
     ),
 )
 @click.option(
@@ -127,11 +127,11 @@ def simulate(
     except SimulationError as exc:
         fail_with(exc)
     if as_json and as_csv:
-        fail("--json and --csv cannot be used together", "--json et --csv ne vont pas ensemble : choisir l'un")
+        fail("--json and --csv cannot be used together", "--json et --csv ne vont pas ensemble : choisir l'un")
     if plot is not None and plot_format(str(plot)) is None:
         fail(
             f"--plot {plot}: the file's name must end in .png or .svg",
-            f"--plot {plot} : le nom du fichier doit finir par .png ou .svg",
+            f"--plot {plot} : le nom du fichier doit finir par .png ou .svg",
         )
     err = Console(stderr=True)
     columns = (TextColumn(_("simulating", "simulation")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
@@ -151,7 +151,7 @@ def simulate(
                 stats = run(config, None, on_game)
         except OSError as exc:
             reason = os_error(exc)
-            fail(f"cannot write {log}: {reason.en}", f"impossible d'écrire {log} : {reason.fr}")
+            fail(f"cannot write {log}: {reason.en}", f"impossible d'écrire {log} : {reason.fr}")
         except (SimulationError, BotFailed) as exc:  # a bot of the user's own that cannot be loaded, or failed
             if exc.__cause__ is not None:
                 traceback.print_exception(exc.__cause__)
@@ -163,7 +163,7 @@ def simulate(
             draw(stats, str(plot), lang)
         except OSError as exc:
             reason = os_error(exc)
-            fail(f"cannot write {plot}: {reason.en}", f"impossible d'écrire {plot} : {reason.fr}")
+            fail(f"cannot write {plot}: {reason.en}", f"impossible d'écrire {plot} : {reason.fr}")
     if as_json:
         import orjson
 

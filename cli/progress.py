@@ -82,7 +82,7 @@ class GameProgress:
         speed = number(rate, self.lang)
         when = _duration(left)
         if fr:
-            text = f"audit de {self.name} : {count} parties, {speed} parties/s, encore {when}"
+            text = f"audit de {self.name} : {count} parties, {speed} parties/s, encore {when}"
         else:
             text = f"auditing {self.name}: {count} games, {speed} games/s, {when} left"
         print(text, file=sys.stderr, flush=True)

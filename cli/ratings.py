@@ -43,12 +43,12 @@ def ratings(files: tuple[Path, ...], ruleset: str | None, players: int | None, a
             data = path.read_bytes()
         except OSError as exc:
             reason = os_error(exc)
-            fail(f"cannot read {path}: {reason.en}", f"impossible de lire {path} : {reason.fr}")
+            fail(f"cannot read {path}: {reason.en}", f"impossible de lire {path} : {reason.fr}")
         report = audit_bytes(data, str(path), Options())
         bad = [g for g in report.games if not g.valid]
         if report.error is not None or bad:
             what = report.error or f"game {bad[0].number} ({bad[0].game_id}) does not audit"
-            fail(f"{path}: {what}", f"{path} : {report.error_message('fr') or 'une partie ne passe pas l’audit'}")
+            fail(f"{path}: {what}", f"{path} : {report.error_message('fr') or 'une partie ne passe pas l’audit'}")
         for number, game in enumerate(read_games(data.splitlines()), start=1):
             game_id = game.header.game_id or f"{path}#{number}"
             try:
@@ -86,4 +86,4 @@ def ratings(files: tuple[Path, ...], ruleset: str | None, players: int | None, a
             table.add_row(str(i), s.account, s.name, s.kind, f"{s.mu:.3f}", f"{s.sigma:.3f}", str(s.games))
         console.print(table)
     for note in skipped:
-        console.print(f"non comptée : {note}" if french else f"not counted: {note}")
+        console.print(f"non comptée : {note}" if french else f"not counted: {note}")

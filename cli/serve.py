@@ -27,7 +27,7 @@ from loveletter.core.lang import Lang
     "--workers",
     type=Integer(UI, 1),
     default=None,
-    help=_("worker processes; more than one needs PostgreSQL", "processus de travail ; plus d'un demande PostgreSQL"),
+    help=_("worker processes; more than one needs PostgreSQL", "processus de travail ; plus d'un demande PostgreSQL"),
 )
 @click.option(
     "--database-url",

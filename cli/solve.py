@@ -36,7 +36,7 @@ class Percent(click.ParamType):
         except ValueError:
             share = -1.0
         if not 0 < share < 1:
-            self.fail(Text(f"{value!r} is not a percentage", f"« {value} » n'est pas un pourcentage")(UI))
+            self.fail(Text(f"{value!r} is not a percentage", f"« {value} » n'est pas un pourcentage")(UI))
         return share
 
 
@@ -44,7 +44,7 @@ class Percent(click.ParamType):
     help=_(
         "Solve a reduced two-player game exactly: CFR+ through the rules core, then the exact exploitability of the "
         "solution and of the built-in bots.",
-        "Résoudre exactement une partie réduite à deux joueurs : CFR+ sur le cœur des règles, puis l'exploitabilité "
+        "Résoudre exactement une partie réduite à deux joueurs : CFR+ sur le cœur des règles, puis l'exploitabilité "
         "exacte de la solution et des robots intégrés.",
     )
 )
@@ -56,7 +56,7 @@ class Percent(click.ParamType):
     help=_(
         "the published game of this many cards (jackie-scholl/love-letter-AI, rebuilt with the project's cards; "
         "beyond 8 cards the tree would not fit in memory)",
-        "la partie publiée de ce nombre de cartes (jackie-scholl/love-letter-AI, refaite avec les cartes du projet ; "
+        "la partie publiée de ce nombre de cartes (jackie-scholl/love-letter-AI, refaite avec les cartes du projet ; "
         "au-delà de 8 cartes, l'arbre ne tiendrait pas en mémoire)",
     ),
 )
@@ -124,12 +124,12 @@ def solve(
 
     def built(nodes: int) -> None:
         count = number(nodes, lang)
-        say(Text(f"  writing the tree: {count} nodes…", f"  écriture de l'arbre : {count} nœuds…")(lang), True)
+        say(Text(f"  writing the tree: {count} nodes…", f"  écriture de l'arbre : {count} nœuds…")(lang), True)
 
     def step(s: Step) -> None:
         pct, secs = _pct(s.exploitability, lang, 3), _secs(s.seconds, lang)
         if lang == "fr":
-            say(f"  itération {s.iterations} : exploitabilité {pct} ({secs})", True)
+            say(f"  itération {s.iterations} : exploitabilité {pct} ({secs})", True)
         else:
             say(f"  iteration {s.iterations}: exploitability {pct} ({secs})", True)
 
@@ -186,8 +186,8 @@ def _title(game: CutGame, lang: Lang) -> str:
     n = len(game.in_play)
     if lang == "fr":
         return (
-            f"Résolution de la partie publiée à {n} cartes ({rs.id}) : {dealt} distribuées au hasard ; {up} face "
-            "visible ; règles de 2012, Nord joue en premier."
+            f"Résolution de la partie publiée à {n} cartes ({rs.id}) : {dealt} distribuées au hasard ; {up} face "
+            "visible ; règles de 2012, Nord joue en premier."
         )
     return (
         f"Solving the published {n}-card game ({rs.id}): {dealt} dealt at random; {up} face up; 2012 rules, North "
@@ -208,14 +208,14 @@ def _tree_line(f: dict[str, Any], lang: Lang) -> str:
         _secs(f["build_seconds"], lang),
     )
     if lang == "fr":
-        return f"arbre : {nodes} nœuds, {sets} ensembles d'information, écrit en {secs}"
+        return f"arbre : {nodes} nœuds, {sets} ensembles d'information, écrit en {secs}"
     return f"tree: {nodes} nodes, {sets} information sets, written in {secs}"
 
 
 def _solution_line(f: dict[str, Any], lang: Lang) -> str:
     its, secs = f["iterations"], _secs(f["seconds"], lang)
     head = (
-        f"solution : {its} itérations, {secs} de processeur en tout — "
+        f"solution : {its} itérations, {secs} de processeur en tout — "
         if lang == "fr"
         else f"solution: {its} iterations, {secs} of CPU in all — "
     )
@@ -223,7 +223,7 @@ def _solution_line(f: dict[str, Any], lang: Lang) -> str:
 
 
 def _bot_line(bot: str, r: Exploitability, lang: Lang) -> str:
-    return f"{bot}{' :' if lang == 'fr' else ':'} " + _measured(
+    return f"{bot}{' :' if lang == 'fr' else ':'} " + _measured(
         r.exploitability, r.north_best, r.south_best, r.value, lang
     )
 
@@ -232,7 +232,7 @@ def _measured(e: float, north: float, south: float, value: float, lang: Lang) ->
     if lang == "fr":
         return (
             f"exploitabilité {_pct(e, lang, 3)} (une meilleure réponse gagne {_pct(north, lang)} de la manche en Nord, "
-            f"{_pct(south, lang)} en Sud ; contre elle-même, Nord gagne {_pct(value, lang)})"
+            f"{_pct(south, lang)} en Sud ; contre elle-même, Nord gagne {_pct(value, lang)})"
         )
     return (
         f"exploitability {_pct(e, lang, 3)} (a best response wins {_pct(north, lang)} of the round as North, "

@@ -44,10 +44,10 @@ _COMMAND = re.compile(r"No such command '(.*)'")
 def usage_error(exc: click.UsageError) -> Text:
     """click's usage errors, said again in both languages (click itself speaks only English)."""
     if isinstance(exc, click.NoSuchOption):
-        en, fr = f"no such option: {exc.option_name}", f"option inconnue : {exc.option_name}"
+        en, fr = f"no such option: {exc.option_name}", f"option inconnue : {exc.option_name}"
         if exc.possibilities:
             others = ", ".join(sorted(exc.possibilities))
-            en, fr = f"{en} (did you mean {others}?)", f"{fr} (vouliez-vous dire {others} ?)"
+            en, fr = f"{en} (did you mean {others}?)", f"{fr} (vouliez-vous dire {others} ?)"
         return Text(en, fr)
     if isinstance(exc, click.BadOptionUsage):
         name = exc.option_name
@@ -64,11 +64,11 @@ def usage_error(exc: click.UsageError) -> Text:
     if isinstance(exc, click.BadParameter):
         name = option_name(exc.param)
         # Our own parameter types raise their message already in the chosen language (see `Integer`, `OneOf`).
-        return Text(f"{name}: {exc.message}", f"{name} : {exc.message}")
+        return Text(f"{name}: {exc.message}", f"{name} : {exc.message}")
     if match := _EXTRA.match(exc.message):
-        return Text(f"unexpected argument: {match[1]}", f"argument en trop : {match[1]}")
+        return Text(f"unexpected argument: {match[1]}", f"argument en trop : {match[1]}")
     if match := _COMMAND.match(exc.message):
-        return Text(f"no such command: {match[1]}", f"commande inconnue : « {match[1]} »")
+        return Text(f"no such command: {match[1]}", f"commande inconnue : « {match[1]} »")
     return Text(exc.message, "la ligne de commande est mal formée")
 
 
@@ -91,7 +91,7 @@ class Integer(click.ParamType):
             text = str(value).strip()
             if not re.fullmatch(r"[+-]?[0-9]+", text):
                 self.fail(
-                    Text(f"{value!r} is not a whole number", f"« {value} » n'est pas un nombre entier")(self.lang)
+                    Text(f"{value!r} is not a whole number", f"« {value} » n'est pas un nombre entier")(self.lang)
                 )
             number = int(text)
         if self.minimum is not None and number < self.minimum:
@@ -120,7 +120,7 @@ class OneOf(click.ParamType):
             return str(value)
         known = ", ".join(self.choices)
         self.fail(
-            Text(f"{value!r} is not one of {known}", f"« {value} » n'est pas l'une des valeurs {known}")(self.lang)
+            Text(f"{value!r} is not one of {known}", f"« {value} » n'est pas l'une des valeurs {known}")(self.lang)
         )
 
 
@@ -135,19 +135,19 @@ class HelpFormatter(click.HelpFormatter):
     def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
         if self.lang == "fr":
             args = args.replace("COMMAND [ARGS]...", "COMMANDE [ARGUMENTS]...")
-            prefix = "Utilisation : "
+            prefix = "Utilisation : "
         super().write_usage(prog, args, prefix)
 
     def write_heading(self, heading: str) -> None:
         if self.lang == "fr":
-            self.write(f"{'':>{self.current_indent}}{_HEADINGS_FR.get(heading, heading)} :\n")
+            self.write(f"{'':>{self.current_indent}}{_HEADINGS_FR.get(heading, heading)} :\n")
         else:
             super().write_heading(heading)
 
     def write_dl(self, rows: Sequence[tuple[str, str]], col_max: int = 30, col_spacing: int = 2) -> None:
         if self.lang == "fr":
             rows = [
-                (term, text.replace("[default: ", "[par défaut : ").replace("[required]", "[obligatoire]"))
+                (term, text.replace("[default: ", "[par défaut : ").replace("[required]", "[obligatoire]"))
                 for term, text in rows
             ]
         super().write_dl(rows, col_max, col_spacing)

@@ -40,7 +40,7 @@ class Seconds(click.ParamType):
             self.fail(
                 Text(
                     f"{value!r} is not a number of seconds above 0 and at most 7 days",
-                    f"« {value} » n'est pas un nombre de secondes de plus de 0 et d'au plus 7 jours",
+                    f"« {value} » n'est pas un nombre de secondes de plus de 0 et d'au plus 7 jours",
                 )(UI)
             )
         return seconds
@@ -51,8 +51,8 @@ class Seconds(click.ParamType):
         "Rank bots: many games with the seats rotated and, in process, duplicate deals (each set of shuffles played "
         "once per rotation); OpenSkill ratings with 95% intervals and a head-to-head table. In process by default, "
         "or over HTTP (--server, --serve) with each bot in its own process and every game on a turn clock.",
-        "Classer des robots : de nombreuses parties, sièges en rotation et, dans le processus, donnes rejouées "
-        "(chaque jeu de mélanges joué une fois par rotation) ; notes OpenSkill avec intervalles à 95 % et tableau "
+        "Classer des robots : de nombreuses parties, sièges en rotation et, dans le processus, donnes rejouées "
+        "(chaque jeu de mélanges joué une fois par rotation) ; notes OpenSkill avec intervalles à 95 % et tableau "
         "des face-à-face. Dans le processus par défaut, ou par HTTP (--server, --serve), chaque robot dans son "
         "propre processus et chaque partie avec une pendule.",
     )
@@ -63,7 +63,7 @@ class Seconds(click.ParamType):
     metavar="BOT,BOT,…",
     help=_(
         f"the entrants, comma-separated: {BUILT_IN_BOTS}, or a bot of your own as MODULE:NAME or path/to/bot.py:NAME",
-        f"les participants, séparés par des virgules : {BUILT_IN_BOTS}, ou un robot à vous, MODULE:NOM ou "
+        f"les participants, séparés par des virgules : {BUILT_IN_BOTS}, ou un robot à vous, MODULE:NOM ou "
         "chemin/du/robot.py:NOM",
     ),
 )
@@ -79,7 +79,7 @@ class Seconds(click.ParamType):
     type=Integer(UI),
     default=1,
     show_default=True,
-    help=_("tournament seed: same seed, same games", "graine du tournoi : même graine, mêmes parties"),
+    help=_("tournament seed: same seed, same games", "graine du tournoi : même graine, mêmes parties"),
 )
 @click.option(
     "--option",
@@ -88,7 +88,7 @@ class Seconds(click.ParamType):
     metavar="KEY=VALUE",
     help=_(
         "a rule option (Rulings §11: docs/rulings.md#s11); repeatable",
-        "une option de règle (Décisions §11 : docs/rulings.md#s11) ; peut être répétée",
+        "une option de règle (Décisions §11 : docs/rulings.md#s11) ; peut être répétée",
     ),
 )
 @click.option(
@@ -158,7 +158,7 @@ class Seconds(click.ParamType):
     metavar="TOKEN",
     help=_(
         "with --server: the referee's admin token, so a deal set's games share their server seed (duplicate deals)",
-        "avec --server : le jeton d'administration de l'arbitre, pour que les parties d'une série aient les "
+        "avec --server : le jeton d'administration de l'arbitre, pour que les parties d'une série aient les "
         "mêmes donnes",
     ),
 )
@@ -170,7 +170,7 @@ class Seconds(click.ParamType):
     help=_(
         "each decision's time limit: in process any number (default 5, e.g. 0.5), over HTTP the clock's whole "
         "seconds (default 10)",
-        "le temps de chaque décision : dans le processus un nombre quelconque (5 par défaut, par exemple 0.5), par "
+        "le temps de chaque décision : dans le processus un nombre quelconque (5 par défaut, par exemple 0.5), par "
         "HTTP les secondes entières de la pendule (10 par défaut)",
     ),
 )
@@ -186,8 +186,8 @@ class Seconds(click.ParamType):
         "§12: docs/rulings.md#s12)",
         "quand un robot ne décide pas (il a échoué, dépassé son temps ou répondu un coup illégal), son siège "
         f"abandonne (il finit dernier), ou le robot {STAND_IN} joue cette décision pour lui (le remplaçant de "
-        "l'arbitre) ; dans le processus "
-        "comme par HTTP (Décisions §12 : docs/rulings.md#s12)",
+        "l'arbitre) ; dans le processus "
+        "comme par HTTP (Décisions §12 : docs/rulings.md#s12)",
     ),
 )
 @click.option(
@@ -195,7 +195,7 @@ class Seconds(click.ParamType):
     type=Integer(UI, 1),
     default=2,
     show_default=True,
-    help=_("over HTTP: games played at once", "par HTTP : parties jouées en même temps"),
+    help=_("over HTTP: games played at once", "par HTTP : parties jouées en même temps"),
 )
 @lang_option
 def tournament(
@@ -233,13 +233,13 @@ def tournament(
     except (TournamentError, SimulationError) as exc:
         fail_with(exc)
     if as_json and as_csv:
-        fail("--json and --csv cannot be used together", "--json et --csv ne vont pas ensemble : choisir l'un")
+        fail("--json and --csv cannot be used together", "--json et --csv ne vont pas ensemble : choisir l'un")
     if server is not None and serve:
-        fail("--server and --serve cannot be used together", "--server et --serve ne vont pas ensemble : choisir l'un")
+        fail("--server and --serve cannot be used together", "--server et --serve ne vont pas ensemble : choisir l'un")
     if plot is not None and plot_format(str(plot)) is None:
         fail(
             f"--plot {plot}: the file's name must end in .png or .svg",
-            f"--plot {plot} : le nom du fichier doit finir par .png ou .svg",
+            f"--plot {plot} : le nom du fichier doit finir par .png ou .svg",
         )
     known = _read_ratings(ratings_file)
     start = [known.get(bot) for bot in config.bots]
@@ -247,7 +247,7 @@ def tournament(
     if over_http and turn_seconds is not None and turn_seconds != int(turn_seconds):
         fail(
             f"--turn-seconds {turn_seconds:g}: over HTTP the referee's clock counts whole seconds",
-            f"--turn-seconds {turn_seconds:g} : par HTTP la pendule de l'arbitre compte en secondes entières",
+            f"--turn-seconds {turn_seconds:g} : par HTTP la pendule de l'arbitre compte en secondes entières",
         )
     err = Console(stderr=True)
     columns = (
@@ -261,7 +261,7 @@ def tournament(
         fp = open(log, "wb") if log is not None else None  # noqa: SIM115 - closed below, after every game
     except OSError as exc:
         reason = os_error(exc)
-        fail(f"cannot write {log}: {reason.en}", f"impossible d'écrire {log} : {reason.fr}")
+        fail(f"cannot write {log}: {reason.en}", f"impossible d'écrire {log} : {reason.fr}")
     started = time.perf_counter()
     try:
         with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
@@ -279,7 +279,7 @@ def tournament(
                 outcomes = run_in_process(config, fp, on_game)
     except OSError as exc:
         reason = os_error(exc)
-        fail(f"cannot write {log}: {reason.en}", f"impossible d'écrire {log} : {reason.fr}")
+        fail(f"cannot write {log}: {reason.en}", f"impossible d'écrire {log} : {reason.fr}")
     finally:
         if fp is not None:
             fp.close()
@@ -296,7 +296,7 @@ def tournament(
             draw(config, outcomes, str(plot), lang, start)
         except OSError as exc:
             reason = os_error(exc)
-            fail(f"cannot write {plot}: {reason.en}", f"impossible d'écrire {plot} : {reason.fr}")
+            fail(f"cannot write {plot}: {reason.en}", f"impossible d'écrire {plot} : {reason.fr}")
     _tell_crashes(figures, lang)
     if as_json:
         print(orjson.dumps(figures, option=orjson.OPT_INDENT_2).decode())
@@ -320,12 +320,12 @@ def _read_ratings(path: Path | None) -> dict[str, Any]:
         return {}
     except OSError as exc:
         reason = os_error(exc)
-        fail(f"cannot read {path}: {reason.en}", f"impossible de lire {path} : {reason.fr}")
+        fail(f"cannot read {path}: {reason.en}", f"impossible de lire {path} : {reason.fr}")
     except ValueError as exc:  # JSON that is not a ratings file (json.JSONDecodeError is a ValueError)
         fail(
             f"--ratings {path}: {exc}",
-            f"--ratings {path} : ce n'est pas un fichier de notes (un objet JSON où « format » vaut "
-            "« loveletter-ratings/1 », avec « ratings »)",
+            f"--ratings {path} : ce n'est pas un fichier de notes (un objet JSON où « format » vaut "
+            "« loveletter-ratings/1 », avec « ratings »)",
         )
 
 
@@ -343,7 +343,7 @@ def _write_ratings(path: Path, known: dict[str, Any], config: Any, figures: dict
         os.replace(part, path)
     except OSError as exc:
         reason = os_error(exc)
-        fail(f"cannot write {path}: {reason.en}", f"impossible d'écrire {path} : {reason.fr}")
+        fail(f"cannot write {path}: {reason.en}", f"impossible d'écrire {path} : {reason.fr}")
 
 
 def _tell_crashes(figures: dict[str, Any], lang: Lang) -> None:
@@ -353,7 +353,7 @@ def _tell_crashes(figures: dict[str, Any], lang: Lang) -> None:
         if row["crashes"]:
             n, name = row["crashes"], row["name"]
             said = (
-                f"le robot {name} a échoué dans {n} partie(s) ; sa première trace :"
+                f"le robot {name} a échoué dans {n} partie(s) ; sa première trace :"
                 if lang == "fr"
                 else f"the bot {name} crashed in {n} game(s); its first traceback:"
             )

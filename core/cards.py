@@ -81,7 +81,7 @@ NAMES_FR_PRINCESS_PRINCESS: dict[Card, str] = {
     Card.COUNTESS: "Céleste la licorne",
     Card.PRINCESS: "Ogre",
 }
-"""Themed names of "Love Letter : Princesse Princesse" (RULINGS §8)."""
+"""Themed names of "Love Letter : Princesse Princesse" (RULINGS §8)."""
 
 NAMES_EN_PRINCESS_PRINCESS: dict[Card, str] = {
     Card.SPY: "Claire the Spy",
@@ -130,7 +130,7 @@ THE_FR: dict[str, str] = {
     "Céleste la licorne": "Céleste la licorne",
     "Ogre": "l'Ogre",
 }
-"""Every French card name with its definite article, as a sentence uses it: « jouer la Comtesse »."""
+"""Every French card name with its definite article, as a sentence uses it: « jouer la Comtesse »."""
 
 THE_EN: dict[str, str] = {
     **{name: f"the {name}" for name in NAMES_EN.values()},
@@ -148,4 +148,4 @@ THE_EN: dict[str, str] = {
 """Every English card name with its article where it takes one: "play the Countess", "play Celeste the Unicorn"."""
 
 PLURAL_NAMES = frozenset({"Conseillers du roi", "King's Advisors", "Princesses Amira & Sadie"})
-"""Card names that are plural: their verb agrees (« les Princesses Amira & Sadie ne ciblent personne »)."""
+"""Card names that are plural: their verb agrees (« les Princesses Amira & Sadie ne ciblent personne »)."""

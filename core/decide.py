@@ -77,7 +77,7 @@ def decide(state: GameState, command: Command) -> Events:
     if handler is not None:
         return handler(state, command)
     raise RuleViolation(
-        "invalid_command", "turn.order", f"unknown command {command!r}", f"commande inconnue : « {command!r} »"
+        "invalid_command", "turn.order", f"unknown command {command!r}", f"commande inconnue : « {command!r} »"
     )
 
 
@@ -95,7 +95,7 @@ def _start(state: GameState, cmd: StartGame) -> Events:
             "unknown_ruleset",
             "setup.ruleset",
             f"unknown ruleset {cmd.ruleset!r}; known rulesets: {known}",
-            f"jeu de règles inconnu : « {cmd.ruleset} » ; jeux de règles connus : {known}",
+            f"jeu de règles inconnu : « {cmd.ruleset} » ; jeux de règles connus : {known}",
         )
     rs = get_ruleset(cmd.ruleset)
     n = len(cmd.players)
@@ -104,7 +104,7 @@ def _start(state: GameState, cmd: StartGame) -> Events:
             "player_count",
             "setup.players",
             f"{rs.id} is played by {rs.min_players} to {rs.max_players} players, not {n}",
-            f"le jeu de règles « {rs.id} » se joue entre {rs.min_players} et {rs.max_players} joueurs, pas à {n}",
+            f"le jeu de règles « {rs.id} » se joue entre {rs.min_players} et {rs.max_players} joueurs, pas à {n}",
         )
     names = [name.strip() if isinstance(name, str) else "" for name in cmd.players]
     if not cmd.open_seats and (any(not name for name in names) or len(set(names)) != n):
@@ -122,14 +122,14 @@ def _start(state: GameState, cmd: StartGame) -> Events:
             "invalid_option",
             "setup.options",
             f"invalid rule option: {exc.text.en}",
-            f"option de règle invalide : {exc.text.fr}",
+            f"option de règle invalide : {exc.text.fr}",
         ) from None
     if cmd.seed_commitment is not None and not _is_seed(cmd.seed_commitment):
         raise RuleViolation(
             "invalid_commitment",
             "shuffle.commitment",
             "a seed commitment is a SHA-256 digest: 64 lowercase hex digits",
-            "un engagement de graine est un condensé SHA-256 : 64 chiffres hexadécimaux minuscules",
+            "un engagement de graine est un condensé SHA-256 : 64 chiffres hexadécimaux minuscules",
         )
     if cmd.first_player is not None and not 0 <= cmd.first_player < n:
         raise RuleViolation(
@@ -302,7 +302,7 @@ def _deal(state: GameState, cmd: DealRound) -> Events:
             "round_in_progress",
             "setup.deal",
             "a round is in progress: the next deal comes when it ends",
-            "une manche est en cours : la prochaine distribution aura lieu à sa fin",
+            "une manche est en cours : la prochaine distribution aura lieu à sa fin",
         )
     refuse_open_seats(state)
     rs = state.ruleset
@@ -344,8 +344,8 @@ def _deal(state: GameState, cmd: DealRound) -> Events:
             Text(
                 f"the deal is not the {rs.id} deck (extra: {_counted(state, extra, 'en')}, "
                 f"missing: {_counted(state, missing, 'en')})",
-                f"la distribution ne correspond pas au paquet du jeu de règles « {rs.id} » (cartes en trop : "
-                f"{_counted(state, extra, 'fr')} ; cartes manquantes : {_counted(state, missing, 'fr')})",
+                f"la distribution ne correspond pas au paquet du jeu de règles « {rs.id} » (cartes en trop : "
+                f"{_counted(state, extra, 'fr')} ; cartes manquantes : {_counted(state, missing, 'fr')})",
             )
         )
     if problems:
@@ -353,7 +353,7 @@ def _deal(state: GameState, cmd: DealRound) -> Events:
             "invalid_deal",
             "setup.deal",
             "; ".join(problem.en for problem in problems),
-            " ; ".join(problem.fr for problem in problems),
+            " ; ".join(problem.fr for problem in problems),
         )
     candidates, why = first_player_candidates(state)
     if cmd.first_player not in candidates:
@@ -362,7 +362,7 @@ def _deal(state: GameState, cmd: DealRound) -> Events:
             "wrong_first_player",
             "setup.first-player",
             f"{who(state, cmd.first_player)} may not start this round ({why}: {names})",
-            f"{who(state, cmd.first_player, 'fr')} ne peut pas commencer cette manche ({_WHY[why].fr} : {names})",
+            f"{who(state, cmd.first_player, 'fr')} ne peut pas commencer cette manche ({_WHY[why].fr} : {names})",
         )
     return (
         RoundStarted(

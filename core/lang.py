@@ -44,17 +44,17 @@ def elides(word: str) -> bool:
 
 
 def de(word: str) -> str:
-    """« de Bob », « d'Alice »."""
+    """« de Bob », « d'Alice »."""
     return f"d'{word}" if elides(word) else f"de {word}"
 
 
 def que(word: str) -> str:
-    """« que Bob », « qu'Alice »."""
+    """« que Bob », « qu'Alice »."""
     return f"qu'{word}" if elides(word) else f"que {word}"
 
 
 def le(word: str, feminine: bool = False) -> str:
-    """« le Baron », « la Comtesse », « l'Espionne »."""
+    """« le Baron », « la Comtesse », « l'Espionne »."""
     if elides(word):
         return f"l'{word}"
     return f"{'la' if feminine else 'le'} {word}"
@@ -68,7 +68,7 @@ def _locale(lang: str) -> Locale:
 
 def plural(count: int, one: str, many: str, lang: str) -> str:
     """The count, as the language writes it, and the noun in the form CLDR's plural rules choose: "0 cards",
-    "1 card", « 0 carte », « 1 carte », « 12 345 cartes »."""
+    "1 card", « 0 carte », « 1 carte », « 12 345 cartes »."""
     return f"{number(count, lang)} {one if _locale(lang).plural_form(count) == 'one' else many}"
 
 
@@ -94,14 +94,14 @@ class BilingualError(ValueError):
 
 def number(value: float, lang: str = "en", digits: int = 0) -> str:
     """`value` with `digits` decimals, grouped and pointed as the language writes numbers ("12,345.6",
-    « 12 345,6 »): Babel's CLDR patterns, so no language's rules are written here by hand."""
+    « 12 345,6 »): Babel's CLDR patterns, so no language's rules are written here by hand."""
     pattern = "#,##0" + ("." + "0" * digits if digits else "")
     # the float's exact value, as Python's own formatting rounds it (2.255 is 2.25499…: "2.25", never "2.26")
     return format_decimal(Decimal(value), format=pattern, locale=_locale(lang))
 
 
 def percent(share: float, lang: str = "en", digits: int = 1) -> str:
-    """A share of 1 as a percentage in the language's pattern: 0.823 → "82.3%", « 82,3 % »."""
+    """A share of 1 as a percentage in the language's pattern: 0.823 → "82.3%", « 82,3 % »."""
     locale = _locale(lang)
     pattern = locale.percent_formats[None].pattern.replace("0", "0" + ("." + "0" * digits if digits else ""), 1)
     return format_percent(Decimal(share), format=pattern, locale=locale)

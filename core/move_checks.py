@@ -28,24 +28,24 @@ def card_name(state: GameState, card: Card, lang: Lang) -> str:
 
 
 def the_card(state: GameState, card: Card, lang: Lang) -> str:
-    """The card's name with its article in the game's ruleset: "the Handmaid", « la Servante », « Oliver le dragon »."""
+    """The card's name with its article in the game's ruleset: "the Handmaid", « la Servante », « Oliver le dragon »."""
     return _ruleset(state).the(card, lang)
 
 
 def _agree(state: GameState, card: Card, lang: Lang, one: str, many: str) -> str:
-    """The verb `one` or, after a plural card name (« les Conseillers du roi »), `many`."""
+    """The verb `one` or, after a plural card name (« les Conseillers du roi »), `many`."""
     return many if _ruleset(state).plural(card, lang) else one
 
 
 def _cards(state: GameState, cards: tuple[Card, ...], lang: Lang) -> str:
-    """Two cards or more in a sentence (a hand): "the Guard and the Baron", « le Garde, le Prêtre et le Roi »."""
+    """Two cards or more in a sentence (a hand): "the Guard and the Baron", « le Garde, le Prêtre et le Roi »."""
     names = [the_card(state, c, lang) for c in cards]
     return f"{', '.join(names[:-1])} {'et' if lang == 'fr' else 'and'} {names[-1]}"
 
 
 def not_a_card(value: object, lang: Lang) -> str:
-    """What was given in place of a card, quoted: "'joker'", « joker »."""
-    return f"« {value} »" if lang == "fr" else repr(value)
+    """What was given in place of a card, quoted: "'joker'", « joker »."""
+    return f"« {value} »" if lang == "fr" else repr(value)
 
 
 def _the_given(state: GameState, card: object, lang: Lang) -> str:
@@ -54,14 +54,14 @@ def _the_given(state: GameState, card: object, lang: Lang) -> str:
 
 
 def who(state: GameState, seat: int, lang: str = "en") -> str:
-    """The player's name, or the seat's number when no player sits there ("seat 7", « le siège 7 »)."""
+    """The player's name, or the seat's number when no player sits there ("seat 7", « le siège 7 »)."""
     if 0 <= seat < len(state.players):
         return state.players[seat]
     return f"le siège {seat}" if lang == "fr" else f"seat {seat}"
 
 
 def of_who(state: GameState, seat: int) -> str:
-    """French « de » and a seated player (the seat already checked): « d'Alice », « de Bob »."""
+    """French « de » and a seated player (the seat already checked): « d'Alice », « de Bob »."""
     return de(state.players[seat])
 
 
@@ -95,7 +95,7 @@ def _check_turn(state: GameState, player: int, phase: str) -> None:
                 f"{who(state, player)} must first finish {the_card(state, Card.CHANCELLOR, 'en')}: keep one of "
                 f"{_cards(state, hand, 'en')} and put the other {plural_en(others, 'card', 'cards')} on the bottom "
                 "of the deck",
-                f"{who(state, player, 'fr')} doit d'abord terminer {the_card(state, Card.CHANCELLOR, 'fr')} : garder "
+                f"{who(state, player, 'fr')} doit d'abord terminer {the_card(state, Card.CHANCELLOR, 'fr')} : garder "
                 f"une carte parmi {_cards(state, hand, 'fr')} et placer "
                 f"{rest_fr} sous la pioche",
             )
@@ -142,7 +142,7 @@ def check_play(state: GameState, cmd: PlayCard) -> None:
             f"{who(state, p)} does not hold {_the_given(state, card, 'en')} ({who(state, p)} holds "
             f"{_cards(state, hand, 'en')})",
             f"{who(state, p, 'fr')} n'a pas {_the_given(state, card, 'fr')} en main "
-            f"(sa main : {_cards(state, hand, 'fr')})",
+            f"(sa main : {_cards(state, hand, 'fr')})",
         )
     if card is not Card.COUNTESS and Card.COUNTESS in hand and (Card.KING in hand or Card.PRINCE in hand):
         other = Card.KING if Card.KING in hand else Card.PRINCE
@@ -183,7 +183,7 @@ def _check_target(state: GameState, p: int, card: Card, target: int | None) -> N
                 "target_required",
                 "target.required" if card is not Card.PRINCE else "target.none",
                 f"{the_en} must choose a player: a legal target exists",
-                f"{the_fr} {must_fr} cibler un joueur : il existe une cible valide",
+                f"{the_fr} {must_fr} cibler un joueur : il existe une cible valide",
             )
         return
     if not 0 <= target < len(state.players):
@@ -233,7 +233,7 @@ def _check_guess(state: GameState, guess: Card | None) -> None:
             "guess_not_in_ruleset",
             "guard.guess-in-ruleset",
             f"{the_card(state, guess, 'en')} is not a card of the {rs.id} ruleset",
-            f"{the_card(state, guess, 'fr')} n'est pas une carte du jeu de règles « {rs.id} »",
+            f"{the_card(state, guess, 'fr')} n'est pas une carte du jeu de règles « {rs.id} »",
         )
 
 

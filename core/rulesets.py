@@ -71,7 +71,7 @@ class Options:
         unknown = set(data) - {"tie_2012", "guard_unknown", "spectator_delay"}
         if unknown:
             names = ", ".join(sorted(unknown))
-            quoted = ", ".join(f"« {name} »" for name in sorted(unknown))
+            quoted = ", ".join(f"« {name} »" for name in sorted(unknown))
             raise BilingualError(
                 Text(
                     f"unknown rule option(s): {names}",
@@ -96,7 +96,7 @@ def _delay(value: str) -> int:
     raise BilingualError(
         Text(
             f"spectator_delay must be a number of moves from 0 to {MAX_SPECTATOR_DELAY}, not {value!r}",
-            f"l'option spectator_delay doit être un nombre de coups de 0 à {MAX_SPECTATOR_DELAY}, et non « {value} »",
+            f"l'option spectator_delay doit être un nombre de coups de 0 à {MAX_SPECTATOR_DELAY}, et non « {value} »",
         )
     )
 
@@ -107,11 +107,11 @@ def _option(kind: type[E], key: str, value: str) -> E:
         return kind(value)
     except ValueError:
         allowed_en = ", ".join(member.value for member in kind)
-        allowed_fr = " ou ".join(f"« {member.value} »" for member in kind)
+        allowed_fr = " ou ".join(f"« {member.value} »" for member in kind)
         raise BilingualError(
             Text(
                 f"{key} must be one of {allowed_en}, not {value!r}",
-                f"l'option {key} doit valoir {allowed_fr}, et non « {value} »",
+                f"l'option {key} doit valoir {allowed_fr}, et non « {value} »",
             )
         ) from None
 
@@ -156,13 +156,13 @@ class Ruleset:
         return self.title_fr if lang == "fr" else self.title
 
     def the(self, card: Card, lang: Lang = "en") -> str:
-        """The card's name with its article, as a sentence uses it: "the Countess", « la Comtesse », « l'Ogre »,
-        « Céleste la licorne »."""
+        """The card's name with its article, as a sentence uses it: "the Countess", « la Comtesse », « l'Ogre »,
+        « Céleste la licorne »."""
         name = self.name(card, lang)
         return (THE_FR if lang == "fr" else THE_EN).get(name, name)
 
     def plural(self, card: Card, lang: Lang = "en") -> bool:
-        """Whether the card's name is plural (« les Conseillers du roi »): its verb agrees."""
+        """Whether the card's name is plural (« les Conseillers du roi »): its verb agrees."""
         return self.name(card, lang) in PLURAL_NAMES
 
 
@@ -241,7 +241,7 @@ RULESETS: Mapping[str, Ruleset] = MappingProxyType(
         "princess-princess": Ruleset(
             id="princess-princess",
             title="Love Letter: Princess Princess (themed 2019 edition)",
-            title_fr="Love Letter : Princesse Princesse (édition thématique de 2019)",
+            title_fr="Love Letter : Princesse Princesse (édition thématique de 2019)",
             values=_frozen(_VALUES_2019),
             copies=_frozen(_COPIES_2019),
             min_players=2,

@@ -47,8 +47,8 @@ def check_table(cmd: StartGame, names: list[str]) -> None:
             "invalid_clock",
             "clock.deadline",
             f"a turn clock needs turn_seconds (1 to {MAX_TURN_SECONDS}) and on_timeout (bot or resign), or neither",
-            f"une pendule demande « turn_seconds » (de 1 à {MAX_TURN_SECONDS}) et « on_timeout » (« bot » ou "
-            "« resign »), ou ni l'un ni l'autre",
+            f"une pendule demande « turn_seconds » (de 1 à {MAX_TURN_SECONDS}) et « on_timeout » (« bot » ou "
+            "« resign »), ou ni l'un ni l'autre",
         )
     join_by = cmd.join_by
     if join_by is not None and (not opened or type(join_by) is not int or join_by <= 0):
@@ -92,7 +92,7 @@ def join(state: GameState, cmd: JoinSeat) -> Events:
             "game_dealt",
             "lobby.join",
             "the game has been dealt: its seats can no longer be taken",
-            "la partie a été distribuée : ses sièges ne peuvent plus être pris",
+            "la partie a été distribuée : ses sièges ne peuvent plus être pris",
         )
     if state.players[cmd.player]:
         raise RuleViolation(
@@ -116,7 +116,7 @@ def join(state: GameState, cmd: JoinSeat) -> Events:
             "seats_expired",
             "lobby.join-deadline",
             f"the open seats expired at {state.join_by}: seat {cmd.player} can no longer be taken",
-            f"les sièges ouverts ont expiré à {state.join_by} : le siège {cmd.player} ne peut plus être pris",
+            f"les sièges ouverts ont expiré à {state.join_by} : le siège {cmd.player} ne peut plus être pris",
         )
     return (SeatJoined(cmd.player, name, cmd.at, cmd.account),)
 
@@ -137,7 +137,7 @@ def expire_seats(state: GameState, cmd: ExpireSeats) -> Events:
             "join_deadline_not_passed",
             "lobby.join-deadline",
             f"the open seats expire at {state.join_by}: not yet at {cmd.at}",
-            f"les sièges ouverts expirent à {state.join_by} : pas encore à {cmd.at}",
+            f"les sièges ouverts expirent à {state.join_by} : pas encore à {cmd.at}",
         )
     return (GameAborted(cmd.at, "seats_unfilled"),)
 
@@ -151,7 +151,7 @@ def refuse_open_seats(state: GameState) -> None:
             "seats_open",
             "lobby.deal",
             f"seats still open: {seats}; the game is dealt once every seat is taken",
-            f"sièges encore ouverts : {seats} ; la partie n'est distribuée qu'une fois tous les sièges pris",
+            f"sièges encore ouverts : {seats} ; la partie n'est distribuée qu'une fois tous les sièges pris",
         )
 
 
@@ -206,7 +206,7 @@ def time_out(state: GameState, cmd: TimeOut) -> Events:
             "deadline_not_passed",
             "clock.timeout",
             f"{who(state, cmd.player)}'s deadline is {deadline[1]}: a timeout at {cmd.at} is too early",
-            f"l'échéance {of_who(state, cmd.player)} est {deadline[1]} : un dépassement à {cmd.at} est prématuré",
+            f"l'échéance {of_who(state, cmd.player)} est {deadline[1]} : un dépassement à {cmd.at} est prématuré",
         )
     ran_out: Event = ClockRanOut(cmd.player, cmd.at)
     if state.on_timeout != "resign":
@@ -229,7 +229,7 @@ def resign(state: GameState, cmd: Resign) -> Events:
             "game_not_dealt",
             "leave.resign",
             "the game has not been dealt yet: there is nothing to resign from (the organiser may abort it)",
-            "la partie n'a pas encore été distribuée : il n'y a rien à abandonner (l'organisateur peut l'annuler)",
+            "la partie n'a pas encore été distribuée : il n'y a rien à abandonner (l'organisateur peut l'annuler)",
         )
     _in_order(state, cmd.at)
     return _leave(state, cmd.player, "resigned", cmd.at, [])

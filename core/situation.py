@@ -51,7 +51,7 @@ def check_position(
             "impossible_position",
             "position.possible",
             f"more copies than the {rs.id} deck holds: {', '.join(extra)}",
-            f"plus d'exemplaires que le paquet « {rs.id} » n'en compte : {', '.join(extra)}",
+            f"plus d'exemplaires que le paquet « {rs.id} » n'en compte : {', '.join(extra)}",
         )
     left = sum(unseen.values())
     if left != unknown_places:
@@ -60,7 +60,7 @@ def check_position(
             "position.possible",
             f"the {rs.id} deck leaves {plural_en(left, 'card', 'cards')} not written for "
             f"{plural_en(unknown_places, 'unknown place', 'unknown places')}",
-            f"le paquet « {rs.id} » laisse {plural_fr(left, 'carte non écrite', 'cartes non écrites')} pour "
+            f"le paquet « {rs.id} » laisse {plural_fr(left, 'carte non écrite', 'cartes non écrites')} pour "
             f"{plural_fr(unknown_places, 'place inconnue', 'places inconnues')}",
         )
     return +unseen

@@ -93,7 +93,7 @@ def _rule_section(rule: Rule) -> list[str]:
         "",
         "Sources: " + "; ".join(_source(s) for s in rule.sources) + ".",
         "",
-        "Sources : " + " ; ".join(_source(s, "fr") for s in rule.sources) + ".",
+        "Sources : " + " ; ".join(_source(s, "fr") for s in rule.sources) + ".",
         "",
     ]
 

@@ -21,7 +21,7 @@ BOTH = " · "
 _HEADING = re.compile(r"^(#{1,6}) (.*?)(\s*\{[^}]*\})?$")
 _LEAD = re.compile(r"^(§\d+ |`[^`]+`: )")
 _OUTSIDE_LINK = re.compile(r"\[([^\]]+)\]\((?!#)[^)]+\)")
-_RULES_LINE = "Rules · Règles :"
+_RULES_LINE = "Rules · Règles :"
 TABLE = {"en": "Table", "fr": "Tableau"}
 
 
@@ -71,7 +71,7 @@ def one_language(text: str, lang: str) -> str:
             block = _table(block, lang)
         elif block.startswith(_RULES_LINE):
             current = None
-            block = ("Rules:" if lang == "en" else "Règles :") + block[len(_RULES_LINE) :]
+            block = ("Rules:" if lang == "en" else "Règles :") + block[len(_RULES_LINE) :]
         if current not in (None, lang):
             continue
         out.append(_OUTSIDE_LINK.sub(r"\1", block))

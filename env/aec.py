@@ -87,33 +87,33 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
             known = ", ".join(RULESETS)
             raise _config_error(
                 f"unknown ruleset {ruleset!r} (known: {known})",
-                f"jeu de règles inconnu « {ruleset} » (connus : {', '.join(f'« {r} »' for r in RULESETS)})",
+                f"jeu de règles inconnu « {ruleset} » (connus : {', '.join(f'« {r} »' for r in RULESETS)})",
             )
         if type(players) is not int or not rs.min_players <= players <= rs.max_players:
             low, high = rs.min_players, rs.max_players
             raise _config_error(
                 f"ruleset {ruleset} is played by {low} to {high} players, not {players}",
-                f"le jeu de règles « {ruleset} » se joue de {low} à {high} joueurs, pas {players}",
+                f"le jeu de règles « {ruleset} » se joue de {low} à {high} joueurs, pas {players}",
             )
         self.options = Options.from_dict(options).as_dict()  # a BilingualError names a wrong option
         if episode not in EPISODES:
             raise _config_error(
                 f"episode must be game or round, not {episode!r}",
-                f"l'option episode vaut « game » ou « round », pas « {episode} »",
+                f"l'option episode vaut « game » ou « round », pas « {episode} »",
             )
         if reward not in REWARDS:
             raise _config_error(
                 f"reward must be win or favors, not {reward!r}",
-                f"l'option reward vaut « win » ou « favors », pas « {reward} »",
+                f"l'option reward vaut « win » ou « favors », pas « {reward} »",
             )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise _config_error(
                 f"render_mode must be ansi or human, not {render_mode!r}",
-                f"l'option render_mode vaut « ansi » ou « human », pas « {render_mode} »",
+                f"l'option render_mode vaut « ansi » ou « human », pas « {render_mode} »",
             )
         if lang not in ("en", "fr"):
             raise _config_error(
-                f"lang must be en or fr, not {lang!r}", f"l'option lang vaut « en » ou « fr », pas « {lang} »"
+                f"lang must be en or fr, not {lang!r}", f"l'option lang vaut « en » ou « fr », pas « {lang} »"
             )
         self.ruleset = ruleset
         self.players = players
@@ -316,7 +316,7 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
         if type(action) is not int:
             if not isinstance(action, int | np.integer) or isinstance(action, bool):
                 raise IllegalAction(
-                    Text(f"an action is an integer, not {action!r}", f"une action est un entier, pas « {action!r} »"),
+                    Text(f"an action is an integer, not {action!r}", f"une action est un entier, pas « {action!r} »"),
                     "invalid_action",
                     "turn.order",
                 )

@@ -106,6 +106,9 @@ class AccountStatements:
         self.cancel_seek = f"UPDATE seeks SET status = 'cancelled' WHERE seek_id = {m} AND status = 'open'"
         self.unclaim = f"UPDATE seeks SET status = 'open', game_id = NULL WHERE game_id = {m} AND status = 'paired'"
         self.seeks_of_game = f"SELECT {SEEK_COLUMNS} FROM seeks WHERE game_id = {m}"
+        self.gameless_seeks = (
+            f"SELECT {SEEK_COLUMNS} FROM seeks WHERE status = 'paired' AND game_id NOT IN (SELECT game_id FROM games)"
+        )
         self.unpair = (
             f"UPDATE seeks SET status = {m}, game_id = {m} WHERE seek_id = {m} AND game_id = {m} AND status = 'paired'"
         )
@@ -221,6 +224,11 @@ class AccountRecords:
     def seeks_of_game(self, game_id: str) -> list[SeekRow]:
         """The seeks paired into a game."""
         return [_seek(r) for r in self._query(self._accounts.seeks_of_game, (game_id,))]
+
+    def gameless_seeks(self) -> list[SeekRow]:
+        """Seeks claimed for a game that does not exist: being created now, or never to be (the claiming worker died
+        between its claim and the game's creation)."""
+        return [_seek(r) for r in self._query(self._accounts.gameless_seeks, ())]
 
     def cancel_seek(self, seek_id: str) -> bool:
         """Withdraw an open seek: False if it was not open any more (paired or withdrawn already)."""

@@ -28,7 +28,7 @@ def backup_sqlite(source: str, dest: str) -> int:
         raise BackupError(
             Text(
                 f"{dest} exists already: a backup never overwrites a file",
-                f"{dest} existe déjà : une sauvegarde n'écrase jamais un fichier",
+                f"{dest} existe déjà : une sauvegarde n'écrase jamais un fichier",
             )
         )
     partial = f"{dest}.partial"
@@ -40,7 +40,7 @@ def backup_sqlite(source: str, dest: str) -> int:
             live.backup(copy, pages=-1)  # one step: one read transaction, one commit's worth of the database
             (ok,) = copy.execute("PRAGMA integrity_check").fetchone()
             if ok != "ok":
-                raise BackupError(Text(f"the copy is damaged: {ok}", f"la copie est abîmée : {ok}"))
+                raise BackupError(Text(f"the copy is damaged: {ok}", f"la copie est abîmée : {ok}"))
             copy.execute("PRAGMA journal_mode=DELETE")  # a single file, with no -wal beside it
         finally:
             copy.close()

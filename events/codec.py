@@ -24,19 +24,19 @@ class EventFormatError(BilingualError):
 
 
 def quoted_fr(value: Any) -> str:
-    """A value as French prose quotes it: « guard » for a text, « 7 » or « null » (its JSON) for anything else."""
+    """A value as French prose quotes it: « guard » for a text, « 7 » or « null » (its JSON) for anything else."""
     if isinstance(value, str):
-        return f"« {value} »"
+        return f"« {value} »"
     try:
         shown = orjson.dumps(value).decode()
     except TypeError:
         shown = type(value).__name__
-    return f"« {shown} »"
+    return f"« {shown} »"
 
 
 def _choices_fr(expected: str) -> str:
-    """pydantic's "'a', 'b' or 'c'" as « a », « b » ou « c »."""
-    names = [f"« {name} »" for name in re.findall(r"'([^']*)'", expected)]
+    """pydantic's "'a', 'b' or 'c'" as « a », « b » ou « c »."""
+    names = [f"« {name} »" for name in re.findall(r"'([^']*)'", expected)]
     if len(names) < 2:
         return names[0] if names else "une des valeurs admises"
     return ", ".join(names[:-1]) + " ou " + names[-1]
@@ -69,13 +69,13 @@ _BOUNDS_FR = {
 def _field_error_fr(kind: str, error: Any) -> str:
     """One pydantic error as a French sentence: every kind of error says what is wrong without English."""
     loc = [str(p) for p in error["loc"]]
-    field = f"le champ « {'.'.join(loc)} »" if loc else "l'événement"
+    field = f"le champ « {'.'.join(loc)} »" if loc else "l'événement"
     etype: str = error["type"]
     ctx = error.get("ctx") or {}
     if etype in _MISSING:
         text = f"il manque {field}"
     elif etype in _UNKNOWN:
-        text = f"champ inconnu « {'.'.join(loc)} »" if loc else "champ inconnu"
+        text = f"champ inconnu « {'.'.join(loc)} »" if loc else "champ inconnu"
     elif etype in ("enum", "literal_error"):
         text = f"{field} doit valoir {_choices_fr(str(ctx.get('expected', '')))}"
     elif etype in _BOUNDS_FR:
@@ -90,8 +90,8 @@ def _field_error_fr(kind: str, error: Any) -> str:
     elif etype.endswith(("_type", "_parsing")) and etype.split("_")[0] in _EXPECTED_FR:
         text = f"{field} doit être {_EXPECTED_FR[etype.split('_')[0]]}"
     else:
-        text = f"{field} a une valeur refusée (erreur « {etype} »)"
-    return f"{kind} : {text}"
+        text = f"{field} a une valeur refusée (erreur « {etype} »)"
+    return f"{kind} : {text}"
 
 
 # orjson's reasons (the part before the colon of its message), in French.
@@ -244,7 +244,7 @@ def decode(data: Any) -> Event:
         raise EventFormatError(
             Text(
                 f"{kind} version {version!r} is not supported (this referee reads v{cls.VERSION})",
-                f"{kind} : la version {quoted_fr(version)} n'est pas prise en charge "
+                f"{kind} : la version {quoted_fr(version)} n'est pas prise en charge "
                 f"(cet arbitre lit la version {cls.VERSION})",
             )
         )

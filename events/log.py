@@ -40,7 +40,7 @@ class LogFormatError(BilingualError):
 
     def __init__(self, line: int, message: Text | str) -> None:
         reason = message if isinstance(message, Text) else Text(message, message)
-        super().__init__(Text(f"line {line}: {reason.en}", f"ligne {line} : {reason.fr}"))
+        super().__init__(Text(f"line {line}: {reason.en}", f"ligne {line} : {reason.fr}"))
         self.line = line
         self.reason = reason.en
         self.reason_text = reason
@@ -167,7 +167,7 @@ def parse_header(line_no: int, data: dict[str, Any]) -> Header:
             line_no,
             Text(
                 f"log format version {version!r} is not supported (expected 1)",
-                f"la version {quoted_fr(version)} du format de journal n'est pas prise en charge (attendue : 1)",
+                f"la version {quoted_fr(version)} du format de journal n'est pas prise en charge (attendue : 1)",
             ),
         )
     ruleset, players, options = data.get("ruleset"), data.get("players"), data.get("options", {})
@@ -176,7 +176,7 @@ def parse_header(line_no: int, data: dict[str, Any]) -> Header:
             line_no,
             Text(
                 "the header's ruleset must be a string",
-                "le jeu de règles (« ruleset ») de l'en-tête doit être une chaîne de caractères",
+                "le jeu de règles (« ruleset ») de l'en-tête doit être une chaîne de caractères",
             ),
         )
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
@@ -184,7 +184,7 @@ def parse_header(line_no: int, data: dict[str, Any]) -> Header:
             line_no,
             Text(
                 "the header's players must be a list of names",
-                "les joueurs (« players ») de l'en-tête doivent être une liste de noms",
+                "les joueurs (« players ») de l'en-tête doivent être une liste de noms",
             ),
         )
     if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
@@ -248,7 +248,7 @@ def read_games(lines: Iterable[bytes | str], first_line: int = 1, *, final: bool
                 line_no,
                 Text(
                     f"unknown format {data['format']!r} (expected {FORMAT!r})",
-                    f"format inconnu {quoted_fr(data['format'])} (attendu : « {FORMAT} »)",
+                    f"format inconnu {quoted_fr(data['format'])} (attendu : « {FORMAT} »)",
                 ),
             )
         if game is None:
@@ -269,7 +269,7 @@ def read_games(lines: Iterable[bytes | str], first_line: int = 1, *, final: bool
                 line_no,
                 Text(
                     "every event needs a positive integer seq",
-                    "chaque événement doit porter un numéro d'ordre (« seq ») entier et positif",
+                    "chaque événement doit porter un numéro d'ordre (« seq ») entier et positif",
                 ),
             )
         try:
@@ -282,7 +282,7 @@ def read_games(lines: Iterable[bytes | str], first_line: int = 1, *, final: bool
                 line_no,
                 Text(
                     "prev must be a hex string",
-                    "le champ « prev » doit être une chaîne hexadécimale",
+                    "le champ « prev » doit être une chaîne hexadécimale",
                 ),
             )
         game.entries.append(Entry(line_no, seq, event, prev, digest(dumps(data))))

@@ -109,7 +109,7 @@ def as_policy(bot: Bot, spec: str) -> Policy:
             raise BotFailed(
                 Text(
                     f"the bot {spec} failed: {type(exc).__name__}: {exc}",
-                    f"le robot {spec} a échoué : {type(exc).__name__} : {exc}",
+                    f"le robot {spec} a échoué : {type(exc).__name__} : {exc}",
                 )
             ) from exc
         code = answer if isinstance(answer, int) else getattr(answer, "action_code", None)

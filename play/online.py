@@ -135,7 +135,7 @@ class Staying:
         self.account = me.account_id
         url = self.client.base_url
         who = f"{me.name} ({me.account_id})"
-        self._say(f"online as {who} at {url}", f"en ligne : {who} sur {url}")
+        self._say(f"online as {who} at {url}", f"en ligne : {who} sur {url}")
         for game_id, token in list(self.state.games.items()):
             self._say_game(game_id, "resumed", "reprise")
             self._start(game_id, token)
@@ -152,12 +152,12 @@ class Staying:
             finish = self.settings.on_stop == "finish"
             self._say(
                 f"stopping: {self.settings.on_stop} {under_way} game(s)",
-                f"arrêt : {'finir' if finish else 'abandonner'} {under_way} partie(s)",
+                f"arrêt : {'finir' if finish else 'abandonner'} {under_way} partie(s)",
             )
             self.stop()
             self._say(
                 f"stopped: {under_way} game(s) {'finished' if finish else 'resigned'}",
-                f"arrêté : {under_way} partie(s) {'finie(s)' if finish else 'abandonnée(s)'}",
+                f"arrêté : {under_way} partie(s) {'finie(s)' if finish else 'abandonnée(s)'}",
             )
             return
         self.stop()
@@ -196,7 +196,7 @@ class Staying:
         wait = pause(failures)
         self._say(
             f"{where}referee unreachable ({why(error)}): trying again in {wait:g} s",
-            f"{where}arbitre injoignable ({why(error)}) : nouvel essai dans {wait:g} s",
+            f"{where}arbitre injoignable ({why(error)}) : nouvel essai dans {wait:g} s",
         )
         time.sleep(wait)
 
@@ -204,12 +204,12 @@ class Staying:
         self.say(fr if self.french else en)
 
     def _say_game(self, game_id: str, en: str, fr: str) -> None:
-        """One line about one game: "game G: …" (« partie G : … »)."""
+        """One line about one game: "game G: …" (« partie G : … »)."""
         self.say(self._game(game_id) + (fr if self.french else en))
 
     def _game(self, game_id: str) -> str:
-        """How a line about one game starts: "game G: " (« partie G : »)."""
-        return f"partie {game_id} : " if self.french else f"game {game_id}: "
+        """How a line about one game starts: "game G: " (« partie G : »)."""
+        return f"partie {game_id} : " if self.french else f"game {game_id}: "
 
     def _follow(self) -> None:
         """Read the account's stream for ever, reconnecting after the referee is gone for a while."""

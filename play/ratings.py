@@ -136,7 +136,7 @@ def head_to_head(outcomes: Sequence[Outcome], bots: int) -> list[list[tuple[int,
 
 SORTED_BY = Text(
     "ranked by rating (OpenSkill mu), highest first; the interval is mu ± 1.96·sigma",
-    "classés par note, la plus haute d'abord ; l'intervalle est la note ± 1,96 fois son incertitude",
+    "classés par note, la plus haute d'abord ; l'intervalle est la note ± 1,96 fois son incertitude",
 )
 """The order of the ratings table, said with it: win rate and placing may order the bots otherwise."""
 
@@ -306,7 +306,7 @@ def render_tables(figures: dict[str, Any], lang: str = "en") -> list[Table]:
     names = [r["name"] for r in figures["ratings"]]
     h2h = Table(
         title="Face-à-face" if fr else "Head to head",
-        caption="part des rencontres que le robot de la ligne finit devant celui de la colonne ; une égalité compte "
+        caption="part des rencontres que le robot de la ligne finit devant celui de la colonne ; une égalité compte "
         "pour moitié"
         if fr
         else "share of meetings the row's bot finished ahead of the column's; a tie counts half",

@@ -59,13 +59,13 @@ def render_summary(stats: Stats, lang: str = "en") -> Table:
     reasons = _reason_names(rs)
     for reason in favor_reasons(rs):
         count = stats.favors_by_reason.get(reason, 0)
-        label = f"faveurs : {reasons[reason].fr}" if fr else f"favors: {reasons[reason].en}"
+        label = f"faveurs : {reasons[reason].fr}" if fr else f"favors: {reasons[reason].en}"
         table.add_row(label, per(count))
     table.rows[-1].end_section = True
     for card in sorted(stats.eliminations_by_card, key=lambda c: rs.values[Card(c)]):
         count = stats.eliminations_by_card[card]
         name = rs.name(Card(card), "fr" if fr else "en")
-        label = f"éliminations : {name}" if fr else f"eliminations: {name}"
+        label = f"éliminations : {name}" if fr else f"eliminations: {name}"
         table.add_row(label, per(count))
     return table
 

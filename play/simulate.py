@@ -56,7 +56,7 @@ class Config:
             raise SimulationError(
                 Text(
                     f"unknown ruleset {self.ruleset!r} (known: {known})",
-                    f"jeu de règles inconnu « {self.ruleset} » (connus : {known})",
+                    f"jeu de règles inconnu « {self.ruleset} » (connus : {known})",
                 )
             )
         rs = RULESETS[self.ruleset]
@@ -82,7 +82,7 @@ class Config:
             raise SimulationError(
                 Text(
                     f"unknown bot {unknown[0]!r} (known: {known})",
-                    f"robot inconnu « {unknown[0]} » (connus : {known})",
+                    f"robot inconnu « {unknown[0]} » (connus : {known})",
                 )
             )
         if self.games < 1:
@@ -92,7 +92,7 @@ class Config:
         try:
             Options.from_dict(dict(self.options))
         except BilingualError as exc:
-            raise SimulationError(Text(f"--option: {exc.text.en}", f"--option : {exc.text.fr}")) from None
+            raise SimulationError(Text(f"--option: {exc.text.en}", f"--option : {exc.text.fr}")) from None
 
 
 def parse_options(written: Sequence[str]) -> tuple[tuple[str, str], ...]:
@@ -104,7 +104,7 @@ def parse_options(written: Sequence[str]) -> tuple[tuple[str, str], ...]:
             raise SimulationError(
                 Text(
                     f"--option {item!r} is not KEY=VALUE (e.g. tie_2012=all)",
-                    f"--option « {item} » n'a pas la forme CLÉ=VALEUR (par exemple tie_2012=all)",
+                    f"--option « {item} » n'a pas la forme CLÉ=VALEUR (par exemple tie_2012=all)",
                 )
             )
         out.append((key.strip(), value.strip()))
@@ -353,7 +353,7 @@ def _seats(config: Config) -> list[Bot]:
             out.append(as_policy(load(name), name))
         except (ImportError, AttributeError, ValueError, SyntaxError) as exc:
             raise SimulationError(
-                Text(f"cannot load the bot {name}: {exc}", f"impossible de charger le robot {name} : {exc}")
+                Text(f"cannot load the bot {name}: {exc}", f"impossible de charger le robot {name} : {exc}")
             ) from None
     return out
 

@@ -78,7 +78,7 @@ class Config:
             raise TournamentError(
                 Text(
                     f"on_timeout is resign or bot, not {self.on_timeout!r}",
-                    f"on_timeout vaut resign ou bot, pas « {self.on_timeout} »",
+                    f"on_timeout vaut resign ou bot, pas « {self.on_timeout} »",
                 )
             )
         if not 0 < self.turn_seconds <= 7 * 24 * 3600:
@@ -116,7 +116,7 @@ def load_bots(specs: Sequence[str]) -> list[Bot | Policy]:
             raise TournamentError(
                 Text(
                     f"cannot load the bot {spec}: {exc}",
-                    f"impossible de charger le robot {spec} : module, fichier ou nom introuvable, ou écrit autrement "
+                    f"impossible de charger le robot {spec} : module, fichier ou nom introuvable, ou écrit autrement "
                     "que MODULE:NOM ou chemin/du/robot.py:NOM",
                 )
             ) from None

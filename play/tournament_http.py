@@ -136,10 +136,10 @@ def play_over_http(config: Config, http: HttpConfig, seating: Seating, seeds: Se
             data = referee.http.get(f"/games/{created.game_id}/log").content
     except httpx.TransportError as exc:
         raise HttpTournamentError(
-            Text(f"cannot reach {http.url}: {exc}", f"impossible de joindre {http.url} (est-il démarré ?)")
+            Text(f"cannot reach {http.url}: {exc}", f"impossible de joindre {http.url} (est-il démarré ?)")
         ) from None
     except RefereeError as exc:  # the referee would not create the game (a limit, an option it does not know…)
-        raise HttpTournamentError(Text(f"the referee refused: {exc}", f"l'arbitre a refusé : {exc}")) from None
+        raise HttpTournamentError(Text(f"the referee refused: {exc}", f"l'arbitre a refusé : {exc}")) from None
     events = _events(data)
     outcome = outcome_of(seating, fold(events), events)
     outcome.aborted = outcome.aborted or aborted
@@ -263,7 +263,7 @@ def local_referee(admin_token: str | None = None) -> Iterator[str]:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     said = (Path(tmp) / "referee.log").read_text(errors="replace")[-500:]
                     raise HttpTournamentError(
-                        Text(f"the local referee did not start: {said}", f"l'arbitre local n'a pas démarré : {said}")
+                        Text(f"the local referee did not start: {said}", f"l'arbitre local n'a pas démarré : {said}")
                     )
                 time.sleep(0.1)
             yield url

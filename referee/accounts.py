@@ -105,7 +105,7 @@ class Accounts:
                 "account_name_taken",
                 Text(
                     f"the name {shown!r} is taken (names are compared ignoring case and Unicode forms)",
-                    f"le nom « {shown} » est déjà pris (les noms sont comparés sans tenir compte de la casse ni des "
+                    f"le nom « {shown} » est déjà pris (les noms sont comparés sans tenir compte de la casse ni des "
                     "formes Unicode)",
                 ),
             ) from None
@@ -190,7 +190,7 @@ async def seat_accounts(accounts: Accounts, game: NewGame) -> list[tuple[str, Se
             raise rated_refused(
                 "every_seat_an_account",
                 "in a rated game every seat is an account's: send each seat's account_key, or leave it open",
-                "dans une partie classée chaque siège est celui d'un compte : envoyez la clé « account_key » de "
+                "dans une partie classée chaque siège est celui d'un compte : envoyez la clé « account_key » de "
                 "chaque siège, ou laissez-le ouvert",
             )
         ids = [s[1].account for s in found if s is not None]
@@ -221,7 +221,7 @@ async def joining_account(accounts: Accounts, key: str | None, record: GameRecor
             raise rated_refused(
                 "every_seat_an_account",
                 "a rated game's seat is taken with an account: send its account_key",
-                "le siège d'une partie classée se prend avec un compte : envoyez sa clé « account_key »",
+                "le siège d'une partie classée se prend avec un compte : envoyez sa clé « account_key »",
             )
         return None
     row = await accounts.holder(key)

@@ -82,7 +82,7 @@ class Challenges:
                 "challenge_refused",
                 Text(
                     "this account's key is revoked: it plays no more",
-                    "la clé de ce compte est révoquée : il ne joue plus",
+                    "la clé de ce compte est révoquée : il ne joue plus",
                 ),
             )
         row = ChallengeRow(
@@ -175,5 +175,5 @@ def closed(status: str) -> Refusal:
         "declined": ("declined", "refusé"),
         "expired": ("left unanswered until it expired", "laissé sans réponse jusqu'à son expiration"),
     }[status]
-    said = Text(f"this challenge is closed: it was {en}", f"ce défi est clos : il a été {fr}")
+    said = Text(f"this challenge is closed: it was {en}", f"ce défi est clos : il a été {fr}")
     return Refusal("challenge_closed", said)

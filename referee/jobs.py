@@ -94,7 +94,7 @@ def simulation_busy(_: int) -> Refusal:
         "simulation_running",
         Text(
             "a simulation is already running on this server: try again when it ends",
-            "une simulation tourne déjà sur ce serveur : réessayez quand elle sera finie",
+            "une simulation tourne déjà sur ce serveur : réessayez quand elle sera finie",
         ),
         about={"retry_after": 5},
     )
@@ -105,20 +105,20 @@ def analyses_busy(waiting: int) -> Refusal:
         "overloaded",
         Text(
             f"{waiting} analyses are under way or waiting on this server: try again shortly",
-            f"{waiting} analyses sont en cours ou en attente sur ce serveur : réessayez bientôt",
+            f"{waiting} analyses sont en cours ou en attente sur ce serveur : réessayez bientôt",
         ),
         about={"retry_after": 10},
     )
 
 
 def simulation_failed(exc: Exception) -> Text:
-    return Text(f"the simulation failed: {exc}", f"la simulation a échoué : {exc}")
+    return Text(f"the simulation failed: {exc}", f"la simulation a échoué : {exc}")
 
 
 def analysis_failed(exc: Exception) -> Text:
     if isinstance(exc, Busy):  # the thinking room refused a decision: the server, not the job, is at fault
         return Text("the server is too busy to finish this analysis", "le serveur est trop occupé")
-    return Text(f"the analysis failed: {exc}", f"l'analyse a échoué : {exc}")
+    return Text(f"the analysis failed: {exc}", f"l'analyse a échoué : {exc}")
 
 
 KINDS = {
@@ -135,7 +135,7 @@ KINDS = {
             "not_found",
             Text(
                 f"no simulation {job_id!r} here (only the last 20 are kept)",
-                f"aucune simulation « {job_id} » ici (seules les 20 dernières sont gardées)",
+                f"aucune simulation « {job_id} » ici (seules les 20 dernières sont gardées)",
             ),
         ),
     ),
@@ -150,7 +150,7 @@ KINDS = {
             "not_found",
             Text(
                 f"no analysis {job_id!r} on this server (a finished one is kept an hour)",
-                f"aucune analyse « {job_id} » sur ce serveur (une analyse finie est gardée une heure)",
+                f"aucune analyse « {job_id} » sur ce serveur (une analyse finie est gardée une heure)",
             ),
         ),
     ),

@@ -88,7 +88,7 @@ def at_out_of_range(point: int, last: int) -> Refusal:
     within = Text(f"a seq from 1 to {last}", f"un numéro d'événement de 1 à {last}")
     return Refusal(
         "at_out_of_range",
-        Text(f"at: {said.en}", f"« at » : {said.fr}"),
+        Text(f"at: {said.en}", f"« at » : {said.fr}"),
         errors=[{"field": "at", "type": "greater_than_equal" if point < 1 else "less_than_equal", "message": within}],
     )
 

@@ -147,7 +147,7 @@ class Referee:
                 "admin_required",
                 Text(
                     "the referee's figures are for its admins: send an admin token",
-                    "les chiffres de l'arbitre sont réservés à ses administrateurs : envoyez un jeton d'administration",
+                    "les chiffres de l'arbitre sont réservés à ses administrateurs : envoyez un jeton d'administration",
                 ),
             )
         games = await asyncio.to_thread(self._store.game_counts)

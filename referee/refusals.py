@@ -62,7 +62,7 @@ def ruled_out(v: RuleViolation, legal_moves: list[dict[str, Any]] | None = None)
 
 
 def game_not_found(value: str) -> Refusal:
-    return Refusal("game_not_found", Text(f"there is no game {value!r}", f"il n'y a pas de partie « {value} »"))
+    return Refusal("game_not_found", Text(f"there is no game {value!r}", f"il n'y a pas de partie « {value} »"))
 
 
 def token_required(en: str, fr: str) -> Refusal:
@@ -84,7 +84,7 @@ def not_a_seat_token() -> Refusal:
 def kept_changing(version: int) -> Refusal:
     return Refusal(
         "conflict",
-        Text("the game kept changing; try again", "la partie n'a pas cessé de changer ; réessayez"),
+        Text("the game kept changing; try again", "la partie n'a pas cessé de changer ; réessayez"),
         version=version,
     )
 
@@ -94,7 +94,7 @@ def unknown_player(ref: int | str, what: str) -> Refusal:
         "unknown_player",
         Text(
             f"{what}: {ref!r} is not a player of this game",
-            f"« {what} » : « {ref} » ne désigne aucun joueur de cette partie",
+            f"« {what} » : « {ref} » ne désigne aucun joueur de cette partie",
         ),
     )
 
@@ -102,7 +102,7 @@ def unknown_player(ref: int | str, what: str) -> Refusal:
 def account_not_found(account_id: str) -> Refusal:
     return Refusal(
         "account_not_found",
-        Text(f"there is no account {account_id!r}", f"il n'y a pas de compte « {account_id} »"),
+        Text(f"there is no account {account_id!r}", f"il n'y a pas de compte « {account_id} »"),
     )
 
 
@@ -119,9 +119,9 @@ def key_rejected() -> Refusal:
 def challenge_not_found(challenge_id: str) -> Refusal:
     return Refusal(
         "challenge_not_found",
-        Text(f"there is no challenge {challenge_id!r}", f"il n'y a pas de défi « {challenge_id} »"),
+        Text(f"there is no challenge {challenge_id!r}", f"il n'y a pas de défi « {challenge_id} »"),
     )
 
 
 def seek_not_found(seek_id: str) -> Refusal:
-    return Refusal("seek_not_found", Text(f"there is no seek {seek_id!r}", f"il n'y a pas de recherche « {seek_id} »"))
+    return Refusal("seek_not_found", Text(f"there is no seek {seek_id!r}", f"il n'y a pas de recherche « {seek_id} »"))

@@ -239,7 +239,7 @@ class Seating:
                 "invite_required",
                 Text(
                     "this game is joined by invite only: send the invite you were given",
-                    "on ne rejoint cette partie que sur invitation : envoyez celle que vous avez reçue",
+                    "on ne rejoint cette partie que sur invitation : envoyez celle que vous avez reçue",
                 ),
             )
         # rematch and challenge seats wait for their player
@@ -250,7 +250,7 @@ class Seating:
             "game_full",
             Text(
                 "every seat of this game is taken: it has started",
-                "tous les sièges de cette partie sont pris : elle a commencé",
+                "tous les sièges de cette partie sont pris : elle a commencé",
             ),
         )
 

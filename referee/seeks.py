@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import secrets
 from collections import defaultdict
 from collections.abc import Sequence
@@ -38,6 +39,9 @@ SWEEP_SECONDS = 1.0
 IDLE_SECONDS = 5.0
 """How often a worker whose queue was empty looks again: seeks received by another worker that has stopped since
 are paired though none comes to this one (one cheap query an idle worker)."""
+STRANDED_SECONDS = 30.0
+"""How long a seek may stay claimed for a game that does not exist before a sweep gives it back to the queue (its
+claiming worker died before creating the game; creating one takes milliseconds)."""
 DEFAULT_MU = 25.0
 """The rating of an account not yet on the seek's ladder (OpenSkill's default)."""
 
@@ -88,6 +92,8 @@ class SeekQueue:
         self._wake = asyncio.Event()
         self._open = True
         """Whether the last sweep left open seeks (or could not read the queue): the loop sweeps again in a second."""
+        self._gameless: dict[str, float] = {}
+        """Seeks seen claimed for a game that did not exist yet, and when this worker first saw each so."""
 
     async def seek(self, key: str, ruleset: str, players: int, turn_seconds: int | None, rated: bool) -> dict[str, Any]:
         """Queue a seek for the account of `key`, and pair what can be paired now: the seek as it then stands."""
@@ -120,6 +126,10 @@ class SeekQueue:
     async def public(self, seek_id: str) -> dict[str, Any]:
         r = await self._row(seek_id)
         seat = None
+        if r.status == "paired" and r.game_id and await asyncio.to_thread(self.store.meta, r.game_id) is None:
+            # claimed, its game not created yet (or never to be: `_give_back`): a pairing is made when its game exists,
+            # so the seek still waits, and nobody is sent to a game that is not there
+            r = dataclasses.replace(r, status="open", game_id=None)
         if r.game_id is not None and r.status == "paired":
             seat = [s.seek_id for s in await self._table(r.game_id)].index(seek_id)
         status = "expired" if r.status == "cancelled" and r.game_id is not None else r.status
@@ -150,7 +160,21 @@ class SeekQueue:
                     started += 1
                     left -= len(table)
             self._open = left > 0
+            await self._give_back()
             return started
+
+    async def _give_back(self) -> None:
+        """Reopen the seeks claimed for a game that has not existed for `STRANDED_SECONDS` (the claiming worker died
+        between its claim and the game's creation), so that no seek waits forever for a game that will never be."""
+        gameless = await asyncio.to_thread(self.store.gameless_seeks)
+        now = asyncio.get_running_loop().time()
+        seen = {s.seek_id: self._gameless.get(s.seek_id, now) for s in gameless}
+        self._gameless = seen
+        for s in gameless:
+            if now - seen[s.seek_id] >= STRANDED_SECONDS and s.game_id is not None:
+                await asyncio.to_thread(self.store.unpair_seek, s.seek_id, s.game_id, True)
+                self._gameless.pop(s.seek_id, None)
+                self._open = True
 
     async def _start(self, table: list[SeekRow], game_id: str) -> None:
         first = table[0]

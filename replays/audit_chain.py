@@ -48,7 +48,7 @@ def check_chain(game: GameLog, lenient: bool) -> list[Problem]:
                 "log.chain",
                 "unchained",
                 "no event carries prev: the log is not hash-chained, so nothing ties its lines together",
-                "aucun événement ne porte de champ « prev » : le journal n'a pas de chaîne de hachage, rien ne lie "
+                "aucun événement ne porte de champ « prev » : le journal n'a pas de chaîne de hachage, rien ne lie "
                 "ses lignes entre elles",
                 entries[0],
                 expected=game.header_hash,
@@ -62,11 +62,11 @@ def check_chain(game: GameLog, lenient: bool) -> list[Problem]:
             quoi = "l'en-tête" if what == "the header" else "la ligne précédente"
             if entry.prev is None:
                 en = f"prev is missing: it must be the SHA-256 of {what}"
-                fr = f"le champ « prev » manque : il doit valoir le SHA-256 de {quoi}"
+                fr = f"le champ « prev » manque : il doit valoir le SHA-256 de {quoi}"
             else:
                 en = f"prev is not the SHA-256 of {what}: a line was changed, removed, added or moved"
                 fr = (
-                    f"le champ « prev » n'est pas le SHA-256 de {quoi} : une ligne a été modifiée, supprimée, "
+                    f"le champ « prev » n'est pas le SHA-256 de {quoi} : une ligne a été modifiée, supprimée, "
                     "ajoutée ou déplacée"
                 )
             out.append(make_problem("log.chain", "chain_broken", en, fr, entry, expected=last, found=entry.prev))
@@ -135,7 +135,7 @@ def signature_problems(
         return bad(
             "signature_algorithm",
             f"the signature's algorithm is not {SIGNATURE_ALGORITHM}",
-            f"l'algorithme de la signature n'est pas « {SIGNATURE_ALGORITHM} »",
+            f"l'algorithme de la signature n'est pas « {SIGNATURE_ALGORITHM} »",
             SIGNATURE_ALGORITHM,
             sig.get("algorithm"),
         )
@@ -143,13 +143,13 @@ def signature_problems(
         return bad(
             "signature_fields",
             "the signature line needs public_key, signature and hash as hex strings",
-            "la ligne de signature doit porter « public_key », « signature » et « hash » en chaînes hexadécimales",
+            "la ligne de signature doit porter « public_key », « signature » et « hash » en chaînes hexadécimales",
         )
     if signed_hash != want:
         return bad(
             "signature_hash",
             "the signature is over another last line: the log was cut, extended or changed after signing",
-            "la signature porte sur une autre dernière ligne : le journal a été coupé, prolongé ou modifié après "
+            "la signature porte sur une autre dernière ligne : le journal a été coupé, prolongé ou modifié après "
             "sa signature",
             want,
             signed_hash,
@@ -163,7 +163,7 @@ def signature_problems(
             return bad(
                 "signature_key_id",
                 "the signature's key_id is not the one of its public key",
-                "l'identifiant de clé (« key_id ») de la signature ne correspond pas à sa clé publique",
+                "l'identifiant de clé (« key_id ») de la signature ne correspond pas à sa clé publique",
                 real_id,
                 key_id,
             )

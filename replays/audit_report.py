@@ -178,12 +178,12 @@ def make_problem(
 
 
 def _count(n: int, one: str, many: str, lang: str) -> str:
-    """« 1 partie », « 12 345 événements » / "1 game", "12,345 events"."""
+    """« 1 partie », « 12 345 événements » / "1 game", "12,345 events"."""
     return plural(n, one, many, lang)
 
 
 def _where(p: Problem, lang: str) -> str:
-    """Where a problem stands: "at line 8, seq 7 (turn_started)" / « à la ligne 8 (événement 7, turn_started) »."""
+    """Where a problem stands: "at line 8, seq 7 (turn_started)" / « à la ligne 8 (événement 7, turn_started) »."""
     if lang == "fr":
         said = [f"événement {p.seq}"] if p.seq is not None else []
         if p.event is not None:
@@ -199,17 +199,17 @@ def _where(p: Problem, lang: str) -> str:
 def unreadable_line(path: str, failure: Text, lang: str = "en") -> str:
     """The whole report of a file that cannot be read."""
     fr = lang == "fr"
-    return f"{path}{' :' if fr else ':'} {'illisible' if fr else 'unreadable'} — {failure(lang)}"
+    return f"{path}{' :' if fr else ':'} {'illisible' if fr else 'unreadable'} — {failure(lang)}"
 
 
 def game_lines(path: str, g: GameAudit, lang: str = "en") -> list[str]:
     """A game's verdict: one line when it is valid, its problems (with what was expected and found) otherwise."""
     fr = lang == "fr"
-    colon = " :" if fr else ":"
+    colon = " :" if fr else ":"
     head = f"{path} [{'partie' if fr else 'game'} {g.number}{', ' + g.game_id if g.game_id else ''}]"
     if g.valid:
         word = "valide" if fr else "valid"
-        notes = (" ; " if fr else "; ").join(n.fr if fr else n.en for n in g.notes)
+        notes = (" ; " if fr else "; ").join(n.fr if fr else n.en for n in g.notes)
         events = _count(g.events, "événement", "événements", lang) if fr else f"{g.events} events"
         return [f"{head}{colon} {word} — {events}" + (f" ({notes})" if notes else "")]
     lines = []
@@ -217,9 +217,9 @@ def game_lines(path: str, g: GameAudit, lang: str = "en") -> list[str]:
         verdict = " ".join(filter(None, ["invalide" if fr else "invalid", _where(p, lang)]))
         lines.append(f"{head}{colon} {verdict}{colon} [{p.rule_id}] {p.message(lang)}")
         if p.expected is not None:
-            lines.append(f"    {'attendu :' if fr else 'expected:'} {p.expected}")
+            lines.append(f"    {'attendu :' if fr else 'expected:'} {p.expected}")
         if p.found is not None:
-            lines.append(f"    {'trouvé : ' if fr else 'found:   '} {p.found}")
+            lines.append(f"    {'trouvé : ' if fr else 'found:   '} {p.found}")
     return lines
 
 
@@ -233,7 +233,7 @@ def summary_line(path: str, c: dict[str, int], lang: str = "en") -> str:
             _count(c["events"], "événement", "événements", lang),
             _count(c["problems"], "problème", "problèmes", lang),
         ]
-        return f"{path} : {', '.join(counted)}"
+        return f"{path} : {', '.join(counted)}"
     return (
         f"{path}: {plural_en(c['games'], 'game', 'games')}, {c['valid']} valid, {c['invalid']} invalid, "
         f"{plural_en(c['events'], 'event', 'events')}, {plural_en(c['problems'], 'problem', 'problems')}"

@@ -85,7 +85,7 @@ def check_commitment(game: GameLog, audit: GameAudit) -> list[Problem]:
                 "commitment",
                 "not_yet_revealed",
                 "the game is not over: its server seed is not revealed yet, so its decks cannot be checked",
-                "la partie n'est pas terminée : sa graine du serveur n'est pas encore révélée, ses paquets ne "
+                "la partie n'est pas terminée : sa graine du serveur n'est pas encore révélée, ses paquets ne "
                 "peuvent donc pas être vérifiés",
             )
         )
@@ -168,7 +168,7 @@ def check_derivation(game: GameLog, lenient: bool, audit: GameAudit) -> list[Pro
                 "derivation",
                 "deals_given",
                 f"deals given (scenario): {given} round(s) dealt by the scenario, not shuffled",
-                f"distributions données (scénario) : {plural_fr(given, 'manche distribuée', 'manches distribuées')} "
+                f"distributions données (scénario) : {plural_fr(given, 'manche distribuée', 'manches distribuées')} "
                 "par le scénario, sans mélange",
             )
         )
@@ -186,7 +186,7 @@ def _derive(
             "shuffle.derivation",
             "no_shuffle",
             "the round records no shuffle, so its deck cannot be derived (only a scenario's deals are given)",
-            "la manche n'enregistre aucun mélange : son paquet ne peut pas être reconstitué (seul un scénario donne "
+            "la manche n'enregistre aucun mélange : son paquet ne peut pas être reconstitué (seul un scénario donne "
             "ses distributions)",
             entry,
         )
@@ -214,8 +214,8 @@ def _derive(
                 "shuffle.derivation",
                 "unknown_algorithm",
                 f"unknown shuffle algorithm {shuffle.algorithm!r} (known: {COMMITTED}, {ALGORITHM})",
-                f"algorithme de mélange inconnu {quoted_fr(shuffle.algorithm)} (connus : « {COMMITTED} », "
-                f"« {ALGORITHM} »)",
+                f"algorithme de mélange inconnu {quoted_fr(shuffle.algorithm)} (connus : « {COMMITTED} », "
+                f"« {ALGORITHM} »)",
                 entry,
                 found=shuffle.algorithm,
             )
@@ -235,7 +235,7 @@ def _derive(
     if not diff:
         diff = ["shuffle"]
     names = ", ".join(diff)
-    noms = ", ".join(f"« {k} »" for k in diff)
+    noms = ", ".join(f"« {k} »" for k in diff)
     return make_problem(
         "shuffle.derivation",
         "deal_mismatch",

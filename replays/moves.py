@@ -1,4 +1,4 @@
-"""A legal move in words, as a ruling or a position lists it: « Garde sur Bob, en nommant le Prêtre », "keep the King,
+"""A legal move in words, as a ruling or a position lists it: « Garde sur Bob, en nommant le Prêtre », "keep the King,
 Guard under the deck". Its own module because both `rulings` and `position` list moves, and `rulings` reads
 positions."""
 
@@ -11,7 +11,7 @@ from loveletter.core.rulesets import Ruleset
 
 
 def describe_move(move: dict[str, Any], rs: Ruleset, lang: str = "en") -> str:
-    """A legal move in words: « Garde sur Bob, en nommant le Prêtre », "keep the King, Guard under the deck"."""
+    """A legal move in words: « Garde sur Bob, en nommant le Prêtre », "keep the King, Guard under the deck"."""
     fr = lang == "fr"
 
     def name(card_id: Any) -> str:

@@ -61,11 +61,11 @@ def not_a_card(value: Any) -> Text:
     if near is not None:
         return Text(
             f"{value!r} is not a card: did you mean {near!r}?",
-            f"{quoted_fr(value)} n'est pas une carte : vouliez-vous dire « {near} » ?",
+            f"{quoted_fr(value)} n'est pas une carte : vouliez-vous dire « {near} » ?",
         )
     return Text(
         f"{value!r} is not a card (write its id, e.g. 'guard', or its name)",
-        f"{quoted_fr(value)} n'est pas une carte (écrivez son identifiant, par exemple « guard », ou son nom)",
+        f"{quoted_fr(value)} n'est pas une carte (écrivez son identifiant, par exemple « guard », ou son nom)",
     )
 
 

@@ -1,6 +1,6 @@
 """A game log told as a story, in English or French, one line per public happening.
 
-    Manche 2, tour 3 — Alice joue le Garde sur Bob et nomme le Prêtre : raté.
+    Manche 2, tour 3 — Alice joue le Garde sur Bob et nomme le Prêtre : raté.
 
 The narrative shows what the whole table saw (RULINGS §10): private cards stay hidden, except at
 the end of a round when hands and the set-aside card are revealed. Lines an audit flagged are marked.
@@ -58,7 +58,7 @@ def clock_time(ms: int) -> str:
 
 
 def _and_fr(items: Sequence[str]) -> str:
-    """« Ann », « Ann et Bob », « Ann, Bob et Cleo »."""
+    """« Ann », « Ann et Bob », « Ann, Bob et Cleo »."""
     if len(items) < 2:
         return "".join(items)
     return f"{', '.join(items[:-1])} et {items[-1]}"
@@ -76,7 +76,7 @@ class Narrator:
         self.pending: CardPlayed | None = None
 
     def card(self, card: Card) -> str:
-        """The card's name in this edition, with its article: "the Guard", « la Garde Odette », « l'Ogre »."""
+        """The card's name in this edition, with its article: "the Guard", « la Garde Odette », « l'Ogre »."""
         return self.rs.the(card, "fr" if self.fr else "en")
 
     def who(self, seat: int) -> str:
@@ -97,26 +97,26 @@ class Narrator:
             kind = (" (scénario)" if fr else " (scenario)") if event.scenario else ""
             if fr:
                 ruleset = self.rs.id if self.rs.id.isdigit() else quoted_fr(self.rs.id)  # « princess-princess »
-                return f"Partie {ruleset}{kind} : {names}."
+                return f"Partie {ruleset}{kind} : {names}."
             return f"Game {self.rs.id}{kind}: {names}."
         if isinstance(event, RoundStarted):
             self.round, self.turn = event.round, 0
             first = self.who(event.first_player)
             up = ", ".join(self.card(c) for c in event.face_up)
-            extra = (f" Cartes face visible : {up}." if fr else f" Face up: {up}.") if up else ""
+            extra = (f" Cartes face visible : {up}." if fr else f" Face up: {up}.") if up else ""
             if self.omniscient:
                 if fr:
                     dealt = ", ".join(
                         f"{self.who(i)} reçoit {self.card(c)}" for i, c in enumerate(event.hands) if c is not None
                     )
-                    extra += f" Donne : {dealt}."
+                    extra += f" Donne : {dealt}."
                 else:
                     dealt = ", ".join(
                         f"{self.who(i)} {self.card(c)}" for i, c in enumerate(event.hands) if c is not None
                     )
                     extra += f" Dealt: {dealt}."
             if fr:
-                return f"Manche {event.round} : {first} commence.{extra}"
+                return f"Manche {event.round} : {first} commence.{extra}"
             return f"Round {event.round}: {first} plays first.{extra}"
         if isinstance(event, TurnStarted):
             self.turn += 1
@@ -173,7 +173,7 @@ class Narrator:
             if self.omniscient:
                 kept, under = self.card(event.kept), ", ".join(self.card(c) for c in event.bottom)
                 if fr:
-                    return f"    {p} garde {kept} et place sous la pioche : {under}."
+                    return f"    {p} garde {kept} et place sous la pioche : {under}."
                 return f"    {p} keeps {kept} and puts under the deck: {under}."
             if fr:
                 return f"    {p} remet {plural_fr(n, 'carte', 'cartes')} sous la pioche."
@@ -181,7 +181,7 @@ class Narrator:
         if isinstance(event, PlayerEliminated):
             p = self.who(event.player)
             shown = ", ".join(self.card(c) for c in event.cards)
-            tail = (f" (main : {shown})" if fr else f" (hand: {shown})") if shown else ""
+            tail = (f" (main : {shown})" if fr else f" (hand: {shown})") if shown else ""
             return f"    {p} quitte la manche{tail}." if fr else f"    {p} is out of the round{tail}."
         if isinstance(event, RoundEnded):
             won_by = [self.who(w) for w in event.winners]
@@ -196,18 +196,18 @@ class Narrator:
                 held = ", ".join(
                     f"{self.who(i)}{has}{self.card(c)}" for i, c in enumerate(event.hands) if c is not None
                 )
-                reveal = f" Mains révélées : {held}." if fr else f" Hands revealed: {held}."
+                reveal = f" Mains révélées : {held}." if fr else f" Hands revealed: {held}."
             aside = ""
             if event.set_aside is not None:
                 aside = (
-                    f" Carte mise de côté : {self.card(event.set_aside)}."
+                    f" Carte mise de côté : {self.card(event.set_aside)}."
                     if fr
                     else f" Set-aside card: {self.card(event.set_aside)}."
                 )
             if fr:
                 n = len(event.winners)
                 won = "personne ne la remporte" if n == 0 else f"{winners} la remporte" + ("nt" if n > 1 else "")
-                return f"Fin de la manche {event.round} ({how}) : {won}.{reveal}{aside}"
+                return f"Fin de la manche {event.round} ({how}) : {won}.{reveal}{aside}"
             return f"End of round {event.round} ({how}): {winners} won.{reveal}{aside}"
         if isinstance(event, FavorGained):
             p = self.who(event.player)
@@ -223,7 +223,7 @@ class Narrator:
         if isinstance(event, SeedRevealed):
             short = event.seed[:12]
             if fr:
-                return f"L'arbitre révèle sa graine ({short}…) : chaque paquet peut être vérifié."
+                return f"L'arbitre révèle sa graine ({short}…) : chaque paquet peut être vérifié."
             return f"The referee reveals its seed ({short}…): every deck can now be checked."
         if isinstance(event, SeatJoined):
             if not self.names and 0 <= event.player < len(self.players):
@@ -250,14 +250,14 @@ class Narrator:
             when = clock_time(event.at)
             if event.reason == "seats_unfilled":
                 if fr:
-                    return f"Partie annulée : un siège était encore libre à l'échéance ({when})."
+                    return f"Partie annulée : un siège était encore libre à l'échéance ({when})."
                 return f"Game aborted: a seat was still open at its deadline ({when})."
             return f"Partie annulée par l'organisateur ({when})." if fr else f"Game aborted by its organiser ({when})."
         if isinstance(event, GameEnded):
             won_by = [self.who(w) for w in event.winners]
             winners = _and_fr(won_by) if fr else ", ".join(won_by)
             if fr:
-                return f"Fin de la partie : {winners} {'gagnent' if len(event.winners) > 1 else 'gagne'}."
+                return f"Fin de la partie : {winners} {'gagnent' if len(event.winners) > 1 else 'gagne'}."
             return f"Game over: {winners} won."
         return None
 
@@ -309,17 +309,17 @@ def narrate(
                 text = text[:-1] + (" — Princesse défaussée." if fr else " — the Princess was discarded.")
         elif isinstance(event, RoundEnded) and isinstance(sums, dict) and text:
             shown = ", ".join(f"{name} {total}" for name, total in sums.items())
-            text += f" Sommes des défausses : {shown}." if fr else f" Discard sums: {shown}."
+            text += f" Sommes des défausses : {shown}." if fr else f" Discard sums: {shown}."
         if isinstance(event, CardPlayed) and event.card is Card.GUARD and event.target is not None:
             nxt = events[seq] if seq < len(events) else None
             hit = isinstance(nxt, PlayerEliminated) and nxt.player == event.target
-            text = f"{text} : touché !" if lang == "fr" and hit else f"{text}: hit!" if hit else text
+            text = f"{text} : touché !" if lang == "fr" and hit else f"{text}: hit!" if hit else text
             if not hit:
-                text = f"{text} : raté." if lang == "fr" else f"{text}: miss."
+                text = f"{text} : raté." if lang == "fr" else f"{text}: miss."
         elif isinstance(event, CardPlayed) and event.card is Card.BARON and event.target is not None:
             out = [e for e in events[seq : seq + 2] if isinstance(e, PlayerEliminated)]
             if not out:
-                tie_fr = f"{text} : égalité, personne ne quitte la manche."
+                tie_fr = f"{text} : égalité, personne ne quitte la manche."
                 text = tie_fr if lang == "fr" else f"{text}: a tie, nobody is out."
             else:
                 text = f"{text}."

@@ -78,7 +78,7 @@ def one_game(
         raise NotOneGame(
             Text(
                 f"{name.en} holds {plural_en(len(games), 'game', 'games')}; one game is read at a time",
-                f"{name.fr} contient {plural_fr(len(games), 'partie', 'parties')} ; une seule partie est lue à la fois",
+                f"{name.fr} contient {plural_fr(len(games), 'partie', 'parties')} ; une seule partie est lue à la fois",
             ),
             reason=SEVERAL,
             games=len(games),
@@ -93,7 +93,7 @@ def _no_such_game(name: Text, game: int, count: int) -> NotOneGame:
     return NotOneGame(
         Text(
             f"{name.en} has no game {game}; it holds {count}, the first being game 1",
-            f"{name.fr} n'a pas de partie {game} ; il en contient {count}, la première étant la partie 1",
+            f"{name.fr} n'a pas de partie {game} ; il en contient {count}, la première étant la partie 1",
         ),
         reason=NO_SUCH_GAME,
         games=count,

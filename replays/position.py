@@ -38,7 +38,7 @@ _ORDINALS_FR = ("premier", "deuxième", "troisième", "quatrième", "cinquième"
 
 
 def ordinal(n: int, lang: str = "en") -> str:
-    """3 -> "third", « troisième »; past the words, "11th", « 11e »."""
+    """3 -> "third", « troisième »; past the words, "11th", « 11e »."""
     if lang == "fr":
         return _ORDINALS_FR[n - 1] if 0 < n <= len(_ORDINALS_FR) else f"{n}e"
     if 0 < n <= len(_ORDINALS_EN):
@@ -113,7 +113,7 @@ def position(state: GameState, events: Sequence[Event] | Sequence[Entry]) -> Pos
             if state.round == 0  # no round played yet: people count rounds from 1
             else Text(
                 f"round {state.round} is over; the next round is to be dealt",
-                f"la manche {state.round} est terminée ; la suivante reste à distribuer",
+                f"la manche {state.round} est terminée ; la suivante reste à distribuer",
             ),
         )
     seat = state.active
@@ -135,7 +135,7 @@ def position(state: GameState, events: Sequence[Event] | Sequence[Entry]) -> Pos
         pending = Text(f"{name} is to play a card", f"{name} doit jouer une carte")
     else:  # a log cut inside a move: its consequences are missing
         pending = Text("in the middle of a move", "au milieu d'un coup")
-    text = Text(f"{where.en}: {pending.en}", f"{where.fr} : {pending.fr}")
+    text = Text(f"{where.en}: {pending.en}", f"{where.fr} : {pending.fr}")
     moves = legal_moves_as_dicts(state, seat) if state.phase in (PHASE_PLAY, PHASE_CHANCELLOR) else []
     return Position(state.round, state.phase, name, turn, text, moves, rs.id, where)
 
@@ -191,7 +191,7 @@ def render_position(where: Position, at: int, lang: str = "en") -> str:
     lines = [f"{where.text(lang)} ({after})"]
     if where.legal_moves:
         rs = RULESETS[where.ruleset]
-        lines.append(f"  {'coups légaux :' if fr else 'legal moves:'}")
+        lines.append(f"  {'coups légaux :' if fr else 'legal moves:'}")
         lines += [f"    - {describe_move(m, rs, lang)}" for m in where.legal_moves]
     return "\n".join(lines)
 
@@ -228,7 +228,7 @@ def _turn_number(text: str) -> int | None:
 
 def turn_seq(events: Sequence[Event] | Sequence[Entry], written: str) -> int:
     """The event number a position written as people say it stands at: "round 2, Bob's third turn", "round 2,
-    turn 5", « manche 2, 3e tour de Bob », or a plain event number. A turn stands just after its draw (the
+    turn 5", « manche 2, 3e tour de Bob », or a plain event number. A turn stands just after its draw (the
     player holds two cards and is to play)."""
     text = _fold(written.strip())
     if text.isascii() and text.isdigit():
@@ -251,8 +251,8 @@ def turn_seq(events: Sequence[Event] | Sequence[Entry], written: str) -> int:
         raise PositionError(
             Text(
                 f"{written!r} is neither an event number nor a position such as 'round 2, Bob's third turn'",
-                f"« {written} » n'est ni un numéro d'événement ni une position comme « manche 2, troisième tour de "
-                "Bob »",
+                f"« {written} » n'est ni un numéro d'événement ni une position comme « manche 2, troisième tour de "
+                "Bob »",
             )
         )
     current, count = 0, 0

@@ -103,8 +103,8 @@ def _difference(want: Event, got: Event) -> tuple[str, str]:
     en = "; ".join(
         f"{k}: the log has {dumps(g.get(k)).decode()}, the rules derive {dumps(w[k]).decode()}" for k in diffs
     )
-    fr = " ; ".join(
-        f"« {k} » : le journal indique {dumps(g.get(k)).decode()}, les règles donnent {dumps(w[k]).decode()}"
+    fr = " ; ".join(
+        f"« {k} » : le journal indique {dumps(g.get(k)).decode()}, les règles donnent {dumps(w[k]).decode()}"
         for k in diffs
     )
     return f"{w_type} differs from the rules — {en}", f"{w_type} ne suit pas les règles — {fr}"
@@ -133,7 +133,7 @@ def header_problems(header: Header, first: Event | None, line: int) -> list[Prob
             "log.consistent",
             "header_mismatch",
             f"the header's {diff} differ from game_started",
-            f"l'en-tête ne correspond pas à game_started ({', '.join(f'« {k} »' for k in differ)})",
+            f"l'en-tête ne correspond pas à game_started ({', '.join(f'« {k} »' for k in differ)})",
             line=line,
             event="header",
             expected=dumps(found).decode(),
@@ -193,7 +193,7 @@ def _cannot_continue(entry: Entry) -> Problem:
         "log.consistent",
         "cannot_continue",
         "the log's events cannot be applied here; replay stops",
-        "les événements du journal ne peuvent pas s'appliquer ici ; la vérification s'arrête",
+        "les événements du journal ne peuvent pas s'appliquer ici ; la vérification s'arrête",
         line=_line(entry),
         seq=entry.seq,
         event=type(entry.event).TYPE,
@@ -206,7 +206,7 @@ def seq_out_of_order(seq: int, want: int) -> Text:
     how = "revient en arrière" if seq < want else "saute des numéros"
     return Text(
         f"seq {seq} {kind} the count: seq {want} was expected here",
-        f"numérotation rompue : le numéro d'ordre {seq} {how}, le {want} était attendu ici",
+        f"numérotation rompue : le numéro d'ordre {seq} {how}, le {want} était attendu ici",
     )
 
 

@@ -112,10 +112,10 @@ class Unreadable(BilingualError):
 
 
 def cannot_read(path: str, exc: OSError) -> Text:
-    """Why a file cannot be read: "cannot read x.jsonl: No such file or directory", « impossible de lire x.jsonl :
-    fichier ou dossier introuvable »."""
+    """Why a file cannot be read: "cannot read x.jsonl: No such file or directory", « impossible de lire x.jsonl :
+    fichier ou dossier introuvable »."""
     reason = os_error(exc)
-    return Text(f"cannot read {path}: {reason.en}", f"impossible de lire {path} : {reason.fr}")
+    return Text(f"cannot read {path}: {reason.en}", f"impossible de lire {path} : {reason.fr}")
 
 
 def read_input(path: str) -> tuple[bytes, Any]:
@@ -130,7 +130,7 @@ def read_input(path: str) -> tuple[bytes, Any]:
         raise Unreadable(
             Text(
                 f"invalid JSON: {exc}",
-                f"JSON invalide : {json_reason(exc).fr} (ligne {exc.lineno}, colonne {exc.colno})",
+                f"JSON invalide : {json_reason(exc).fr} (ligne {exc.lineno}, colonne {exc.colno})",
             )
         ) from None
 
@@ -211,7 +211,7 @@ def _positions(problems: list[Problem], events: Any) -> list[Text | None]:
 
 
 def _where(p: Problem, lang: str) -> str:
-    """Where a problem stands: "at line 3, seq 2" / « à la ligne 3 (événement 2) », or at its JSON path."""
+    """Where a problem stands: "at line 3, seq 2" / « à la ligne 3 (événement 2) », or at its JSON path."""
     if lang == "fr":
         if p.line:
             return f"à la ligne {p.line}" + (f" (événement {p.seq})" if p.seq is not None else "")
@@ -232,22 +232,22 @@ def _render_fr(report: FileReport) -> list[str]:
         if g.verified:
             if g.finished:
                 winners = "gagnant" if len(g.winners) < 2 else "gagnants"
-                end = f"{winners} : {', '.join(g.winners)}"
+                end = f"{winners} : {', '.join(g.winners)}"
             else:
-                end = "partie non terminée" + (f" : {g.position.text.fr}" if g.position else "")
+                end = "partie non terminée" + (f" : {g.position.text.fr}" if g.position else "")
             events = plural_fr(g.events, "événement", "événements")
-            lines.append(f"{head} : vérifiée — {events}, {end}")
+            lines.append(f"{head} : vérifiée — {events}, {end}")
             continue
         for i, p in enumerate(g.problems):
             when = g.positions[i] if i < len(g.positions) else None
             at = f" ({when.fr})" if when is not None else ""
-            lines.append(f"{head} : infraction {_where(p, 'fr')}{at} : [{p.rule_id}] {p.fr}")
+            lines.append(f"{head} : infraction {_where(p, 'fr')}{at} : [{p.rule_id}] {p.fr}")
             if i < len(g.skipped) and g.skipped[i].fr:
                 lines.append(f"    → {g.skipped[i].fr}")
             if p.expected is not None:
-                lines.append(f"    attendu : {p.expected}")
+                lines.append(f"    attendu : {p.expected}")
             if p.found is not None:
-                lines.append(f"    trouvé :  {p.found}")
+                lines.append(f"    trouvé :  {p.found}")
     return lines
 
 
@@ -255,7 +255,7 @@ def render_text(report: FileReport, lang: str = "en") -> str:
     fr = lang == "fr"
     if report.failure is not None:
         if fr:
-            return f"{report.path} : illisible — {report.failure.fr}"
+            return f"{report.path} : illisible — {report.failure.fr}"
         return f"{report.path}: unreadable — {report.failure.en}"
     if fr:
         return "\n".join(_render_fr(report))

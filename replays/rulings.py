@@ -84,31 +84,31 @@ def parse_move(state: GameState, move: dict[str, Any]) -> PlayerCommand:
         raise MoveFormatError(
             Text(
                 f"{what}: {value!r} is not a player ({names})",
-                f"« {what} » : {quoted_fr(value)} n'est pas un joueur de cette partie ({names})",
+                f"« {what} » : {quoted_fr(value)} n'est pas un joueur de cette partie ({names})",
             )
         )
 
     player = seat(move["player"], "player") if "player" in move else state.active
     if player < 0:
         raise MoveFormatError(
-            Text("nobody is to move here: name the player", "personne n'a la main ici : nommez le joueur")
+            Text("nobody is to move here: name the player", "personne n'a la main ici : nommez le joueur")
         )
     try:
         kind = move.get("type", "return" if "keep" in move else "play")
         if kind == "code":
             code = move.get("action_code")
             if not isinstance(code, int) or isinstance(code, bool):
-                raise MoveFormatError(Text("action_code: an integer", "« action_code » : un nombre entier est attendu"))
+                raise MoveFormatError(Text("action_code: an integer", "« action_code » : un nombre entier est attendu"))
             try:
                 decoded = from_action_code(code, player)
             except ValueError as exc:
                 said = exc.message("fr") if isinstance(exc, BilingualError) else f"le code {code} ne désigne aucun coup"
-                raise MoveFormatError(Text(f"action_code: {exc}", f"« action_code » : {said}")) from None
+                raise MoveFormatError(Text(f"action_code: {exc}", f"« action_code » : {said}")) from None
             if isinstance(decoded, PlayCard) and decoded.target is not None and decoded.target >= len(state.players):
                 raise MoveFormatError(
                     Text(
                         f"action_code: {code} targets seat {decoded.target}, not a seat of this game",
-                        f"« action_code » : le code {code} vise le siège {decoded.target}, qui n'existe pas dans "
+                        f"« action_code » : le code {code} vise le siège {decoded.target}, qui n'existe pas dans "
                         "cette partie",
                     )
                 )
@@ -125,16 +125,16 @@ def parse_move(state: GameState, move: dict[str, Any]) -> PlayerCommand:
         if kind == "return":
             bottom = move.get("bottom", [])
             if not isinstance(bottom, list):
-                raise MoveFormatError(Text("bottom: a list of cards", "« bottom » : une liste de cartes est attendue"))
+                raise MoveFormatError(Text("bottom: a list of cards", "« bottom » : une liste de cartes est attendue"))
             return ReturnCards(
                 player, parse_card(move.get("keep"), "keep"), tuple(parse_card(c, "bottom") for c in bottom)
             )
     except TranscriptFormatError as exc:
-        raise MoveFormatError(Text(str(exc), f"« {exc.where} » : {exc.reason_text.fr}")) from None
+        raise MoveFormatError(Text(str(exc), f"« {exc.where} » : {exc.reason_text.fr}")) from None
     raise MoveFormatError(
         Text(
             f"type: {kind!r} is not 'play', 'return' or 'code'",
-            f"« type » : {quoted_fr(kind)} n'est ni « play », ni « return », ni « code »",
+            f"« type » : {quoted_fr(kind)} n'est ni « play », ni « return », ni « code »",
         )
     )
 
@@ -226,20 +226,20 @@ def render_ruling(ruling: Ruling, lang: str = "en") -> str:
     after = f"après l'événement {ruling.at}" if fr else f"after event {ruling.at}"
     if ruling.position:
         after += f" ({ruling.position})"
-    lines = [f"{verdict} — {ruling.mover}, {after}{' :' if fr else ':'} {ruling.message}"]
+    lines = [f"{verdict} — {ruling.mover}, {after}{' :' if fr else ':'} {ruling.message}"]
     lines.append(f"  [{ruling.rule_id}] {ruling.rule}")
     named = [cite(source, "fr" if fr else "en").text for source in ruling.sources]
-    lines.append(f"  {'sources :' if fr else 'sources:'} {(' ; ' if fr else '; ').join(named)}")
+    lines.append(f"  {'sources :' if fr else 'sources:'} {(' ; ' if fr else '; ').join(named)}")
     if ruling.story:
-        lines.append("  " + ("ce qui suit :" if fr else "what follows:"))
+        lines.append("  " + ("ce qui suit :" if fr else "what follows:"))
         lines += [f"    {line}" for line in ruling.story]
-    moves = (" ; " if fr else "; ").join(describe_move(m, rs, lang) for m in ruling.legal_moves)
-    lines.append(f"  {'coups légaux :' if fr else 'legal moves:'} {moves}")
+    moves = (" ; " if fr else "; ").join(describe_move(m, rs, lang) for m in ruling.legal_moves)
+    lines.append(f"  {'coups légaux :' if fr else 'legal moves:'} {moves}")
     if ruling.prefix_problem is not None:
         p = ruling.prefix_problem
         where = "le journal a un problème avant ce point" if fr else "the log has a problem before this point"
         event = "événement" if fr else "event"
-        lines.append(f"  ⚠ {where}{' :' if fr else ':'} {event} {p.seq} [{p.rule_id}] {p.message(lang)}")
+        lines.append(f"  ⚠ {where}{' :' if fr else ':'} {event} {p.seq} [{p.rule_id}] {p.message(lang)}")
     return "\n".join(lines)
 
 

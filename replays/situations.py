@@ -93,7 +93,7 @@ class _Position:
 def _position(doc: Any) -> tuple[Reader, _Position, list[Command]]:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise SituationError(
-            Text(f"a situation file has format {FORMAT!r}", f"un fichier de situation a le format « {FORMAT} »")
+            Text(f"a situation file has format {FORMAT!r}", f"un fichier de situation a le format « {FORMAT} »")
         )
     reader = Reader({**doc, "format": "loveletter-transcript", "rounds": []})
     rs = RULESETS.get(str(doc.get("ruleset", "2019")))
@@ -102,7 +102,7 @@ def _position(doc: Any) -> tuple[Reader, _Position, list[Command]]:
     pos = doc.get("position")
     if not isinstance(pos, dict):
         raise SituationError(
-            Text("$.position must be an object", "« $.position » doit être un objet"), where="$.position"
+            Text("$.position must be an object", "« $.position » doit être un objet"), where="$.position"
         )
     players = tuple(reader.players)
     n = len(players)
@@ -140,7 +140,7 @@ def _position(doc: Any) -> tuple[Reader, _Position, list[Command]]:
     deck_size = pos.get("deck_size")
     if not isinstance(deck_size, int) or deck_size < 0:
         raise SituationError(
-            Text("$.position.deck_size must be a whole number", "« $.position.deck_size » doit être un nombre entier"),
+            Text("$.position.deck_size must be a whole number", "« $.position.deck_size » doit être un nombre entier"),
             where="$.position.deck_size",
         )
     known = [*face_up, *(c for f in front for c in f), *(c for h in hands if h for c in h)]
@@ -172,7 +172,7 @@ def _position(doc: Any) -> tuple[Reader, _Position, list[Command]]:
 
 def _turns(reader: Reader, turns: Any) -> list[Command]:
     if not isinstance(turns, list):
-        raise SituationError(Text("$.turns must be a list", "« $.turns » doit être une liste"), where="$.turns")
+        raise SituationError(Text("$.turns must be a list", "« $.turns » doit être une liste"), where="$.turns")
     commands: list[Command] = []
     for i, turn in enumerate(turns):
         here = f"$.turns[{i}]"
@@ -280,7 +280,7 @@ def describe(result: Judgement, lang: str = "en") -> list[str]:
     fr = lang == "fr"
     unknown = sum(result.unseen.values())
     out = [
-        f"Position possible : {unknown} cartes non vues pour {result.places} places inconnues ; "
+        f"Position possible : {unknown} cartes non vues pour {result.places} places inconnues ; "
         f"{result.ways} façons de les disposer jouées."
         if fr
         else f"The position is possible: {unknown} unseen cards for {result.places} unknown places; "
@@ -291,11 +291,11 @@ def describe(result: Judgement, lang: str = "en") -> list[str]:
     for case in result.cases:
         share = f"{case.chance.numerator}/{case.chance.denominator}"
         pct = f"{float(case.chance) * 100:.1f} %".replace(".", ",") if fr else f"{float(case.chance) * 100:.1f}%"
-        out.append(f"• {share} ({pct}) :" if fr else f"• {share} ({pct}):")
+        out.append(f"• {share} ({pct}) :" if fr else f"• {share} ({pct}):")
         out += [f"    {line.fr if fr else line.en}" for line in case.story]
         if case.refused is not None:
             rule_id, message = case.refused
             text = RULES[rule_id].text("fr" if fr else "en")
-            out.append(f"    refusé — {rule_id} : {message.fr}" if fr else f"    refused — {rule_id}: {message.en}")
+            out.append(f"    refusé — {rule_id} : {message.fr}" if fr else f"    refused — {rule_id}: {message.en}")
             out.append(f"    ({text})")
     return out

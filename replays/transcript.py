@@ -77,7 +77,7 @@ def _skipped_rest(r: int, count: int) -> Text:
         f"this decision is skipped, and the rest of round {r + 1} ({plural_en(count, 'turn', 'turns')}) is not "
         "judged: it follows a position the table never had",
         f"cette décision est ignorée, et la suite de la manche {r + 1} ({plural_fr(count, 'tour', 'tours')}) n'est "
-        "pas jugée : elle part d'une position que la table n'a jamais eue",
+        "pas jugée : elle part d'une position que la table n'a jamais eue",
     )
 
 
@@ -127,7 +127,7 @@ def expand(doc: Any, *, lenient: bool = False) -> Expansion:
                     "chancellor.effect",
                     "no_chancellor_pending",
                     "keep/bottom are only written for a Chancellor that drew cards",
-                    "« keep » et « bottom » ne s'écrivent que pour un Chancelier qui a pioché des cartes",
+                    "« keep » et « bottom » ne s'écrivent que pour un Chancelier qui a pioché des cartes",
                     where=here,
                     seq=state.seq,
                 )
@@ -216,7 +216,7 @@ def _round_not_over(where: str, state: GameState) -> Problem:
         "setup.deal",
         "round_in_progress",
         f"a new round is dealt while round {state.round} is still being played: its turns are missing",
-        f"une nouvelle manche est distribuée alors que la manche {state.round} n'est pas terminée : "
+        f"une nouvelle manche est distribuée alors que la manche {state.round} n'est pas terminée : "
         "il manque des tours",
         where=where,
         seq=state.seq + 1,

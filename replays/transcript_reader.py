@@ -25,7 +25,7 @@ class TranscriptFormatError(BilingualError):
 
     def __init__(self, where: str, message: Text | str) -> None:
         reason = message if isinstance(message, Text) else Text(message, message)
-        super().__init__(Text(f"{where}: {reason.en}", f"{where} : {reason.fr}"))
+        super().__init__(Text(f"{where}: {reason.en}", f"{where} : {reason.fr}"))
         self.where = where
         self.reason = reason.en
         self.reason_text = reason
@@ -65,7 +65,7 @@ class Reader:
                 "$", Text("a transcript is a JSON object", "une transcription est un objet JSON")
             )
         if doc.get("format") != FORMAT:
-            raise TranscriptFormatError("$.format", Text(f"must be {FORMAT!r}", f"doit valoir « {FORMAT} »"))
+            raise TranscriptFormatError("$.format", Text(f"must be {FORMAT!r}", f"doit valoir « {FORMAT} »"))
         if doc.get("version", 1) != 1:
             raise TranscriptFormatError(
                 "$.version", Text("only version 1 is supported", "seule la version 1 est prise en charge")
@@ -93,7 +93,7 @@ class Reader:
         if near is not None:
             message = Text(
                 f"{value!r} is nobody at this table ({names}): did you mean {near}?",
-                f"{quoted_fr(value)} n'est pas un joueur de cette partie ({names}) : vouliez-vous dire {near} ?",
+                f"{quoted_fr(value)} n'est pas un joueur de cette partie ({names}) : vouliez-vous dire {near} ?",
             )
         else:
             message = Text(
@@ -124,7 +124,7 @@ class Reader:
                 "$.ruleset",
                 Text(
                     "must be a ruleset id such as '2019'",
-                    "doit être l'identifiant d'un jeu de règles, par exemple « 2019 »",
+                    "doit être l'identifiant d'un jeu de règles, par exemple « 2019 »",
                 ),
             )
         if not isinstance(options, dict):
@@ -147,7 +147,7 @@ class Reader:
                 where,
                 Text(
                     "a round is an object with deal, first_player and turns",
-                    "une manche est un objet avec « deal », « first_player » et « turns »",
+                    "une manche est un objet avec « deal », « first_player » et « turns »",
                 ),
             )
         deal = rnd.get("deal")
@@ -156,7 +156,7 @@ class Reader:
                 f"{where}.deal",
                 Text(
                     "must be an object: set_aside, face_up, hands, deck",
-                    "doit être un objet : « set_aside », « face_up », « hands », « deck »",
+                    "doit être un objet : « set_aside », « face_up », « hands », « deck »",
                 ),
             )
         hands_doc = deal.get("hands")
@@ -230,9 +230,9 @@ class Reader:
                 Text(
                     f"the cards written '?' cannot be told: the cards written down leave {len(pool)} for "
                     f"{wanted} unknown places, or hold more copies of a card than the {rs.id} deck has",
-                    f"les cartes notées « ? » ne peuvent pas être déduites : les cartes écrites en laissent "
+                    f"les cartes notées « ? » ne peuvent pas être déduites : les cartes écrites en laissent "
                     f"{len(pool)} pour {wanted} places inconnues, ou comptent plus d'exemplaires d'une carte que le "
-                    f"paquet « {rs.id} » n'en a",
+                    f"paquet « {rs.id} » n'en a",
                 ),
             )
         if set_aside is None and removed.count(None) and len(set(pool)) > 1:
@@ -244,7 +244,7 @@ class Reader:
                     "the set-aside card and the removed cards are both unknown, and the deck leaves different cards "
                     "for them: write the set-aside card (it is shown at the end of the round)",
                     "la carte mise de côté face cachée et les cartes retirées sont toutes inconnues, et le paquet "
-                    "laisse des cartes différentes pour elles : notez la carte mise de côté (elle est montrée à la fin "
+                    "laisse des cartes différentes pour elles : notez la carte mise de côté (elle est montrée à la fin "
                     "de la manche)",
                 ),
             )
@@ -259,19 +259,19 @@ class Reader:
                 where,
                 Text(
                     "a turn is an object: player, play, and target/guess/keep/bottom",
-                    "un tour est un objet : « player », « play », et « target », « guess », « keep » ou « bottom »",
+                    "un tour est un objet : « player », « play », et « target », « guess », « keep » ou « bottom »",
                 ),
             )
         unknown = sorted(set(turn) - set(_TURN_FIELDS))
         if unknown:
-            quoted = ", ".join(f"« {name} »" for name in unknown)
+            quoted = ", ".join(f"« {name} »" for name in unknown)
             near = nearest(unknown[0], _TURN_FIELDS)
-            hint = Text(f" (did you mean {near}?)", f" (vouliez-vous dire « {near} » ?)") if near else Text("", "")
+            hint = Text(f" (did you mean {near}?)", f" (vouliez-vous dire « {near} » ?)") if near else Text("", "")
             raise TranscriptFormatError(
                 where,
                 Text(
                     f"unknown field(s) {', '.join(unknown)}{hint.en}",
-                    (f"champ inconnu : {quoted}" if len(unknown) == 1 else f"champs inconnus : {quoted}") + hint.fr,
+                    (f"champ inconnu : {quoted}" if len(unknown) == 1 else f"champs inconnus : {quoted}") + hint.fr,
                 ),
             )
         target = turn.get("target")

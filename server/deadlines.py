@@ -61,7 +61,7 @@ class Deadlines:
             "invalid_request",
             Text(
                 f"the request is not valid HTTP/1.1 ({msg.rstrip('.')}); nothing was judged or recorded",
-                "la requête n'est pas du HTTP/1.1 valide ; rien n'a été jugé ni enregistré",
+                "la requête n'est pas du HTTP/1.1 valide ; rien n'a été jugé ni enregistré",
             ),
         )
         self._answer_and_close(

@@ -25,7 +25,7 @@ def serve(settings: Settings, lang: str = "en") -> None:
         raise ServeError(
             Text(
                 f"unsupported database URL {settings.database_url!r} (sqlite:///… or postgresql://…)",
-                f"adresse de base de données non prise en charge « {settings.database_url} » "
+                f"adresse de base de données non prise en charge « {settings.database_url} » "
                 "(sqlite:///… ou postgresql://…)",
             )
         )
@@ -34,7 +34,7 @@ def serve(settings: Settings, lang: str = "en") -> None:
             Text(
                 "several workers need PostgreSQL: set LOVELETTER_DATABASE_URL=postgresql://… "
                 "(SQLite serves one worker)",
-                "plusieurs processus demandent PostgreSQL : réglez LOVELETTER_DATABASE_URL=postgresql://… "
+                "plusieurs processus demandent PostgreSQL : réglez LOVELETTER_DATABASE_URL=postgresql://… "
                 "(SQLite ne sert qu'un processus)",
             )
         )
@@ -52,7 +52,7 @@ def serve(settings: Settings, lang: str = "en") -> None:
     said = Text(
         f"Love Letter Referee listening on {url}  (store: {kind} {store}, workers: {settings.workers}; "
         "API docs at /docs)",
-        f"Arbitre Love Letter à l'écoute sur {url}  (stockage : {kind} {store}, processus : {settings.workers} ; "
+        f"Arbitre Love Letter à l'écoute sur {url}  (stockage : {kind} {store}, processus : {settings.workers} ; "
         "documentation de l'API sur /docs)",
     )
     print(said(lang), file=sys.stderr, flush=True)
@@ -88,9 +88,9 @@ def in_use(exc: DatabaseInUse) -> ServeError:
             f"the SQLite database {exc.path} is in use by another referee{en_by}: one SQLite file serves one "
             "process. Stop the other one, or give this one its own file (--database-url sqlite:///…); for several "
             "workers, use PostgreSQL (--database-url postgresql://…, or LOVELETTER_DATABASE_URL)",
-            f"la base SQLite {exc.path} est déjà utilisée par un autre arbitre{fr_by} : un fichier SQLite ne sert "
+            f"la base SQLite {exc.path} est déjà utilisée par un autre arbitre{fr_by} : un fichier SQLite ne sert "
             "qu'un processus. Arrêtez l'autre, ou donnez à celui-ci son propre fichier (--database-url "
-            "sqlite:///…) ; pour plusieurs processus, utilisez PostgreSQL (--database-url postgresql://…, ou "
+            "sqlite:///…) ; pour plusieurs processus, utilisez PostgreSQL (--database-url postgresql://…, ou "
             "LOVELETTER_DATABASE_URL)",
         )
     )

@@ -191,7 +191,7 @@ def test_a_whole_game_analysed_through_the_command_line(one_game: Path) -> None:
     assert again.stdout == result.stdout  # the same seed gives the same figures
     text = loveletter("analyse", str(one_game), "--seat", "1", "--budget", "2", "--lang", "fr")
     assert text.returncode == 0, text.stderr
-    assert text.stdout.startswith(f"Revue de {one_game}") and "Modèle : " in text.stdout
+    assert text.stdout.startswith(f"Revue de {one_game}") and "Modèle : " in text.stdout
     assert text.stdout.count("après l'événement") == len(entries)
 
 
@@ -199,7 +199,7 @@ def test_a_whole_game_analysed_through_the_command_line(one_game: Path) -> None:
     ("lang", "unknown", "several"),
     [
         ("en", "error: --seat 'Zoé' is not a player", "holds 2 games; pick one with --game"),
-        ("fr", "erreur : --seat « Zoé » n'est pas un joueur", "contient 2 parties ; choisissez-en une avec --game"),
+        ("fr", "erreur : --seat « Zoé » n'est pas un joueur", "contient 2 parties ; choisissez-en une avec --game"),
     ],
 )
 def test_errors_are_one_line_in_either_language(tmp_path: Path, lang: str, unknown: str, several: str) -> None:
@@ -220,7 +220,7 @@ def test_a_guess_that_cannot_hit_is_named_as_such_from_what_the_seat_knew() -> N
     seen = view(state, 0)
     assert cannot_succeed(seen, PlayCard(0, G, 1, B), "en") == "no Baron is left unseen: this guess cannot hit"
     assert cannot_succeed(seen, PlayCard(0, G, 1, B), "fr") == (
-        "plus aucun exemplaire de Baron n'est inconnu de ce siège : cette supposition ne peut pas toucher"
+        "plus aucun exemplaire de Baron n'est inconnu de ce siège : cette supposition ne peut pas toucher"
     )
     assert cannot_succeed(seen, PlayCard(0, G, 1, PR), "en") is None  # a Priest may be there (it is)
     assert cannot_succeed(seen, PlayCard(0, G, 1, K), "en") is None  # may be: one is unseen
@@ -230,7 +230,7 @@ def test_a_guess_that_cannot_hit_is_named_as_such_from_what_the_seat_knew() -> N
     said = cannot_succeed(knowing, PlayCard(0, G, 1, K), "en")
     assert said == "Bob holds the Priest, as this seat knew: this guess cannot hit"
     assert cannot_succeed(knowing, PlayCard(0, G, 1, K), "fr") == (
-        "Bob a le Prêtre, ce que ce siège savait : cette supposition ne peut pas toucher"
+        "Bob a le Prêtre, ce que ce siège savait : cette supposition ne peut pas toucher"
     )
     assert cannot_succeed(knowing, PlayCard(0, G, 1, PR), "en") is None
 

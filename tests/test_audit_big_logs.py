@@ -77,7 +77,7 @@ def test_progress_counts_games_when_asked(logs: tuple[Path, Path]) -> None:
     english = loveletter("audit", str(clean), "--progress", "--jobs", "1")
     assert re.fullmatch(r"auditing clean\.jsonl: 8/8 games, [\d,]+ games/s, 0 s left\n", english.stderr)
     french = loveletter("audit", str(clean), "--progress", "--lang", "fr")
-    assert french.stderr.startswith("audit de clean.jsonl : 8/8 parties, ")
+    assert french.stderr.startswith("audit de clean.jsonl : 8/8 parties, ")
     assert not_french(re.sub(r"\S+\.jsonl", " ", french.stderr + french.stdout), allowed=["s", "min"]) == []  # units
 
 

@@ -54,7 +54,7 @@ def test_every_help_page_that_names_the_built_in_bots_names_them_all(command: st
 @pytest.mark.parametrize(
     ("lang", "start"),
     [("en", "error: {url} refused the account key (403 account_key_rejected): "),
-     ("fr", "erreur : {url} a refusé la clé du compte (403 account_key_rejected) : ")],
+     ("fr", "erreur : {url} a refusé la clé du compte (403 account_key_rejected) : ")],
 )  # fmt: skip
 def test_a_wrong_account_key_is_one_line_and_a_failure(referee: str, lang: str, start: str) -> None:
     ran = loveletter("bot", "run", "heuristic", "--stay", "--server", referee, "--lang", lang,
@@ -198,7 +198,7 @@ def test_a_staying_bot_speaks_french_when_asked() -> None:
     bot = subprocess.Popen([str(SCRIPT), "bot", "run", "heuristic", "--stay", "--server", url, "--lang", "fr"],
                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
     try:
-        assert Said(bot).next() == "arbitre injoignable (ConnectError) : nouvel essai dans 1 s"
+        assert Said(bot).next() == "arbitre injoignable (ConnectError) : nouvel essai dans 1 s"
     finally:
         bot.kill()
         bot.communicate()

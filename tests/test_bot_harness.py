@@ -197,7 +197,7 @@ def test_bot_run_says_in_french_that_the_bot_failed_and_reports_it_as_a_json_lin
     args = ("bot", "run", "examples.bots.faulty:Crash", "--server", base, "--game", created.game_id, "--invite", invite)
     ran = loveletter(*args, "--jsonl", "--lang", "fr")
     assert ran.returncode == 2
-    assert "erreur : le robot examples.bots.faulty:Crash a échoué : RuntimeError" in ran.stderr
+    assert "erreur : le robot examples.bots.faulty:Crash a échoué : RuntimeError" in ran.stderr
     assert json.loads(ran.stdout.strip().splitlines()[-1]) == {
         "crashed": "RuntimeError: this bot crashes on its third move"
     }

@@ -92,7 +92,7 @@ def test_without_wait_no_fitting_game_is_one_line_naming_wait(base: str) -> None
     )
     fr = loveletter("bot", "run", BOT, "--server", base, "--join-open", "--lang", "fr")
     assert fr.returncode == 2
-    assert fr.stderr == "erreur : aucune partie publique n'a de siège ouvert ; --wait en attend une\n"
+    assert fr.stderr == "erreur : aucune partie publique n'a de siège ouvert ; --wait en attend une\n"
 
 
 def test_the_filters_and_wait_go_with_join_open() -> None:
@@ -132,7 +132,7 @@ def test_a_waiting_bot_joins_the_first_game_that_fits_and_plays_it_out(base: str
     ("lang", "waiting", "stopped"),
     [
         ("en", "waiting for a public game", "stopped waiting: no game joined"),
-        ("fr", "en attente d'une partie publique", "attente arrêtée : aucune partie rejointe"),
+        ("fr", "en attente d'une partie publique", "attente arrêtée : aucune partie rejointe"),
     ],
 )
 def test_ctrl_c_stops_a_waiting_bot_cleanly(base: str, lang: str, waiting: str, stopped: str) -> None:

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def summary_of(help_page: str) -> list[str]:
     """What the group's help lists after its name: "Love Letter referee: serve, replay, …" → ["serve", "replay", …]."""
     paragraph = " ".join(help_page.split("\n\n")[1].split()).replace("- ", "-")  # a name wrapped at its hyphen
-    return paragraph.split(" : " if " : " in paragraph else ": ", 1)[1].removesuffix(".").split(", ")
+    return paragraph.split(" : " if " : " in paragraph else ": ", 1)[1].removesuffix(".").split(", ")
 
 
 def test_the_help_summary_names_every_command() -> None:
@@ -53,7 +53,7 @@ def test_simulate_prints_the_summary_table() -> None:
 def test_the_summary_names_the_favors_of_its_ruleset_in_french() -> None:
     result = loveletter("simulate", "--games", "40", "--ruleset", "princess-princess", "--lang", "fr")
     assert result.returncode == 0, result.stderr
-    assert "faveurs : Amira & Sadie" in result.stdout and "faveurs : manche gagnée" in result.stdout
+    assert "faveurs : Amira & Sadie" in result.stdout and "faveurs : manche gagnée" in result.stdout
     assert "parties de princess-princess, 4 joueurs, graine 1" in result.stdout
 
 

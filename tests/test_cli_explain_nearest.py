@@ -71,10 +71,10 @@ def test_inside_a_move_explain_names_the_nearest_decisions(log: Path) -> None:
     ]
     fr = loveletter("explain", str(log), "--at", "41", "--lang", "fr")
     assert fr.stdout.splitlines() == [
-        "manche 2, deuxième tour de Bob : au milieu d'un coup (après l'événement 41)",
-        "  personne ne décide ici ; les décisions les plus proches :",
-        "    avant — après l'événement 40 : manche 2, deuxième tour de Bob : Bob doit jouer une carte",
-        "    après — après l'événement 42 : manche 2, deuxième tour de Bob : Bob doit garder une carte et placer "
+        "manche 2, deuxième tour de Bob : au milieu d'un coup (après l'événement 41)",
+        "  personne ne décide ici ; les décisions les plus proches :",
+        "    avant — après l'événement 40 : manche 2, deuxième tour de Bob : Bob doit jouer une carte",
+        "    après — après l'événement 42 : manche 2, deuxième tour de Bob : Bob doit garder une carte et placer "
         "les 2 autres sous la pioche (le Chancelier)",
         "  jugez à l'une d'elles avec --nearest before ou --nearest after",
     ]
@@ -111,8 +111,8 @@ def test_the_readmes_explain_line_inside_a_move_names_the_nearest_decisions_and_
         "(round 2, Bob's second turn); judge at one with --nearest before or --nearest after\n"
     )
     fr = loveletter(*args, "--lang", "fr")
-    assert fr.stderr.startswith("erreur : --move : personne n'a la main ici, après l'événement 41 (manche 2, ")
-    assert "avant : après l'événement 40" in fr.stderr and fr.stderr.endswith("--nearest after\n")
+    assert fr.stderr.startswith("erreur : --move : personne n'a la main ici, après l'événement 41 (manche 2, ")
+    assert "avant : après l'événement 40" in fr.stderr and fr.stderr.endswith("--nearest after\n")
 
 
 @pytest.mark.parametrize(("side", "at"), [("before", 40), ("after", 42)])
@@ -142,7 +142,7 @@ def test_after_the_end_only_the_decision_before_is_named(log: Path) -> None:
     assert f"before: after event {last} (" in end.stderr and "after: none" in end.stderr
     none = loveletter("explain", str(log), "--nearest", "after", "--lang", "fr")
     assert none.returncode == 2 and none.stderr == (
-        f"erreur : --nearest after : personne ne décide après l'événement {len(EVENTS)} (la partie est terminée)\n"
+        f"erreur : --nearest after : personne ne décide après l'événement {len(EVENTS)} (la partie est terminée)\n"
     )
     before = json.loads(loveletter("explain", str(log), "--nearest", "before", "--json").stdout)
     assert before["at"] == last and before["player"] == MODEL[last]

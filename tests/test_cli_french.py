@@ -175,11 +175,11 @@ def test_every_cli_error_is_french_and_every_one_is_reached(tmp_path: Path, two_
         result = loveletter(*args, "--lang", "fr")
         assert result.returncode == 2, (args, result.stdout, result.stderr)
         if args[0] == "replay" and not result.stderr:  # an unreadable file is the replay report's own verdict
-            assert " : illisible — " in result.stdout, (args, result.stdout)
+            assert " : illisible — " in result.stdout, (args, result.stdout)
             printed.append(result.stdout.strip())
             continue
         lines = result.stderr.strip().splitlines()
-        assert len(lines) == 1 and lines[0].startswith("erreur : "), (args, result.stderr)
+        assert len(lines) == 1 and lines[0].startswith("erreur : "), (args, result.stderr)
         assert "Traceback" not in result.stderr
         assert not_french(lines[0], allowed=NAMES + IDS) == [], (args, lines[0])
         command = tuple(args[:2]) if args[0] == "bot" else (args[0],)
@@ -195,9 +195,9 @@ def test_every_cli_error_is_french_and_every_one_is_reached(tmp_path: Path, two_
 
 def test_the_language_comes_from_the_environment_when_not_given() -> None:
     french = loveletter("simulate", "--games", "0", env={"LOVELETTER_LANG": "fr"})
-    assert french.stderr.startswith("erreur : --games : au moins 1, pas 0")
+    assert french.stderr.startswith("erreur : --games : au moins 1, pas 0")
     locale = loveletter("simulate", "--games", "0", env={"LOVELETTER_LANG": "", "LANG": "fr_FR.UTF-8"})
-    assert locale.stderr.startswith("erreur : ")
+    assert locale.stderr.startswith("erreur : ")
     given = loveletter("simulate", "--games", "0", "--lang", "en", env={"LOVELETTER_LANG": "fr"})
     assert given.stderr.startswith("error: --games: must be at least 1, not 0")
 
@@ -229,7 +229,7 @@ def test_every_group_and_command_takes_lang() -> None:
     for path in every:
         result = loveletter(*path, "--lang", "fr", "--help")
         assert result.returncode == 0, (path, result.stderr)
-        assert result.stdout.startswith("Utilisation : loveletter"), (path, result.stdout)
+        assert result.stdout.startswith("Utilisation : loveletter"), (path, result.stdout)
         assert "--lang [en|fr]" in result.stdout, (path, result.stdout)
 
 
@@ -237,7 +237,7 @@ def test_every_group_and_command_takes_lang() -> None:
 def test_help_pages_are_french(command: str) -> None:
     result = loveletter(*command.split(), "--help", "--lang", "fr")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("Utilisation : loveletter")
+    assert result.stdout.startswith("Utilisation : loveletter")
     # Option names, metavars and the example JSON are not prose: set aside before the check.
     prose = re.sub(r"\b[A-Z][A-Z.]*\b|\{[^}]*\}|sqlite:\S+|postgresql:\S+", " ", result.stdout)
     assert not_french(prose, allowed=[*IDS, "locale", "cœur", "OpenSkill", "run", "Ctrl"]) == []

@@ -41,7 +41,7 @@ def test_a_log_of_several_games_is_refused_with_the_option_named(three: Path) ->
         ), en.stderr
         fr = loveletter(*command[:1], str(three), *command[1:], "--lang", "fr")
         assert fr.stderr == (
-            f"erreur : {three} contient 3 parties ; choisissez-en une avec --game (de 1 à 3, comme replay les "
+            f"erreur : {three} contient 3 parties ; choisissez-en une avec --game (de 1 à 3, comme replay les "
             "numérote)\n"
         ), fr.stderr
 
@@ -67,7 +67,7 @@ def test_game_k_past_the_last_game_names_the_count(three: Path) -> None:
     )
     fr = loveletter("explain", READER, "--game", "2", "--lang", "fr")
     assert fr.returncode == 2 and fr.stderr == (
-        f"erreur : --game 2 : {READER} n'a pas de partie 2 ; il en contient 1, la première étant la partie 1\n"
+        f"erreur : --game 2 : {READER} n'a pas de partie 2 ; il en contient 1, la première étant la partie 1\n"
     )
     zero = loveletter("show", str(three), "--game", "0")
     assert zero.returncode == 2 and zero.stderr.startswith("error: --game: must be at least 1, not 0")

@@ -31,7 +31,7 @@ def test_replay_names_the_joined_player_in_text_and_json(log: Path) -> None:
     assert text.returncode == 0, text.stderr
     assert text.stdout.startswith(f"{log} [log game 1, 2019, Alice, Bob]: verified — ")
     french = loveletter("replay", str(log), "--lang", "fr")
-    assert french.stdout.startswith(f"{log} [journal, partie 1, 2019, Alice, Bob] : vérifiée — ")
+    assert french.stdout.startswith(f"{log} [journal, partie 1, 2019, Alice, Bob] : vérifiée — ")
     report = json.loads(loveletter("replay", str(log), "--json").stdout)
     assert report["games"][0]["players"] == ["Alice", "Bob"]
 

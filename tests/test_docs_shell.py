@@ -130,7 +130,7 @@ def readme_tour(sh: Shell) -> None:
     judged = sh.run("--at 41 --move", exits=(0, 1))
     assert judged.out.startswith(("ILLEGAL", "LEGAL")[judged.code == 0] + " — Alice, after event 41"), judged
     assert "Alice is to play a card (after event 41)" in sh.run("--nearest after").out
-    assert sh.run("loveletter show game.jsonl --lang fr").out.startswith("Partie 2019 : Alice, Bob.")
+    assert sh.run("loveletter show game.jsonl --lang fr").out.startswith("Partie 2019 : Alice, Bob.")
     assert "The position is possible" in sh.run("loveletter situation").out
     assert "20 games of 2019, 4 players, seed 1" in sh.run("loveletter simulate").out
     assert "12 games of 2019, 4 players" in sh.run("loveletter tournament").out

@@ -164,8 +164,8 @@ def _messages(body: Any) -> Iterator[str]:
 
 
 def _check_french(text: str, allowed: tuple[str, ...]) -> None:
-    """`text` is French, but for the values an "attendu :" or "trouvé :" line shows (the log's data, as found)."""
-    prose = "\n".join(line.split(" : ", 1)[0] if line.startswith("    ") else line for line in text.splitlines())
+    """`text` is French, but for the values an "attendu :" or "trouvé :" line shows (the log's data, as found)."""
+    prose = "\n".join(line.split(" : ", 1)[0] if line.startswith("    ") else line for line in text.splitlines())
     assert not_french(prose, allowed=allowed) == [], text
 
 
@@ -208,7 +208,7 @@ def test_a_clean_log_reads_as_french_too(tmp_path: Path) -> None:
     text = render_text(replayed, "fr")
     assert text.count(": vérifiée — ") == 3 and "gagnant" in text
     summary = audit_text(audited, "fr").splitlines()[-1]
-    assert " : 3 parties, 3 valides, 0 invalide, " in summary and summary.endswith(" événements, 0 problème")
+    assert " : 3 parties, 3 valides, 0 invalide, " in summary and summary.endswith(" événements, 0 problème")
     for line in [text, audit_text(audited, "fr")]:
         _check_french(line, (path.name,))
 
@@ -226,7 +226,7 @@ def test_whole_games_are_told_in_french(ruleset: str, players: int, omniscient: 
     card_names = tuple(word for name in RULESETS[ruleset].names_fr.values() for word in name.split())
     for events in simulated(3, seed=4, players=players, ruleset=ruleset):
         lines = narrate(events, "fr", flagged=[3], omniscient=omniscient, names=names)
-        assert lines[0].startswith("Partie ") and any(line.startswith("Fin de la partie : ") for line in lines)
+        assert lines[0].startswith("Partie ") and any(line.startswith("Fin de la partie : ") for line in lines)
         for line in lines:
             _check_french(line, (*names, *card_names))
 
@@ -237,8 +237,8 @@ def test_the_narrator_agrees_with_several_winners_and_says_who_targets_themself(
     tie = narrate(
         [*expand(READER_QUESTION).events[:2], RoundEnded(1, "deck-out", (0, 1), None), GameEnded((0, 1))], "fr"
     )
-    assert tie[-2] == "Fin de la manche 1 (pioche épuisée) : Claire et Thibault la remportent."
-    assert tie[-1] == "Fin de la partie : Claire et Thibault gagnent."
+    assert tie[-2] == "Fin de la manche 1 (pioche épuisée) : Claire et Thibault la remportent."
+    assert tie[-1] == "Fin de la partie : Claire et Thibault gagnent."
 
 
 # -- 3. every French message written in the code -------------------------------------------------------------------
@@ -266,7 +266,7 @@ def _name(node: ast.expr) -> str:
 
 def _literals(node: ast.expr) -> Iterator[tuple[str, bool]]:
     """The French text of an expression, with each placeholder blanked out, and whether it shows a value by `!r`
-    (English quotes '…' where French wants « … »). Anything computed (a variable, a call) is not a literal."""
+    (English quotes '…' where French wants « … »). Anything computed (a variable, a call) is not a literal."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         yield node.value, False
     elif isinstance(node, ast.JoinedStr):
@@ -314,7 +314,7 @@ def test_every_french_message_in_the_code_is_french() -> None:
     for where, argument in found:
         for text, repr_used in _literals(argument):
             if repr_used:
-                wrong.append(f"{where}: {text!r} shows a value with !r: write « {{value}} » in French")
+                wrong.append(f"{where}: {text!r} shows a value with !r: write « {{value}} » in French")
             unknown = not_french(text)
             if unknown:
                 wrong.append(f"{where}: {text!r}: {unknown}")

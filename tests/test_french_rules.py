@@ -2,11 +2,11 @@
 
 (a) Every rule's French text is French (`tests.french.not_french`) and follows French typography.
 (b) Every `RuleViolation(code, rule_id, en, fr)` and every `Text(en, fr)` written in core/ is read from the source
-    (placeholders removed): its French is French, differs from its English, never puts « de », « que », « d' » or
-    « qu' » by hand before a placeholder (a player's name needs `de()` / `que()` for elision), and never shows a
+    (placeholders removed): its French is French, differs from its English, never puts « de », « que », « d' » or
+    « qu' » by hand before a placeholder (a player's name needs `de()` / `que()` for elision), and never shows a
     Python repr ('…') outside guillemets.
 (c) Real refusals, produced through `decide` for players named Alice, Hugo, Émile and Bob, read as a French
-    speaker would write them (« au tour d'Alice », « d'Émile »); the expected sentences are written out by hand.
+    speaker would write them (« au tour d'Alice », « d'Émile »); the expected sentences are written out by hand.
 """
 
 from __future__ import annotations
@@ -142,14 +142,14 @@ def test_no_hand_made_elision_before_a_placeholder(message: Message) -> None:
         if isinstance(before, ast.Constant) and isinstance(after, ast.FormattedValue):
             text = str(before.value)
             assert not re.search(r"(?:^|[\s(])(?:de|que) $", text, re.IGNORECASE), (
-                f"{message.where}: « {text}{{…}} »: use de() / que()"
+                f"{message.where}: « {text}{{…}} »: use de() / que()"
             )
             assert not re.search(r"(?:^|[\s(])(?:d|qu)['’]$", text, re.IGNORECASE), (
-                f"{message.where}: « {text}{{…}} »: use de() / que()"
+                f"{message.where}: « {text}{{…}} »: use de() / que()"
             )
             # A Python repr ('…') is the English's business; the French quotes a value with « ».
             if after.conversion == ord("r"):
-                assert text.endswith("« "), f"{message.where}: a repr in the French outside « »"
+                assert text.endswith("« "), f"{message.where}: a repr in the French outside « »"
 
 
 # -- (c) real refusals -------------------------------------------------------------------------------------------
@@ -182,7 +182,7 @@ def test_out_of_turn_elides_before_a_vowel_and_a_mute_h() -> None:
     assert refusal(game.state, PlayCard(3, B, 2)).message("fr") == "c'est au tour d'Émile, pas de Bob"
     assert (
         refusal(game.state, PlayCard(2, CO)).message("fr")
-        == "Émile n'a pas la Comtesse en main (sa main : le Prêtre et le Baron)"
+        == "Émile n'a pas la Comtesse en main (sa main : le Prêtre et le Baron)"
     )
     assert refusal(game.state, PlayCard(2, PR, 2)).message("fr") == "le Prêtre doit cibler un autre joueur que vous"
 
@@ -211,13 +211,13 @@ def test_a_seat_seed_given_twice() -> None:
 def test_the_wrong_first_player_and_a_seat_without_a_player() -> None:
     named = table(first_player=0)
     v = refusal(named.state, explicit_deal(named.state, [G, PR, B, H], first_player=3))
-    assert v.message("fr") == "Bob ne peut pas commencer cette manche (premier joueur désigné : Alice)"
+    assert v.message("fr") == "Bob ne peut pas commencer cette manche (premier joueur désigné : Alice)"
     assert v.message("en") == "Bob may not start this round (named: Alice)"
     drawn = table(first_player=None)
     v = refusal(drawn.state, explicit_deal(drawn.state, [G, PR, B, H], first_player=7))
     assert v.message("fr") == (
         "le siège 7 ne peut pas commencer cette manche "
-        "(tirage au sort parmi tous les joueurs : Alice, Hugo, Émile, Bob)"
+        "(tirage au sort parmi tous les joueurs : Alice, Hugo, Émile, Bob)"
     )
     assert v.message("en") == "seat 7 may not start this round (random: Alice, Hugo, Émile, Bob)"
 
@@ -257,18 +257,18 @@ def test_a_plural_card_name_agrees_with_its_verb() -> None:
 def test_an_invalid_rule_option_is_told_in_french() -> None:
     v = refusal(INITIAL, StartGame("2019", PLAYERS, {"tie_2012": "tous"}))
     assert v.message("fr") == (
-        "option de règle invalide : l'option tie_2012 doit valoir « nobody » ou « all », et non « tous »"
+        "option de règle invalide : l'option tie_2012 doit valoir « nobody » ou « all », et non « tous »"
     )
     v = refusal(INITIAL, StartGame("2019", PLAYERS, {"egalite": "all"}))
-    assert v.message("fr") == "option de règle invalide : l'option « egalite » n'existe pas"
+    assert v.message("fr") == "option de règle invalide : l'option « egalite » n'existe pas"
     v = refusal(INITIAL, StartGame("2012", (*PLAYERS, "Zoé"), {}))
-    assert v.message("fr") == "le jeu de règles « 2012 » se joue entre 2 et 4 joueurs, pas à 5"
+    assert v.message("fr") == "le jeu de règles « 2012 » se joue entre 2 et 4 joueurs, pas à 5"
 
 
 def test_a_prince_with_no_target_in_the_original_edition() -> None:
     game = table("2012")
     game.deal([P, G, PR, B], [G])
     v = refusal(game.state, PlayCard(0, P))
-    assert v.message("fr") == "le Prince Arnaud doit cibler un joueur : il existe une cible valide"
+    assert v.message("fr") == "le Prince Arnaud doit cibler un joueur : il existe une cible valide"
     v = refusal(game.state, PlayCard(0, G, 1, C))
-    assert v.message("fr") == "le Chancelier n'est pas une carte du jeu de règles « 2012 »"
+    assert v.message("fr") == "le Chancelier n'est pas une carte du jeu de règles « 2012 »"

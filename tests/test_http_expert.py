@@ -313,7 +313,7 @@ def test_an_analysis_over_http_is_the_command_lines_json(server: Server, one_gam
     french = analysed(server.base, {"log": text, "seat": 1, "budget": 2, "lang": "fr"})["analysis"]
     ran = loveletter("analyse", str(one_game), "--seat", "1", "--budget", "2", "--lang", "fr", "--json")
     assert {**french, "file": None} == {**orjson.loads(ran.stdout), "file": None}
-    assert french["model"].startswith("Modèle : ")
+    assert french["model"].startswith("Modèle : ")
 
 
 def test_a_finished_game_of_this_server_is_analysed_by_its_id(server: Server, tmp_path: Path) -> None:
@@ -383,7 +383,9 @@ def test_an_analysis_cancelled_stops_after_the_decision_it_reviews(server: Serve
     total and with no review, and stays so; an unknown job is a 404."""
     text = one_game.read_text()
     with client(server.base) as c:
-        started = c.post("/analyses", json={"log": text, "budget": 200})  # a decision or more a second: far from done
+        # 30 worlds a move: the whole game's review takes seconds, the cancel comes within milliseconds (at 200, the
+        # first decision alone, widened up to 32 times where in doubt, took 40 s of a busy suite)
+        started = c.post("/analyses", json={"log": text, "budget": 30})
         assert started.status_code == 202, started.text
         job = started.json()
         asked = c.delete(job["url"])

@@ -25,7 +25,7 @@ KIND = Kind(
     keep_seconds=float("inf"),
     busy=lambda waiting: Refusal("busy", Text(f"{waiting} jobs", f"{waiting} tâches")),
     missing=lambda job_id: Refusal("not_found", Text(f"no {job_id}", f"pas de {job_id}")),
-    failed=lambda exc: Text(f"failed: {exc}", f"échec : {exc}"),
+    failed=lambda exc: Text(f"failed: {exc}", f"échec : {exc}"),
 )
 
 
@@ -153,7 +153,7 @@ def test_a_job_that_raises_says_why_in_its_kinds_words() -> None:
         return job
 
     job = asyncio.run(scenario())
-    assert job.status == "failed" and job.failed == Text("failed: no such deck", "échec : no such deck")
+    assert job.status == "failed" and job.failed == Text("failed: no such deck", "échec : no such deck")
     assert KINDS["analysis"].failed(Busy("background")).en == "the server is too busy to finish this analysis"
     assert KINDS["simulation"].failed(Busy("background")).en == "the simulation failed: background"
 

@@ -42,8 +42,8 @@ def test_a_deal_holding_a_number_names_it_in_both_languages() -> None:
     assert (v.code, v.rule_id) == ("invalid_deal", "setup.deal")
     assert v.en == "the deal is not the 2019 deck (extra: 7 × 1, missing: Guard × 1)"
     assert v.fr == (
-        "la distribution ne correspond pas au paquet du jeu de règles « 2019 » (cartes en trop : « 7 » × 1 ; "
-        "cartes manquantes : Garde × 1)"
+        "la distribution ne correspond pas au paquet du jeu de règles « 2019 » (cartes en trop : « 7 » × 1 ; "
+        "cartes manquantes : Garde × 1)"
     )
 
 
@@ -81,8 +81,8 @@ def test_a_deal_holding_the_string_of_a_card_is_not_that_card() -> None:
     assert (v.code, v.rule_id) == ("invalid_deal", "setup.deal")
     assert v.en == "the deal is not the 2019 deck (extra: 'guard' × 1, missing: Guard × 1)"
     assert v.fr == (
-        "la distribution ne correspond pas au paquet du jeu de règles « 2019 » (cartes en trop : « guard » × 1 ; "
-        "cartes manquantes : Garde × 1)"
+        "la distribution ne correspond pas au paquet du jeu de règles « 2019 » (cartes en trop : « guard » × 1 ; "
+        "cartes manquantes : Garde × 1)"
     )
 
 
@@ -97,11 +97,11 @@ def test_a_move_naming_the_string_of_a_card_is_refused_not_misread() -> None:
         v = _refused(game.state, PlayCard(0, given))  # type: ignore[arg-type]
         assert (v.code, v.rule_id) == ("card_not_in_hand", "turn.play-from-hand")
         assert v.en == f"Ann does not hold {given!r} (Ann holds the Guard and the Handmaid)"
-        assert v.fr == f"Ann n'a pas « {given} » en main (sa main : le Garde et la Servante)"
+        assert v.fr == f"Ann n'a pas « {given} » en main (sa main : le Garde et la Servante)"
     v = _refused(game.state, PlayCard(0, K))  # a real card Ann does not hold is named as a card
     assert (v.en, v.fr) == (
         "Ann does not hold the King (Ann holds the Guard and the Handmaid)",
-        "Ann n'a pas le Roi en main (sa main : le Garde et la Servante)",
+        "Ann n'a pas le Roi en main (sa main : le Garde et la Servante)",
     )
     v = _refused(game.state, PlayCard(0, G, 1, "priest"))  # type: ignore[arg-type]
     assert (v.code, v.rule_id, v.en) == (

@@ -83,7 +83,7 @@ TITLES = {
     "2012": ("Love Letter (original edition, 16 cards)", "Love Letter (édition originale, 16 cartes)"),
     "princess-princess": (
         "Love Letter: Princess Princess (themed 2019 edition)",
-        "Love Letter : Princesse Princesse (édition thématique de 2019)",
+        "Love Letter : Princesse Princesse (édition thématique de 2019)",
     ),
 }
 
@@ -155,7 +155,7 @@ def test_a_guard_option_value_it_does_not_take_names_the_option_and_its_values()
     with pytest.raises(BilingualError) as raised:
         Options.from_dict({"guard_unknown": "maybe"})
     assert raised.value.message("en") == "guard_unknown must be one of refuse, miss, not 'maybe'"
-    assert raised.value.message("fr") == "l'option guard_unknown doit valoir « refuse » ou « miss », et non « maybe »"
+    assert raised.value.message("fr") == "l'option guard_unknown doit valoir « refuse » ou « miss », et non « maybe »"
 
 
 # -- the rule table and a refusal ---------------------------------------------------------------------------------

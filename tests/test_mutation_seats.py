@@ -62,7 +62,7 @@ def test_the_deal_names_every_seat_still_open() -> None:
         "seats_open",
         "lobby.deal",
         "seats still open: 1, 2; the game is dealt once every seat is taken",
-        "sièges encore ouverts : 1, 2 ; la partie n'est distribuée qu'une fois tous les sièges pris",
+        "sièges encore ouverts : 1, 2 ; la partie n'est distribuée qu'une fois tous les sièges pris",
     )
 
 

@@ -85,7 +85,7 @@ def test_more_copies_than_the_deck_holds_are_named_in_card_order() -> None:
         "impossible_position",
         "position.possible",
         "more copies than the 2012 deck holds: king, princess",
-        "plus d'exemplaires que le paquet « 2012 » n'en compte : king, princess",
+        "plus d'exemplaires que le paquet « 2012 » n'en compte : king, princess",
     )
 
 
@@ -95,23 +95,23 @@ def test_the_unwritten_cards_must_fill_the_unknown_places_exactly() -> None:
         "impossible_position",
         "position.possible",
         "the 2019 deck leaves 17 cards not written for 16 unknown places",
-        "le paquet « 2019 » laisse 17 cartes non écrites pour 16 places inconnues",
+        "le paquet « 2019 » laisse 17 cartes non écrites pour 16 places inconnues",
     )
     # 2012, fifteen written: one card left, one place too many.
     written = [G, G, G, G, G, PR, PR, B, B, H, H, P, P, K, CO]
     assert _refusal(R2012, written, 2, [2, 1], [False, False], 0)[2:] == (
         "the 2012 deck leaves 1 card not written for 2 unknown places",
-        "le paquet « 2012 » laisse 1 carte non écrite pour 2 places inconnues",
+        "le paquet « 2012 » laisse 1 carte non écrite pour 2 places inconnues",
     )
     assert _refusal(R2012, written, 0, [2, 1], [False, False], 0)[2:] == (
         "the 2012 deck leaves 1 card not written for 0 unknown places",  # English: zero takes the plural
-        "le paquet « 2012 » laisse 1 carte non écrite pour 0 place inconnue",  # French: zero takes the singular
+        "le paquet « 2012 » laisse 1 carte non écrite pour 0 place inconnue",  # French: zero takes the singular
     )
     assert check_position(R2012, written, 1, [2, 1], [False, False], 0) == Counter({PS: 1})
     # Fourteen written (the Countess not): two cards left for one place.
     assert _refusal(R2012, written[:-1], 1, [2, 1], [False, False], 0)[2:] == (
         "the 2012 deck leaves 2 cards not written for 1 unknown place",
-        "le paquet « 2012 » laisse 2 cartes non écrites pour 1 place inconnue",
+        "le paquet « 2012 » laisse 2 cartes non écrites pour 1 place inconnue",
     )
 
 

@@ -37,7 +37,7 @@ def test_the_2012_discard_sums_that_broke_a_tie_are_told() -> None:
     (end,) = [line for line in story("2012-tie-discard-sums.json", "en") if line.startswith("End of round")]
     assert end.endswith("Discard sums: Alice 13, Bob 17.") and "Bob won" in end
     (fin,) = [line for line in story("2012-tie-discard-sums.json", "fr") if line.startswith("Fin de la manche")]
-    assert fin.endswith("Sommes des défausses : Alice 13, Bob 17.")
+    assert fin.endswith("Sommes des défausses : Alice 13, Bob 17.")
 
 
 def told(extra: list[object], lang: str, omniscient: bool = False) -> list[str]:

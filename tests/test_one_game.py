@@ -51,7 +51,7 @@ def refusal(source: Any, called: Text | str = THE_LOG) -> NotOneGame:
 def test_a_log_of_two_games_is_refused_naming_the_source_and_the_count() -> None:
     error = refusal(simulated(2), "games.jsonl")
     assert error.message("en") == "games.jsonl holds 2 games; one game is read at a time"
-    assert error.message("fr") == "games.jsonl contient 2 parties ; une seule partie est lue à la fois"
+    assert error.message("fr") == "games.jsonl contient 2 parties ; une seule partie est lue à la fois"
     assert refusal(simulated(2)).message("fr").startswith("le journal contient 2 parties")
     assert error.kind == "value_error"
 

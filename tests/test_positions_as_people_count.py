@@ -1,4 +1,4 @@
-"""Positions as people count them: `--at` takes "round 2, Bob's third turn" (or « manche 2, 3e tour de Bob »,
+"""Positions as people count them: `--at` takes "round 2, Bob's third turn" (or « manche 2, 3e tour de Bob »,
 "round 2, turn 5") as well as an event number, and reports say where a problem stands that way."""
 
 from __future__ import annotations
@@ -70,6 +70,6 @@ def test_explain_and_replay_speak_of_rounds_and_turns(tmp_path: Path) -> None:
     path = tmp_path / "t.json"
     path.write_text(json.dumps(doc))
     text = loveletter("replay", str(path), "--lang", "fr").stdout
-    assert "infraction dans $.rounds[0].turns[1] (manche 1, premier tour de Claire) : [target.protected]" in text
+    assert "infraction dans $.rounds[0].turns[1] (manche 1, premier tour de Claire) : [target.protected]" in text
     report = json.loads(loveletter("replay", str(path), "--json").stdout)
     assert report["games"][0]["problems"][0]["position"] == "round 1, Claire's first turn"

@@ -255,15 +255,15 @@ def test_every_refusal_core_can_raise_has_a_row() -> None:
 # in any message fails here.
 T0_DEADLINE = T0 + 30_000
 WHOLE: dict[str, tuple[str, str]] = {
-    "not a command": ("unknown command 'deal me in'", "commande inconnue : « 'deal me in' »"),
+    "not a command": ("unknown command 'deal me in'", "commande inconnue : « 'deal me in' »"),
     "a game created twice": ("this game has already been created", "cette partie a déjà été créée"),
     "an unknown ruleset": (
         "unknown ruleset '1999'; known rulesets: 2019, 2019-classic, 2012, princess-princess",
-        "jeu de règles inconnu : « 1999 » ; jeux de règles connus : 2019, 2019-classic, 2012, princess-princess",
+        "jeu de règles inconnu : « 1999 » ; jeux de règles connus : 2019, 2019-classic, 2012, princess-princess",
     ),
     "five players in 2012": (
         "2012 is played by 2 to 4 players, not 5",
-        "le jeu de règles « 2012 » se joue entre 2 et 4 joueurs, pas à 5",
+        "le jeu de règles « 2012 » se joue entre 2 et 4 joueurs, pas à 5",
     ),
     "two players named alike": (
         "player names must be distinct and not empty",
@@ -271,7 +271,7 @@ WHOLE: dict[str, tuple[str, str]] = {
     ),
     "a commitment that is no digest": (
         "a seed commitment is a SHA-256 digest: 64 lowercase hex digits",
-        "un engagement de graine est un condensé SHA-256 : 64 chiffres hexadécimaux minuscules",
+        "un engagement de graine est un condensé SHA-256 : 64 chiffres hexadécimaux minuscules",
     ),
     "a first player nobody is": (
         "the first player must be a seat from 0 to 1",
@@ -279,7 +279,7 @@ WHOLE: dict[str, tuple[str, str]] = {
     ),
     "a rule option off the list": (
         "invalid rule option: tie_2012 must be one of nobody, all, not 'maybe'",
-        "option de règle invalide : l'option tie_2012 doit valoir « nobody » ou « all », et non « maybe »",
+        "option de règle invalide : l'option tie_2012 doit valoir « nobody » ou « all », et non « maybe »",
     ),
     "a seed before any game": ("no game has been created yet", "aucune partie n'a encore été créée"),
     "a seed from no seat": ("there is no seat 9", "il n'y a pas de siège 9"),
@@ -303,20 +303,20 @@ WHOLE: dict[str, tuple[str, str]] = {
     "a deal before any game": ("no game has been created yet", "aucune partie n'a encore été créée"),
     "a deal in the middle of a round": (
         "a round is in progress: the next deal comes when it ends",
-        "une manche est en cours : la prochaine distribution aura lieu à sa fin",
+        "une manche est en cours : la prochaine distribution aura lieu à sa fin",
     ),
     # 18 Guards dealt: 12 more than the 6 of the deck, and every other card of the 2019 deck missing, in the
     # deck's order (Spy first).
     "a deal that is not the deck": (
         "the deal is not the 2019 deck (extra: Guard × 12, missing: Spy × 2, Priest × 2, Baron × 2, Handmaid × 2, "
         "Prince × 2, Chancellor × 2, King × 1, Countess × 1, Princess × 1)",
-        "la distribution ne correspond pas au paquet du jeu de règles « 2019 » (cartes en trop : Garde × 12 ; "
-        "cartes manquantes : Espionne × 2, Prêtre × 2, Baron × 2, Servante × 2, Prince × 2, Chancelier × 2, "
+        "la distribution ne correspond pas au paquet du jeu de règles « 2019 » (cartes en trop : Garde × 12 ; "
+        "cartes manquantes : Espionne × 2, Prêtre × 2, Baron × 2, Servante × 2, Prince × 2, Chancelier × 2, "
         "Roi × 1, Comtesse × 1, Princesse × 1)",
     ),
     "a first player other than the named one": (
         "Bob may not start this round (named: Ann)",
-        "Bob ne peut pas commencer cette manche (premier joueur désigné : Ann)",
+        "Bob ne peut pas commencer cette manche (premier joueur désigné : Ann)",
     ),
     "a move after the game's end": ("the game is over", "la partie est terminée"),
     "a Chancellor's return with none pending": (
@@ -328,7 +328,7 @@ WHOLE: dict[str, tuple[str, str]] = {
     # Ann was dealt the Guard and drew the Handmaid.
     "a card not in hand": (
         "Ann does not hold the King (Ann holds the Guard and the Handmaid)",
-        "Ann n'a pas le Roi en main (sa main : le Garde et la Servante)",
+        "Ann n'a pas le Roi en main (sa main : le Garde et la Servante)",
     ),
     "the King beside the Countess": (
         "holding the Countess with the King, you must play the Countess",
@@ -350,7 +350,7 @@ WHOLE: dict[str, tuple[str, str]] = {
     ),
     "a 2012 Guard naming the Chancellor": (
         "the Chancellor is not a card of the 2012 ruleset",
-        "le Chancelier n'est pas une carte du jeu de règles « 2012 »",
+        "le Chancelier n'est pas une carte du jeu de règles « 2012 »",
     ),
     # Ann kept the Guard, played the Chancellor and drew the Handmaid and the Baron.
     "a return that is not the hand": (
@@ -365,7 +365,7 @@ WHOLE: dict[str, tuple[str, str]] = {
     "a card during the Chancellor's decision": (
         "Ann must first finish the Chancellor: keep one of the Guard, the Handmaid and the Baron and put the other "
         "2 cards on the bottom of the deck",
-        "Ann doit d'abord terminer le Chancelier : garder une carte parmi le Garde, la Servante et le Baron et "
+        "Ann doit d'abord terminer le Chancelier : garder une carte parmi le Garde, la Servante et le Baron et "
         "placer les 2 autres sous la pioche",
     ),
     "a Handmaid with a target": ("the Handmaid chooses nobody", "la Servante ne cible personne"),
@@ -375,11 +375,11 @@ WHOLE: dict[str, tuple[str, str]] = {
     ),
     "a Guard with no target while one exists": (
         "the Guard must choose a player: a legal target exists",
-        "le Garde doit cibler un joueur : il existe une cible valide",
+        "le Garde doit cibler un joueur : il existe une cible valide",
     ),
     "a Prince with no target": (
         "the Prince must choose a player: a legal target exists",
-        "le Prince doit cibler un joueur : il existe une cible valide",
+        "le Prince doit cibler un joueur : il existe une cible valide",
     ),
     "an open seat that is no seat": (
         "open seats are distinct seats from 0 to 1",
@@ -389,16 +389,16 @@ WHOLE: dict[str, tuple[str, str]] = {
     "a name already at the table": ("Ann is already at this table", "Ann est déjà à cette table"),
     "a join after the deal": (
         "the game has been dealt: its seats can no longer be taken",
-        "la partie a été distribuée : ses sièges ne peuvent plus être pris",
+        "la partie a été distribuée : ses sièges ne peuvent plus être pris",
     ),
     "a deal with a seat open": (
         "seats still open: 2; the game is dealt once every seat is taken",
-        "sièges encore ouverts : 2 ; la partie n'est distribuée qu'une fois tous les sièges pris",
+        "sièges encore ouverts : 2 ; la partie n'est distribuée qu'une fois tous les sièges pris",
     ),
     # A week is the longest turn clock: 7 × 24 × 3600 seconds.
     "a clock with one setting": (
         "a turn clock needs turn_seconds (1 to 604800) and on_timeout (bot or resign), or neither",
-        "une pendule demande « turn_seconds » (de 1 à 604800) et « on_timeout » (« bot » ou « resign »), "
+        "une pendule demande « turn_seconds » (de 1 à 604800) et « on_timeout » (« bot » ou « resign »), "
         "ou ni l'un ni l'autre",
     ),
     "a clock for a seat with nothing to decide": (
@@ -413,7 +413,7 @@ WHOLE: dict[str, tuple[str, str]] = {
     # The clock started at T0 with 30 seconds: the deadline is T0 + 30,000 ms, and the timeout came 1 ms before.
     "a timeout before the deadline": (
         f"Ann's deadline is {T0_DEADLINE}: a timeout at {T0_DEADLINE - 1} is too early",
-        f"l'échéance d'Ann est {T0_DEADLINE} : un dépassement à {T0_DEADLINE - 1} est prématuré",
+        f"l'échéance d'Ann est {T0_DEADLINE} : un dépassement à {T0_DEADLINE - 1} est prématuré",
     ),
     "a time earlier than the last one": (
         f"time {T0 - 1} is earlier than the last time recorded ({T0})",
@@ -421,7 +421,7 @@ WHOLE: dict[str, tuple[str, str]] = {
     ),
     "a resignation before the deal": (
         "the game has not been dealt yet: there is nothing to resign from (the organiser may abort it)",
-        "la partie n'a pas encore été distribuée : il n'y a rien à abandonner (l'organisateur peut l'annuler)",
+        "la partie n'a pas encore été distribuée : il n'y a rien à abandonner (l'organisateur peut l'annuler)",
     ),
     "a second resignation": ("Bob has already left the game", "Bob a déjà quitté la partie"),
     "a move by a seat that left": (
@@ -436,11 +436,11 @@ WHOLE: dict[str, tuple[str, str]] = {
     ),
     "a join at the seats' deadline": (
         f"the open seats expired at {T0 + 60_000}: seat 1 can no longer be taken",
-        f"les sièges ouverts ont expiré à {T0 + 60_000} : le siège 1 ne peut plus être pris",
+        f"les sièges ouverts ont expiré à {T0 + 60_000} : le siège 1 ne peut plus être pris",
     ),
     "seats expired before their deadline": (
         f"the open seats expire at {T0 + 60_000}: not yet at {T0 + 59_999}",
-        f"les sièges ouverts expirent à {T0 + 60_000} : pas encore à {T0 + 59_999}",
+        f"les sièges ouverts expirent à {T0 + 60_000} : pas encore à {T0 + 59_999}",
     ),
     "seats expired in a game with none open": (
         "this game has no open seat waiting for a deadline",
@@ -535,7 +535,7 @@ WHOLE.update(
         "a card while one drawn card waits to be returned": (
             "Ann must first finish the Chancellor: keep one of the Guard and the Handmaid and put the other 1 card "
             "on the bottom of the deck",
-            "Ann doit d'abord terminer le Chancelier : garder une carte parmi le Garde et la Servante et placer "
+            "Ann doit d'abord terminer le Chancelier : garder une carte parmi le Garde et la Servante et placer "
             "l'autre sous la pioche",
         ),
         "Bob's card during Ann's Chancellor": (
@@ -544,7 +544,7 @@ WHOLE.update(
         ),
         "a first player who is no seat": (
             "seat 7 may not start this round (random: Ann, Bob)",
-            "le siège 7 ne peut pas commencer cette manche (tirage au sort parmi tous les joueurs : Ann, Bob)",
+            "le siège 7 ne peut pas commencer cette manche (tirage au sort parmi tous les joueurs : Ann, Bob)",
         ),
         "the Prince beside the Countess": (
             "holding the Countess with the Prince, you must play the Countess",
@@ -557,11 +557,11 @@ WHOLE.update(
         "Bob's return during Ann's Chancellor": ("it is Ann's turn, not Bob's", "c'est au tour d'Ann, pas de Bob"),
         "a first player one past the last seat": (
             "seat 2 may not start this round (random: Ann, Bob)",
-            "le siège 2 ne peut pas commencer cette manche (tirage au sort parmi tous les joueurs : Ann, Bob)",
+            "le siège 2 ne peut pas commencer cette manche (tirage au sort parmi tous les joueurs : Ann, Bob)",
         ),
         "a first player other than the round's winner": (
             "Bob may not start this round (previous-winner: Ann)",
-            "Bob ne peut pas commencer cette manche (vainqueur de la manche précédente : Ann)",
+            "Bob ne peut pas commencer cette manche (vainqueur de la manche précédente : Ann)",
         ),
         # A plural name takes a plural verb, and a character's own name no article in English.
         "Princesses Amira & Sadie with a target": (
@@ -575,7 +575,7 @@ WHOLE.update(
         "three hands for two players": ("3 hands for 2 players", "3 mains pour 2 joueurs"),
         "one hand and one face-up card for two players": (
             "1 hand for 2 players; 1 face-up card where 3 are set aside face up",
-            "1 main pour 2 joueurs ; 1 carte face visible, alors que la mise en place en prévoit 3",
+            "1 main pour 2 joueurs ; 1 carte face visible, alors que la mise en place en prévoit 3",
         ),
         "no face-up card for two players": (
             "0 face-up cards where 3 are set aside face up",
@@ -587,14 +587,14 @@ WHOLE.update(
         ),
         "a deal with a card that is no card": (
             "the deal is not the 2019 deck (extra: 'joker' × 1, missing: Guard × 1)",
-            "la distribution ne correspond pas au paquet du jeu de règles « 2019 » (cartes en trop : « joker » × 1 ; "
-            "cartes manquantes : Garde × 1)",
+            "la distribution ne correspond pas au paquet du jeu de règles « 2019 » (cartes en trop : « joker » × 1 ; "
+            "cartes manquantes : Garde × 1)",
         ),
         # The deck's last card, the Princess, is left out: nothing extra, one missing.
         "a deal one card short": (
             "the deal is not the 2019 deck (extra: none, missing: Princess × 1)",
-            "la distribution ne correspond pas au paquet du jeu de règles « 2019 » (cartes en trop : aucune ; "
-            "cartes manquantes : Princesse × 1)",
+            "la distribution ne correspond pas au paquet du jeu de règles « 2019 » (cartes en trop : aucune ; "
+            "cartes manquantes : Princesse × 1)",
         ),
         "a seed from the seat after the last": ("there is no seat 2", "il n'y a pas de siège 2"),
         "a seed that is not lowercase hex": (
@@ -637,17 +637,17 @@ WHOLE.update(
         ),
         "a turn clock of no time": (
             "a turn clock needs turn_seconds (1 to 604800) and on_timeout (bot or resign), or neither",
-            "une pendule demande « turn_seconds » (de 1 à 604800) et « on_timeout » (« bot » ou « resign »), "
+            "une pendule demande « turn_seconds » (de 1 à 604800) et « on_timeout » (« bot » ou « resign »), "
             "ou ni l'un ni l'autre",
         ),
         "a turn clock over a week": (
             "a turn clock needs turn_seconds (1 to 604800) and on_timeout (bot or resign), or neither",
-            "une pendule demande « turn_seconds » (de 1 à 604800) et « on_timeout » (« bot » ou « resign »), "
+            "une pendule demande « turn_seconds » (de 1 à 604800) et « on_timeout » (« bot » ou « resign »), "
             "ou ni l'un ni l'autre",
         ),
         "a turn clock that waits on a timeout": (
             "a turn clock needs turn_seconds (1 to 604800) and on_timeout (bot or resign), or neither",
-            "une pendule demande « turn_seconds » (de 1 à 604800) et « on_timeout » (« bot » ou « resign »), "
+            "une pendule demande « turn_seconds » (de 1 à 604800) et « on_timeout » (« bot » ou « resign »), "
             "ou ni l'un ni l'autre",
         ),
         "an empty name for an open seat": (
@@ -660,11 +660,11 @@ WHOLE.update(
         ),
         "a rule option nobody knows": (
             "invalid rule option: unknown rule option(s): deck",
-            "option de règle invalide : l'option « deck » n'existe pas",
+            "option de règle invalide : l'option « deck » n'existe pas",
         ),
         "two rule options nobody knows": (
             "invalid rule option: unknown rule option(s): deck, speed",
-            "option de règle invalide : les options « deck », « speed » n'existent pas",
+            "option de règle invalide : les options « deck », « speed » n'existent pas",
         ),
     }
 )

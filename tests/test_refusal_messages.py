@@ -28,7 +28,7 @@ def test_turn_play_from_hand__the_refusal_names_the_player_and_their_hand() -> N
     v = refusal(game.state, PlayCard(0, K, 1))
     assert (v.code, v.rule_id) == ("card_not_in_hand", "turn.play-from-hand")
     assert v.en == "Ann does not hold the King (Ann holds the Guard and the Handmaid)"
-    assert v.fr == "Ann n'a pas le Roi en main (sa main : le Garde et la Servante)"
+    assert v.fr == "Ann n'a pas le Roi en main (sa main : le Garde et la Servante)"
 
 
 def test_chancellor_pending__your_own_decision_says_what_is_pending() -> None:

@@ -106,7 +106,7 @@ def test_the_princess_thrown_away_loses_the_round_and_is_a_blunder(deal: int) ->
     assert e["round_drop"] >= 0.40 and e["round_drop"] == pytest.approx(max(m["round"] for m in e["moves"]))
     assert e["drop"] < e["round_drop"]  # the game alone said less: from an inaccuracy up, by the favors held
     assert "blunder: loses the round (−" in _render(e, "en", BUDGET)
-    assert "gaffe : perd la manche (−" in _render(entry_at(events, at, BUDGET, 0, "fr"), "fr", BUDGET)
+    assert "gaffe : perd la manche (−" in _render(entry_at(events, at, BUDGET, 0, "fr"), "fr", BUDGET)
 
 
 @pytest.mark.parametrize("deal", [0, 1, 2, 3])
@@ -132,7 +132,7 @@ def test_a_baron_with_the_lower_card_against_a_known_hand_is_named_and_a_blunder
     assert e["verdict"] == "blunder" and e["by"] == "round" and not e["uncertain"]
     said = _render(entry_at(events, at, BUDGET, 0, "fr"), "fr", BUDGET)
     assert said.startswith("manche 1, deuxième tour d'Ann (après l'événement")
-    assert "Baron sur Bob — gaffe : perd la manche (−100,0 points de la manche" in said
+    assert "Baron sur Bob — gaffe : perd la manche (−100,0 points de la manche" in said
     assert "Bob a le Prince, qui bat le Garde restant en main, et ce siège le savait" in said
 
 

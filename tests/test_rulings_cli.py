@@ -23,15 +23,15 @@ def test_explain_illegal_prince_on_the_protected_player_in_french_exits_1() -> N
     assert result.returncode == 1, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == (
-        "ILLÉGAL — Claire, après l'événement 5 (manche 1, premier tour de Claire) : la Servante protège Thibault, "
+        "ILLÉGAL — Claire, après l'événement 5 (manche 1, premier tour de Claire) : la Servante protège Thibault, "
         "qui ne peut pas être la cible d'un autre joueur"
     )
     assert lines[1].startswith("  [target.protected] Un joueur protégé par la Servante")
     assert lines[2] == (
-        "  sources : Décisions §5 ; Love Letter (2019), règles françaises ; Love Letter (2019), règles anglaises ; "
+        "  sources : Décisions §5 ; Love Letter (2019), règles françaises ; Love Letter (2019), règles anglaises ; "
         "une page web de règles pour l'édition 2019, avec la question d'un lecteur"
     )
-    assert lines[-1] == "  coups légaux : Princesse ; Prince sur Claire"
+    assert lines[-1] == "  coups légaux : Princesse ; Prince sur Claire"
     assert result.stderr == ""
 
 
@@ -115,13 +115,13 @@ def test_show_tells_the_reader_question_in_french() -> None:
     result = loveletter("show", READER, "--lang", "fr")
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
-        "Partie 2019 (scénario) : Claire, Thibault.",
-        "Manche 1 : Thibault commence. Cartes face visible : le Garde, le Garde, le Prêtre.",
+        "Partie 2019 (scénario) : Claire, Thibault.",
+        "Manche 1 : Thibault commence. Cartes face visible : le Garde, le Garde, le Prêtre.",
         "Manche 1, tour 1 — Thibault joue la Servante.",
         "Manche 1, tour 2 — Claire joue le Prince en se désignant.",
         "    Claire défausse la Princesse.",
         "    Claire quitte la manche — Princesse défaussée.",
-        "Fin de la manche 1 (dernier en lice) : Thibault la remporte. Carte mise de côté : le Roi.",
+        "Fin de la manche 1 (dernier en lice) : Thibault la remporte. Carte mise de côté : le Roi.",
         "    Thibault gagne un pion Faveur (manche gagnée).",
     ]
 
@@ -166,7 +166,7 @@ def test_show_and_explain_read_a_simulated_jsonl_log(tmp_path: Path) -> None:
     story = loveletter("show", str(log), "--lang", "fr")
     assert story.returncode == 0, story.stderr
     lines = story.stdout.splitlines()
-    assert lines[0].startswith("Partie 2019 : ") and lines[-2].startswith("Fin de la partie : ")
+    assert lines[0].startswith("Partie 2019 : ") and lines[-2].startswith("Fin de la partie : ")
     assert lines[-1].startswith("L'arbitre révèle sa graine")
     assert any(line.startswith("Manche 1, tour 1 — ") for line in lines)
     view = json.loads(loveletter("show", str(log), "--at", "4", "--seat", "0").stdout)

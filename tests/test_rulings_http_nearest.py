@@ -80,8 +80,8 @@ def test_inside_a_move_the_answer_names_the_nearest_decisions(server: Server) ->
         },
     }
     fr = ask(server, 41, Accept_Language="fr").json()  # a problem's language, as every 422 of the route
-    assert fr["detail"].startswith("« at » : personne n'a la main après l'événement 41 (manche 2, deuxième tour ")
-    assert fr["nearest"]["before"]["text"] == "manche 2, deuxième tour de Bob : Bob doit jouer une carte"
+    assert fr["detail"].startswith("« at » : personne n'a la main après l'événement 41 (manche 2, deuxième tour ")
+    assert fr["nearest"]["before"]["text"] == "manche 2, deuxième tour de Bob : Bob doit jouer une carte"
 
 
 def test_every_point_where_nobody_decides_names_the_models_nearest_decisions(server: Server) -> None:

@@ -70,7 +70,7 @@ def test_the_rulings_page_in_english_has_every_anchor_and_only_english(base: str
     assert anchors - _ids(html) == set()
     assert '<h2 id="s5">§5 The cards</h2>' in html
     assert '<h3 id="s5-all-protected">When every other player is protected</h3>' in html
-    assert "Décision :" not in html and "Jeux de règles" not in html and "**EN**" not in html
+    assert "Décision :" not in html and "Jeux de règles" not in html and "**EN**" not in html
     assert SEED_NAME.search(html) is None
     assert "Love Letter (2019), English rules" in html  # the sources, by name
     assert '<a href="/rulings" aria-current="page">Rulings</a>' in html  # in the header, as the current page

@@ -41,7 +41,7 @@ def test_the_rules_page_cites_by_name_and_links_every_ruling() -> None:
         "[Love Letter (2019), English rules](rulings.md#sources)." in section
     )
     assert (
-        "Sources : [Décisions §5](rulings.md#s5) ; [Love Letter (2019), règles françaises](rulings.md#sources) ; "
+        "Sources : [Décisions §5](rulings.md#s5) ; [Love Letter (2019), règles françaises](rulings.md#sources) ; "
         "[Love Letter (2019), règles anglaises](rulings.md#sources)." in section
     )
 
@@ -76,7 +76,7 @@ SAMPLE = """# Rulings · Décisions
 |---|---|
 | `2012` | nobody · personne |
 
-Rules · Règles : [`turn.order`](rules.md#turn.order).
+Rules · Règles : [`turn.order`](rules.md#turn.order).
 
 ### `tie_2012`: a tie · une égalité {#s2-tie}
 """
@@ -105,7 +105,7 @@ def test_one_language_keeps_its_blocks_and_the_shared_ones() -> None:
         "| ruleset | égalité |\n"
         "|---|---|\n"
         "| `2012` | personne |\n\n"
-        "Règles : `turn.order`.\n\n"
+        "Règles : `turn.order`.\n\n"
         "### `tie_2012`: une égalité {#s2-tie}\n"
     )
 

@@ -22,8 +22,20 @@ from loveletter.events.accounts import SeekRow
 from loveletter.events.postgres_store import PostgresStore
 from loveletter.events.sqlite_store import SqliteStore
 from loveletter.events.store import EventStore
+from loveletter.referee import seeks as seeks_module
 from loveletter.referee.seeks import WIDEN, WINDOW, pairings, window
-from tests.servers import ADMIN, Server, ServerProcess, admin_log, log_events, play_game, read_sse, server_fixture  # noqa: F401  (fixture)
+from loveletter.server.settings import Settings
+from tests.servers import (  # noqa: F401  (fixture)
+    ADMIN,
+    Server,
+    ServerProcess,
+    admin_log,
+    log_events,
+    play_game,
+    read_sse,
+    serve,
+    server_fixture,
+)
 from tests.stores import own_database, pg_url  # noqa: F401  (fixtures)
 from tests.test_bots_online import Served
 from tests.test_challenges import account, code, post
@@ -229,3 +241,34 @@ def test_a_worker_running_all_along_pairs_the_seeks_of_a_worker_that_died(own_da
             received.proc.kill()
             received.stop()
         paired_after(other.url, first, second, wait)
+
+
+def test_seeks_claimed_by_a_worker_that_died_before_making_their_game_wait_and_are_paired_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker claims a table's seeks, then creates its game: killed between the two, it leaves the seeks paired
+    into a game that will never exist (written here straight into the store, as that worker left them). Nobody is
+    sent to that game: the seeks read as still waiting; and a sweep gives them back to the queue once they have been
+    so for `STRANDED_SECONDS` (1 s here), so they are paired into a real game."""
+    monkeypatch.setattr(seeks_module, "STRANDED_SECONDS", 1.0)
+    store = SqliteStore(str(tmp_path / "referee.db"))
+    settings = Settings(database_url="sqlite:///unused.db", admin_token=ADMIN, log_level="warning")
+    with serve(settings, store) as url:
+        ann, bob = account(url, "Gann"), account(url, "Gbob")
+        now = int(time.time() * 1000)
+        for n, who in enumerate((ann, bob)):
+            ghost = SeekRow(
+                f"s_strandedseek{n:04d}", who["account_id"], "2019", 2, 1234, True, 25.0, "paired", "g_ghost", now
+            )
+            store.create_seek(ghost)
+        waiting = httpx.get(f"{url}/seeks/s_strandedseek0000").json()
+        assert (waiting["status"], waiting.get("game_id"), waiting.get("seat")) == ("open", None, None), waiting
+        deadline = time.monotonic() + 60
+        while (first := httpx.get(f"{url}/seeks/s_strandedseek0000").json())["status"] != "paired":
+            assert time.monotonic() < deadline, "the stranded seeks were never given back and paired"
+            time.sleep(0.2)
+        second = httpx.get(f"{url}/seeks/s_strandedseek0001").json()
+        assert first["game_id"] == second["game_id"] != "g_ghost" and {first["seat"], second["seat"]} == {0, 1}
+        started = log_events(admin_log(url, first["game_id"]))[0]
+        assert isinstance(started, GameStarted) and started.ruleset == "2019" and len(started.players) == 2
+        assert store.meta("g_ghost") is None and store.gameless_seeks() == []

@@ -89,7 +89,7 @@ def test_the_command_answers_in_english_french_and_json(tmp_path: Path) -> None:
     en = loveletter("situation", str(path), "--lang", "en")
     assert en.returncode == 0 and "1/17 (5.9%)" in en.stdout and "hit!" in en.stdout
     fr = loveletter("situation", str(path), "--lang", "fr")
-    assert fr.returncode == 0 and "1/17 (5,9 %)" in fr.stdout and "touché !" in fr.stdout
+    assert fr.returncode == 0 and "1/17 (5,9 %)" in fr.stdout and "touché !" in fr.stdout
     answer = json.loads(loveletter("situation", str(path), "--json").stdout)
     assert answer["possible"] and sum(Fraction(c["chance_fraction"]) for c in answer["cases"]) == 1
     impossible = dict(GUARD_ON_BOB, position={**GUARD_ON_BOB["position"], "deck_size": 3})

@@ -60,7 +60,7 @@ def test_a_mistaken_name_is_a_violation_at_its_place(
     assert (out.problem.where, out.problem.rule_id, out.problem.code) == (where, rule_id, code)
     if near is not None:
         assert f"did you mean {near}" in out.problem.en.replace("'", "")
-        assert f"vouliez-vous dire « {near} »" in out.problem.fr or f"vouliez-vous dire {near}" in out.problem.fr
+        assert f"vouliez-vous dire « {near} »" in out.problem.fr or f"vouliez-vous dire {near}" in out.problem.fr
     assert not_french(out.problem.fr, allowed=NAMES) == [], out.problem.fr
 
 
@@ -75,7 +75,7 @@ def test_the_guard_naming_a_joker_is_judged_by_the_cli_in_both_languages(tmp_pat
     assert "'Joker' is not a card" in english.stdout
     french = loveletter("replay", str(path), "--lang", "fr")
     assert french.returncode == 1
-    assert "[guard.guess] « Joker » n'est pas une carte" in french.stdout
+    assert "[guard.guess] « Joker » n'est pas une carte" in french.stdout
     report = json.loads(loveletter("replay", str(path), "--json").stdout)
     assert report["verdict"] == "violation"
     (problem,) = report["games"][0]["problems"]
@@ -99,4 +99,4 @@ def test_an_unknown_turn_field_suggests_the_nearest_one(tmp_path: Path) -> None:
     path = tmp_path / "field.json"
     path.write_text(json.dumps(doc))
     result = loveletter("replay", str(path), "--lang", "fr")
-    assert result.returncode == 2 and "vouliez-vous dire « target » ?" in result.stdout
+    assert result.returncode == 2 and "vouliez-vous dire « target » ?" in result.stdout

@@ -65,7 +65,7 @@ def test_chancellor_pending__a_transcript_may_stop_before_the_chancellor_decisio
         "put the other 2 cards on the bottom of the deck (the Chancellor)"
     )
     french = loveletter("replay", path, "--lang", "fr")
-    assert "manche 1, premier tour de Thibault : Thibault doit garder une carte et placer les 2 autres" in french.stdout
+    assert "manche 1, premier tour de Thibault : Thibault doit garder une carte et placer les 2 autres" in french.stdout
     assert not_french(french.stdout.split("]", 1)[1], allowed=NAMES) == []
     report = json.loads(loveletter("replay", path, "--json").stdout)
     assert report["games"][0]["position"] == {

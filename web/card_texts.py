@@ -23,7 +23,7 @@ EFFECTS: Mapping[str, Text] = MappingProxyType(
         ),
         "guard": Text(
             "Choose another player and name a card other than {guard}: if they hold it, they are out of the round.",
-            "Choisissez un autre joueur et nommez une carte autre que {guard} : s'il l'a en main, il quitte la manche.",
+            "Choisissez un autre joueur et nommez une carte autre que {guard} : s'il l'a en main, il quitte la manche.",
         ),
         "priest": Text(
             "Choose another player and look at their hand in secret.",
@@ -31,7 +31,7 @@ EFFECTS: Mapping[str, Text] = MappingProxyType(
         ),
         "baron": Text(
             "Choose another player and compare your hands in secret: the lower card is out of the round.",
-            "Choisissez un autre joueur et comparez vos mains en secret : la carte la plus faible quitte la manche.",
+            "Choisissez un autre joueur et comparez vos mains en secret : la carte la plus faible quitte la manche.",
         ),
         "handmaid": Text(
             "Until your next turn, other players' cards cannot choose you.",
@@ -39,7 +39,7 @@ EFFECTS: Mapping[str, Text] = MappingProxyType(
         ),
         "prince": Text(
             "Choose any player, yourself included: they discard their hand and draw a new card.",
-            "Choisissez un joueur, vous compris : il défausse sa main et pioche une nouvelle carte.",
+            "Choisissez un joueur, vous compris : il défausse sa main et pioche une nouvelle carte.",
         ),
         "chancellor": Text(
             "Draw two cards, keep one of your hand and put the others under the deck in the order you choose.",

@@ -28,7 +28,7 @@ QUICK: tuple[tuple[str, int, int], ...] = (
 
 
 def clock(seconds: int, lang: Lang) -> str:
-    """A turn's clock as people say it: 20 s, 1 min, 1 day (« 1 jour »)."""
+    """A turn's clock as people say it: 20 s, 1 min, 1 day (« 1 jour »)."""
     if seconds % 86_400 == 0:
         days = seconds // 86_400
         word = ACCOUNT_WORDS["quick.day"](lang)

@@ -53,8 +53,8 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "lobby.seat.heuristic": Text("bot (heuristic)", "robot (heuristique)"),
         "lobby.seat.random": Text("bot (random)", "robot (hasard)"),
         "lobby.seat.none": Text("nobody", "personne"),
-        "lobby.public": Text("Public: listed in the lobby", "Publique : visible dans le salon"),
-        "lobby.clock": Text("Seconds per turn (empty: no clock)", "Secondes par tour (vide : sans pendule)"),
+        "lobby.public": Text("Public: listed in the lobby", "Publique : visible dans le salon"),
+        "lobby.clock": Text("Seconds per turn (empty: no clock)", "Secondes par tour (vide : sans pendule)"),
         "lobby.timeout": Text("When time runs out", "Quand le temps est écoulé"),
         "lobby.timeout.bot": Text("a bot plays", "un robot joue"),
         "lobby.timeout.resign": Text("the seat resigns", "le siège abandonne"),
@@ -95,11 +95,11 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "seat.waiting": Text("Waiting for", "On attend"),
         "seat.waiting_players": Text(
             "Waiting for players: the game starts when every seat is taken.",
-            "En attente de joueurs : la partie commence quand tous les sièges sont pris.",
+            "En attente de joueurs : la partie commence quand tous les sièges sont pris.",
         ),
         "seat.invites.hint": Text(
             "Send each friend one link: whoever opens it takes that seat.",
-            "Envoyez un lien à chaque ami : qui l'ouvre prend ce siège.",
+            "Envoyez un lien à chaque ami : qui l'ouvre prend ce siège.",
         ),
         "colon": Text(":", "\u202f:"),
         "seat.card": Text("Card", "Carte"),
@@ -129,24 +129,24 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "seat.clock": Text("Clock", "Pendule"),
         "seat.story": Text("What happened", "Ce qui s'est passé"),
         "seat.resign": Text("Resign", "Abandonner"),
-        "seat.resign.sure": Text("Leave this game for good?", "Quitter cette partie pour de bon ?"),
+        "seat.resign.sure": Text("Leave this game for good?", "Quitter cette partie pour de bon ?"),
         "seat.refused": Text("Refused", "Refusé"),
         "seat.rule": Text("Rule", "Règle"),
         "seat.over": Text("The game is over.", "La partie est terminée."),
         "seat.winners": Text("Winners", "Gagnants"),
         "seat.link": Text("Your seat's link (keep it secret)", "Le lien de votre siège (gardez-le secret)"),
-        "seat.reconnecting": Text("Connection lost: reconnecting…", "Connexion perdue : nouvelle tentative…"),
+        "seat.reconnecting": Text("Connection lost: reconnecting…", "Connexion perdue : nouvelle tentative…"),
         "seat.connected": Text("Live", "En direct"),
         "seat.turn": Text("It is your turn.", "C'est votre tour."),
         "seat.none": Text("none", "aucune"),
         "seat.aborted": Text("The game was stopped.", "La partie a été arrêtée."),
         "seat.abort": Text("Stop the game (organiser)", "Arrêter la partie (organisateur)"),
         "seat.abort.sure": Text(
-            "Stop this game for everyone? Nobody wins.", "Arrêter cette partie pour tous ? Personne ne gagne."
+            "Stop this game for everyone? Nobody wins.", "Arrêter cette partie pour tous ? Personne ne gagne."
         ),
         # the table (issue 24): cards as cards, play by pointing, the table, ends, clocks, the seat's link
         "seat.unplayable": Text(
-            "Not playable now: you must play {card}.", "Injouable pour l'instant : vous devez jouer {card}."
+            "Not playable now: you must play {card}.", "Injouable pour l'instant : vous devez jouer {card}."
         ),
         "seat.pick_card": Text(
             "Point at a card of your hand, then at a player at the table.",
@@ -158,7 +158,7 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "seat.guess_grid": Text("Name a card", "Nommez une carte"),
         "seat.order": Text(
             "Drag the cards, or move one with the arrow keys: the top one goes under the deck first.",
-            "Faites glisser les cartes, ou déplacez-en une avec les flèches : celle du haut passe sous la pioche "
+            "Faites glisser les cartes, ou déplacez-en une avec les flèches : celle du haut passe sous la pioche "
             "en premier.",
         ),
         "seat.order.use": Text("This order", "Cet ordre"),
@@ -186,11 +186,11 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "seat.tie": Text("Tie-break", "Départage"),
         "seat.tie.sum": Text(
             "tied on the highest card: the higher total of cards played and discarded wins",
-            "égalité sur la carte la plus forte : le plus fort total des cartes jouées et défaussées l'emporte",
+            "égalité sur la carte la plus forte : le plus fort total des cartes jouées et défaussées l'emporte",
         ),
         "seat.tie.all": Text(
             "tied on the highest card: every tied player wins",
-            "égalité sur la carte la plus forte : tous les joueurs à égalité l'emportent",
+            "égalité sur la carte la plus forte : tous les joueurs à égalité l'emportent",
         ),
         "seat.total": Text("total", "total"),
         "seat.set_aside": Text("Card set aside", "Carte mise de côté"),
@@ -208,12 +208,12 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "seat.link.hide": Text("Hide", "Masquer"),
         "seat.link.secret": Text(
             "Whoever has this link plays your seat: share it with nobody.",
-            "Qui a ce lien joue à votre place : ne le donnez à personne.",
+            "Qui a ce lien joue à votre place : ne le donnez à personne.",
         ),
         "seat.forget": Text("Forget this seat on this device", "Oublier ce siège sur cet appareil"),
         "seat.forget.sure": Text(
             "Forget this seat on this device? Without its link you will only watch.",
-            "Oublier ce siège sur cet appareil ? Sans son lien, vous ne ferez que regarder.",
+            "Oublier ce siège sur cet appareil ? Sans son lien, vous ne ferez que regarder.",
         ),
         # the other device of a seat, the log offered by the viewer (issue 24)
         "seat.elsewhere": Text(
@@ -234,11 +234,11 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "replay.loading": Text("Reading the game…", "Lecture de la partie…"),
         "replay.audit": Text("Audit", "Vérification"),
         "replay.valid": Text(
-            "Valid: every line and every move checks out.", "Valide : chaque ligne et chaque coup sont conformes."
+            "Valid: every line and every move checks out.", "Valide : chaque ligne et chaque coup sont conformes."
         ),
         "replay.invalid": Text(
             "Invalid: the first problem is marked on the timeline.",
-            "Invalide : le premier problème est marqué sur la frise.",
+            "Invalide : le premier problème est marqué sur la frise.",
         ),
         "replay.problem_at": Text("First problem, at event", "Premier problème, à l'événement"),
         "replay.goto_problem": Text("Go to the problem", "Aller au problème"),
@@ -268,15 +268,15 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "replay.keys": Text("Keys", "Touches"),
         "replay.keys.step": Text("← → one event back or forward", "← → un événement en arrière ou en avant"),
         "replay.keys.ends": Text(
-            "Home, End: the first or the last position", "Début, Fin : la première ou la dernière position"
+            "Home, End: the first or the last position", "Début, Fin : la première ou la dernière position"
         ),
-        "replay.keys.pov": Text("v: the next point of view", "« v » : le point de vue suivant"),
-        "replay.keys.help": Text("?: show or hide these keys", "? : afficher ou masquer ces touches"),
+        "replay.keys.pov": Text("v: the next point of view", "« v » : le point de vue suivant"),
+        "replay.keys.help": Text("?: show or hide these keys", "? : afficher ou masquer ces touches"),
         "replay.close": Text("Close", "Fermer"),
         "replay.hand": Text("Hand", "Main"),
         "replay.deck_all": Text("The deck, from the top", "La pioche, depuis le haut"),
         "replay.set_aside": Text("Set aside", "Mise de côté"),
-        "replay.whatif": Text("What if this move had been played here?", "Et si ce coup avait été joué ici ?"),
+        "replay.whatif": Text("What if this move had been played here?", "Et si ce coup avait été joué ici ?"),
         "replay.whatif.player": Text("Player", "Joueur"),
         "replay.whatif.card": Text("Card", "Carte"),
         "replay.whatif.target": Text("Target", "Cible"),
@@ -285,9 +285,9 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "replay.whatif.kind": Text("Move", "Coup"),
         "replay.whatif.play": Text("play a card", "jouer une carte"),
         "replay.whatif.return": Text(
-            "Chancellor: keep one, return the others", "Chancelier : en garder une, rendre les autres"
+            "Chancellor: keep one, return the others", "Chancelier : en garder une, rendre les autres"
         ),
-        "replay.whatif.bottom": Text("Under the deck, from the top:", "Sous la pioche, depuis le haut :"),
+        "replay.whatif.bottom": Text("Under the deck, from the top:", "Sous la pioche, depuis le haut :"),
         "replay.whatif.ask": Text("Ask the referee", "Demander à l'arbitre"),
         "replay.legal": Text("Legal", "Permis"),
         "replay.illegal": Text("Refused", "Refusé"),
@@ -296,7 +296,7 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         # the replay viewer's evaluation (POST /analyses)
         "replay.keys.eval": Text(
             "a: analyse every decision (the evaluation graph)",
-            "« a » : analyser chaque décision (le graphique d'évaluation)",
+            "« a » : analyser chaque décision (le graphique d'évaluation)",
         ),
         # the rulings page
         "rulings.title": Text("Rulings", "Décisions d'arbitrage"),
@@ -312,7 +312,7 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "stats.open": Text("Or open a simulation's file", "Ou ouvrir le fichier d'une simulation"),
         "stats.file": Text(
             "A log (loveletter simulate --log) or a report (--json)",
-            "Un journal (« loveletter simulate --log ») ou un rapport (« --json »)",
+            "Un journal (« loveletter simulate --log ») ou un rapport (« --json »)",
         ),
         "stats.results": Text("Results", "Résultats"),
         "stats.summary": Text("games", "parties"),
@@ -323,7 +323,7 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "stats.rounds": Text("Rounds per game", "Manches par partie"),
         "stats.interval": Text(
             "Bars show the estimate; whiskers its 95% confidence interval.",
-            "Les barres montrent l'estimation ; les moustaches, son intervalle de confiance à 95 %.",
+            "Les barres montrent l'estimation ; les moustaches, son intervalle de confiance à 95 %.",
         ),
         "stats.seat": Text("seat", "siège"),
         "stats.reason.round": Text("round won", "manche gagnée"),

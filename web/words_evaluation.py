@@ -9,7 +9,7 @@ EVALUATION_WORDS: dict[str, Text] = {
     "replay.eval": Text("Evaluation", "Évaluation"),
     "replay.eval.run": Text("Analyse every decision", "Analyser chaque décision"),
     "replay.eval.starting": Text("Starting the analysis…", "Lancement de l'analyse…"),
-    "replay.eval.progress": Text("Decisions analysed:", "Décisions analysées :"),
+    "replay.eval.progress": Text("Decisions analysed:", "Décisions analysées :"),
     "replay.eval.decisions": Text("decisions analysed", "décisions analysées"),
     "replay.eval.ready": Text("The evaluation is ready", "L'évaluation est prête"),
     "replay.eval.graph": Text(
@@ -19,8 +19,8 @@ EVALUATION_WORDS: dict[str, Text] = {
     "replay.eval.caption": Text(
         "Chance of winning the game after the move played, at each decision; larger dots mark inaccuracies, "
         "mistakes and blunders; the graph takes you to the position you pick.",
-        "Chance de gagner la partie après le coup joué, à chaque décision ; les gros points marquent les "
-        "imprécisions, erreurs et gaffes ; le graphique mène à la position choisie.",
+        "Chance de gagner la partie après le coup joué, à chaque décision ; les gros points marquent les "
+        "imprécisions, erreurs et gaffes ; le graphique mène à la position choisie.",
     ),
     "replay.eval.none": Text(
         "Nobody decides at this position (chance deals, or the game is over).",

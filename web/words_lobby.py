@@ -1,10 +1,10 @@
 """The words of an account in the browser (issue 35, docs/web.md "An account in the browser"): making one in the
 lobby, its key shown once, leaving it; quick pairing; challenges made from an account's page and answered on every
 page; the rating change at the end of a rated game. In English and French, French typography included (a narrow
-no-break space, U+202F, before « : ; ! ? » and inside the quotes), merged into the pages' one catalogue through
+no-break space, U+202F, before « : ; ! ? » and inside the quotes), merged into the pages' one catalogue through
 `web.words_accounts` (`tests/test_web_accounts_routes.py` checks the typography). Read-only.
 
-`{name}` stands for an account's name; no French sentence here puts it after « de » or « le », which would elide.
+`{name}` stands for an account's name; no French sentence here puts it after « de » or « le », which would elide.
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from loveletter.core.lang import Text
-
-N = "\u202f"  # the narrow no-break space of French typography
 
 LOBBY_WORDS: Mapping[str, Text] = MappingProxyType(
     {
@@ -25,28 +23,28 @@ LOBBY_WORDS: Mapping[str, Text] = MappingProxyType(
         "me.make.hint": Text(
             "An account keeps your name, your rated games and your rating from one game to the next. It has no "
             "password: a key, shown once, is what lets you play as it.",
-            f"Un compte garde votre nom, vos parties classées et votre cote d'une partie à l'autre. Il n'a pas de mot "
-            f"de passe{N}: une clé, montrée une seule fois, permet de jouer sous ce nom.",
+            "Un compte garde votre nom, vos parties classées et votre cote d'une partie à l'autre. Il n'a pas de mot "
+            "de passe : une clé, montrée une seule fois, permet de jouer sous ce nom.",
         ),
-        "me.made": Text("Account made:", f"Compte créé{N}:"),
+        "me.made": Text("Account made:", "Compte créé :"),
         "me.key": Text("Your account key, shown only once", "Votre clé de compte, montrée une seule fois"),
         "me.key.lost": Text(
             "Keep this key somewhere safe: it is the only way to play as this account. This browser keeps it, but "
             "if it is lost (the browser's data cleared, a new device), nobody can give it back, not even this "
             "referee. To play on another device, paste it there.",
-            f"Gardez cette clé en lieu sûr{N}: c'est le seul moyen de jouer sous ce compte. Ce navigateur la garde, "
-            f"mais si elle est perdue (données du navigateur effacées, nouvel appareil), personne ne peut la rendre, "
-            f"pas même cet arbitre. Pour jouer sur un autre appareil, collez-la là-bas.",
+            "Gardez cette clé en lieu sûr : c'est le seul moyen de jouer sous ce compte. Ce navigateur la garde, "
+            "mais si elle est perdue (données du navigateur effacées, nouvel appareil), personne ne peut la rendre, "
+            "pas même cet arbitre. Pour jouer sur un autre appareil, collez-la là-bas.",
         ),
         "me.key.kept": Text("I have kept it", "Je l'ai gardée"),
-        "me.other_device": Text("Already have an account? Paste its key", f"Déjà un compte{N}? Collez sa clé"),
+        "me.other_device": Text("Already have an account? Paste its key", "Déjà un compte ? Collez sa clé"),
         "me.you": Text("You are", "Vous êtes"),
         "me.leave": Text("Leave this account", "Quitter ce compte"),
         "me.leave.confirm": Text(
             "This browser will forget the key of the account {name}. Without the key nobody can play as it again, "
             "and this referee cannot give it back: leave only if you have kept the key elsewhere.",
-            f"Ce navigateur va oublier la clé du compte {{name}}. Sans elle, personne ne pourra plus jouer sous ce "
-            f"compte, et cet arbitre ne peut pas la rendre{N}: ne le quittez que si vous avez gardé la clé ailleurs.",
+            "Ce navigateur va oublier la clé du compte {name}. Sans elle, personne ne pourra plus jouer sous ce "
+            "compte, et cet arbitre ne peut pas la rendre : ne le quittez que si vous avez gardé la clé ailleurs.",
         ),
         "me.leave.yes": Text("Leave and forget the key", "Quitter et oublier la clé"),
         "me.leave.no": Text("Stay", "Rester"),
@@ -60,8 +58,8 @@ LOBBY_WORDS: Mapping[str, Text] = MappingProxyType(
         "quick.hint": Text(
             "Choose a game: you are paired with an account of a close rating that wants the same one, and the game "
             "opens by itself.",
-            f"Choisissez une partie{N}: un compte de cote proche qui veut la même vous sera opposé, et la partie "
-            f"s'ouvrira d'elle-même.",
+            "Choisissez une partie : un compte de cote proche qui veut la même vous sera opposé, et la partie "
+            "s'ouvrira d'elle-même.",
         ),
         "quick.need_account": Text(
             "Make an account (above) to play rated games.",
@@ -74,10 +72,10 @@ LOBBY_WORDS: Mapping[str, Text] = MappingProxyType(
         "quick.looking.many": Text("Looking for opponents…", "Recherche d'adversaires…"),
         "quick.cancel": Text("Cancel", "Annuler"),
         "quick.cancelled": Text("Search cancelled.", "Recherche annulée."),
-        "quick.found": Text("Opponent found: the game opens.", f"Adversaire trouvé{N}: la partie s'ouvre."),
+        "quick.found": Text("Opponent found: the game opens.", "Adversaire trouvé : la partie s'ouvre."),
         "quick.expired": Text(
             "The game found was not joined in time: the search has ended.",
-            f"La partie trouvée n'a pas été rejointe à temps{N}: la recherche est terminée.",
+            "La partie trouvée n'a pas été rejointe à temps : la recherche est terminée.",
         ),
         # challenges: made from an account's page, answered on every page of the account
         "challenge.heading": Text("Challenges", "Défis"),
@@ -100,7 +98,7 @@ LOBBY_WORDS: Mapping[str, Text] = MappingProxyType(
         "challenge.send": Text("Challenge", "Défier"),
         "challenge.sent": Text(
             "Challenge sent: the game opens by itself when {name} accepts.",
-            f"Défi envoyé{N}: la partie s'ouvrira d'elle-même quand {{name}} l'acceptera.",
+            "Défi envoyé : la partie s'ouvrira d'elle-même quand {name} l'acceptera.",
         ),
         "challenge.need_account": Text(
             "To challenge this account, make one of your own in the lobby.",

@@ -27,7 +27,7 @@ LIMIT = Throttle(
     client=(0.2, 30),  # 30 at once, then one every five seconds
     account=None,  # a new account sends no key
     en="{who} may create {rate} accounts a second (up to {burst} at once): wait before creating another",
-    fr="{who} peut créer des comptes au rythme de {rate} par seconde (jusqu'à {burst} d'un coup) : attendez avant "
+    fr="{who} peut créer des comptes au rythme de {rate} par seconde (jusqu'à {burst} d'un coup) : attendez avant "
     "d'en créer un autre",
 )
 """Accounts one client address may create."""

@@ -95,7 +95,7 @@ def _seat(value: int | str, players: list[str]) -> int:
     listed = ", ".join(players)
     raise invalid(
         "seat",
-        Text(f"{value!r} is not a player of this game ({listed})", f"« {value} » n'est pas un joueur ({listed})"),
+        Text(f"{value!r} is not a player of this game ({listed})", f"« {value} » n'est pas un joueur ({listed})"),
     )
 
 

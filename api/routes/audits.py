@@ -37,7 +37,7 @@ def audit_upload(data: bytes, options: Options) -> FileAudit:
             "unreadable_log",
             Text(
                 "line 1: no game in this log (it has no header line)",
-                "ligne 1 : ce journal ne contient aucune partie (il n'a pas de ligne d'en-tête)",
+                "ligne 1 : ce journal ne contient aucune partie (il n'a pas de ligne d'en-tête)",
             ),
             line=1,
         )
@@ -145,7 +145,7 @@ async def audit_log(
             pinned = normalise_key(key)
         except ValueError as exc:
             reason = bilingual(exc, "une clé publique s'écrit en 64 chiffres hexadécimaux (32 octets)")
-            raise Problem(422, "invalid_request", Text(f"key: {reason.en}", f"« key » : {reason.fr}")) from None
+            raise Problem(422, "invalid_request", Text(f"key: {reason.en}", f"« key » : {reason.fr}")) from None
     data = await request.body()  # at most MAX_AUDIT_BYTES: `RequestContext` refuses more (BODY_LIMITS)
     options = Options(lenient=lenient, key=pinned, require_signature=require_signature)
     report = await run_in_threadpool(audit_upload, data, options)

@@ -83,7 +83,7 @@ def invalid(field: str, message: Text, kind: str = "value_error", status: int = 
     return Problem(
         status,
         "invalid_request",
-        Text(f"{field}: {message.en}", f"{field_fr(field)} : {message.fr}"),
+        Text(f"{field}: {message.en}", f"{field_fr(field)} : {message.fr}"),
         errors=[{"field": field, "type": kind, "message": message}],
     )
 
@@ -173,7 +173,7 @@ def _pov(value: Any) -> int | str:
     raise refused(
         Text(
             f"spectator, all, a seat from 0 to {MOST_PLAYERS - 1}, or its player's name",
-            f"« spectator », « all », un siège de 0 à {MOST_PLAYERS - 1}, ou le nom de son joueur",
+            f"« spectator », « all », un siège de 0 à {MOST_PLAYERS - 1}, ou le nom de son joueur",
         )
     )
 
@@ -268,7 +268,7 @@ class SimulationIn(_Body):
             raise refused(
                 Text(
                     f"one bot per player: {players}, not {len(bots)}",
-                    f"un robot par joueur : {players}, et non {len(bots)}",
+                    f"un robot par joueur : {players}, et non {len(bots)}",
                 )
             )
         return bots
@@ -310,7 +310,7 @@ class AnalysisIn(_Body):
                 "log",
                 Text(
                     "send either a log or a game_id, not both and not neither",
-                    "envoyez soit un journal (« log »), soit un « game_id », pas les deux ni aucun",
+                    "envoyez soit un journal (« log »), soit un « game_id », pas les deux ni aucun",
                 ),
             )
 

@@ -27,7 +27,7 @@ LIMIT = Throttle(
     client=(2.0, 60),  # 60 at once, then two a second
     account=(0.5, 10),  # 10 at once, then one every two seconds
     en="{who} may challenge {rate} times a second (up to {burst} at once): wait before challenging again",
-    fr="{who} peut lancer des défis au rythme de {rate} par seconde (jusqu'à {burst} d'un coup) : attendez avant "
+    fr="{who} peut lancer des défis au rythme de {rate} par seconde (jusqu'à {burst} d'un coup) : attendez avant "
     "d'en lancer un autre",
 )
 """Challenges one client address, and one account, may make."""

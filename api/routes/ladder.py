@@ -66,7 +66,7 @@ def _offset(cursor: str | None) -> int:
             "invalid_cursor",
             Text(
                 "this cursor is not one the ladder gave: start again without it",
-                "ce curseur n'est pas un curseur donné par le classement : recommencez sans lui",
+                "ce curseur n'est pas un curseur donné par le classement : recommencez sans lui",
             ),
         )
     return int(cursor)

@@ -65,7 +65,7 @@ def _pov(value: Any, names: tuple[str, ...]) -> int | str:
         "pov",
         Text(
             f"spectator, all, or a seat from 0 to {last} (or its player's name), not {value!r}",
-            f"« spectator », « all », ou un siège de 0 à {last} (ou le nom de son joueur), et non « {value} »",
+            f"« spectator », « all », ou un siège de 0 à {last} (ou le nom de son joueur), et non « {value} »",
         ),
     )
 
@@ -172,7 +172,7 @@ def views(body: ViewsIn, header_lang: str) -> bytes:
             "log",
             Text(
                 f"a game of {len(events)} events; the viewer steps through games of at most {MAX_EVENTS}",
-                f"une partie de {len(events)} événements ; la relecture se limite aux parties d'au plus {MAX_EVENTS}",
+                f"une partie de {len(events)} événements ; la relecture se limite aux parties d'au plus {MAX_EVENTS}",
             ),
             "too_long",
         )

@@ -34,7 +34,7 @@ RULING_EXAMPLE: dict[str, Any] = {
     "mover": "Claire",
     "legal": False,
     "rule_id": "target.protected",
-    "rule": "Un joueur protégé par la Servante ne peut pas être ciblé par les effets des autres joueurs ; un coup qui "
+    "rule": "Un joueur protégé par la Servante ne peut pas être ciblé par les effets des autres joueurs ; un coup qui "
     "le cible est refusé, et non joué sans effet.",
     "sources": ["RULINGS §5", "000_91a7d2231e64ad36.txt", "003_0fc648c025107d8d.txt", "001_d78694f395ea141b.txt"],
     "rule_sources": [
@@ -91,14 +91,14 @@ def _deciding_point(events: list[Event], asked: int, nearest: str | None) -> int
         for side_en, side_fr, found in (("before", "avant", before), ("after", "après", after)):
             en.append(f"{side_en}: " + ("none" if found is None else f"after seq {found.at} ({found.where.text.en})"))
             fr.append(
-                f"{side_fr} : "
+                f"{side_fr} : "
                 + ("aucune" if found is None else f"après l'événement {found.at} ({found.where.text.fr})")
             )
         said = Text(
             f"nobody is to move after seq {asked} ({where.text.en}); the nearest decisions: {'; '.join(en)}; judge "
             'at one with "nearest": "before" or "after"',
-            f"personne n'a la main après l'événement {asked} ({where.text.fr}) ; les décisions les plus proches : "
-            f"{' ; '.join(fr)} ; jugez à l'une d'elles avec « nearest » : « before » ou « after »",
+            f"personne n'a la main après l'événement {asked} ({where.text.fr}) ; les décisions les plus proches : "
+            f"{' ; '.join(fr)} ; jugez à l'une d'elles avec « nearest » : « before » ou « after »",
         )
         problem = invalid("at", said)
         problem.extra["nearest"] = {"before": _decision(before), "after": _decision(after)}
@@ -131,7 +131,7 @@ def ruling(body: RulingIn, header_lang: str) -> dict[str, Any]:
     except (ValueError, KeyError, IndexError, TypeError) as exc:  # a move the rules cannot even state here
         said = f"ce coup ne peut pas être jugé après l'événement {at}"
         if isinstance(exc, BilingualError):
-            said += f" : {exc.message('fr')}"
+            said += f" : {exc.message('fr')}"
         raise invalid("move", Text(f"cannot be judged after seq {at}: {exc}", said)) from None
     out = answer.as_dict()
     if at != body.at:

@@ -28,7 +28,7 @@ LIMIT = Throttle(
     client=(2.0, 60),  # 60 at once, then two a second
     account=(0.5, 10),  # 10 at once, then one every two seconds
     en="{who} may seek {rate} times a second (up to {burst} at once): wait before seeking again",
-    fr="{who} peut lancer des recherches au rythme de {rate} par seconde (jusqu'à {burst} d'un coup) : attendez "
+    fr="{who} peut lancer des recherches au rythme de {rate} par seconde (jusqu'à {burst} d'un coup) : attendez "
     "avant d'en lancer une autre",
 )
 """Seeks one client address, and one account, may send."""

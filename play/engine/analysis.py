@@ -55,16 +55,16 @@ def model(budget: int) -> Text:
         f"cannot hit, where one at the same target could, is at least an inaccuracy. Where the mark is in doubt "
         f"(not the same two standard errors up or down), the moves that may change it are tried in twice the worlds, "
         f'again up to {top}; their number is then given, and "uncertain" if still in doubt.',
-        f"Modèle : chaque coup légal est essayé dans {budget} mondes tirés de ce que le siège savait (jamais les "
-        f"cartes cachées), la main des autres donnée selon ce que chaque carte explique de leur jeu ; puis chaque "
-        f"siège, celui-ci compris, joue {OPPONENTS} d'après ce qu'il voit jusqu'à la fin de la manche. Chiffres : "
+        f"Modèle : chaque coup légal est essayé dans {budget} mondes tirés de ce que le siège savait (jamais les "
+        f"cartes cachées), la main des autres donnée selon ce que chaque carte explique de leur jeu ; puis chaque "
+        f"siège, celui-ci compris, joue {OPPONENTS} d'après ce qu'il voit jusqu'à la fin de la manche. Chiffres : "
         f"chance de gagner la partie (manche gagnée entre parenthèses). Marques selon ce que le coup joué a perdu "
-        f"face au meilleur coup, en chance de gagner la partie : imprécision dès {pct(INACCURACY, 'fr')}, erreur "
-        f"dès {pct(MISTAKE, 'fr')}, gaffe dès {pct(BLUNDER, 'fr')} ; ou de la manche, deux fois plus : "
-        f"{_round_marks('fr')} ; une supposition du Garde qui ne peut pas toucher, là où une autre sur la même "
+        f"face au meilleur coup, en chance de gagner la partie : imprécision dès {pct(INACCURACY, 'fr')}, erreur "
+        f"dès {pct(MISTAKE, 'fr')}, gaffe dès {pct(BLUNDER, 'fr')} ; ou de la manche, deux fois plus : "
+        f"{_round_marks('fr')} ; une supposition du Garde qui ne peut pas toucher, là où une autre sur la même "
         f"cible le pouvait, est au moins une imprécision. Quand la marque est douteuse (pas la même deux "
         f"écarts-types plus haut ou plus bas), les coups qui peuvent la changer sont essayés dans deux fois plus de "
-        f"mondes, jusqu'à {number(WIDEN * budget, 'fr')} ; leur nombre est alors donné, et « incertain » si le doute "
+        f"mondes, jusqu'à {number(WIDEN * budget, 'fr')} ; leur nombre est alors donné, et « incertain » si le doute "
         "demeure.",
     )
 
@@ -111,12 +111,12 @@ def cannot_succeed(seen: View, move: PlayerCommand, lang: Lang) -> str | None:
     if target.known_hand is not None:
         return Text(
             f"{target.name} holds {rs.the(target.known_hand)}, as this seat knew: this guess cannot hit",
-            f"{target.name} a {rs.the(target.known_hand, 'fr')}, ce que ce siège savait : cette supposition ne peut "
+            f"{target.name} a {rs.the(target.known_hand, 'fr')}, ce que ce siège savait : cette supposition ne peut "
             "pas toucher",
         )(lang)
     return Text(
         f"no {rs.name(move.guess)} is left unseen: this guess cannot hit",
-        f"plus aucun exemplaire {de(rs.name(move.guess, 'fr'))} n'est inconnu de ce siège : cette supposition ne "
+        f"plus aucun exemplaire {de(rs.name(move.guess, 'fr'))} n'est inconnu de ce siège : cette supposition ne "
         "peut pas toucher",
     )(lang)
 
@@ -139,11 +139,11 @@ def _baron_loses(seen: View, move: PlayCard, lang: Lang) -> str | None:
             f"{target.name} holds {rs.the(target.known_hand)}, as this seat knew, which beats {rs.the(kept)} kept: "
             "this Baron loses the comparison",
             f"{target.name} a {rs.the(target.known_hand, 'fr')}, qui {_beat(rs, target.known_hand)} "
-            f"{rs.the(kept, 'fr')} restant en main, et ce siège le savait : ce Baron perd la comparaison",
+            f"{rs.the(kept, 'fr')} restant en main, et ce siège le savait : ce Baron perd la comparaison",
         )(lang)
     return Text(
         f"every card left unseen beats {rs.the(kept)} kept: this Baron loses the comparison",
-        f"toute carte encore inconnue de ce siège bat {rs.the(kept, 'fr')} restant en main : ce Baron perd la "
+        f"toute carte encore inconnue de ce siège bat {rs.the(kept, 'fr')} restant en main : ce Baron perd la "
         "comparaison",
     )(lang)
 

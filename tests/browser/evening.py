@@ -102,7 +102,7 @@ def play_to_the_end(pages: list[Any], seconds: float = 180.0) -> int:
 
 
 def french_typography(text: str) -> list[str]:
-    """The places in a French text where a plain space stands before « : ; ! ? » or inside the quotes."""
+    """The places in a French text where a plain space stands before « : ; ! ? » or inside the quotes."""
     wrong = [f"{text[max(0, i - 12) : i + 2]!r}" for i, c in enumerate(text) if c in ":;!?" and text[i - 1 : i] == " "]
     wrong += [f"{text[i : i + 12]!r}" for i, c in enumerate(text) if c == "«" and text[i + 1 : i + 2] != NNBSP]
     wrong += [f"{text[max(0, i - 12) : i + 1]!r}" for i, c in enumerate(text) if c == "»" and text[i - 1 : i] != NNBSP]

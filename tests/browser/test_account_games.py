@@ -66,7 +66,7 @@ def played(site: Site) -> dict[str, Any]:
 
 
 def shown_day(seconds: float, zone: str, locale: str) -> tuple[str, ...]:
-    """The day a person reads for `seconds` in the browser's time zone, as "29 Nov 2026" or « 29 nov. 2026 »
+    """The day a person reads for `seconds` in the browser's time zone, as "29 Nov 2026" or « 29 nov. 2026 »
     (September is "Sep" or "Sept", as ICU versions differ)."""
     day = datetime.fromtimestamp(seconds, ZoneInfo(zone))
     months = MONTHS_FR if locale == "fr-FR" else MONTHS_EN

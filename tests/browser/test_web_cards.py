@@ -67,7 +67,7 @@ def test_the_hand_is_cards_with_art_value_name_and_effect_and_the_countess_rule_
     ]
     prince = page.locator('#hand [data-card="prince"]')
     assert "unplayable" in (prince.get_attribute("class") or "") and prince.get_attribute("aria-disabled") == "true"
-    assert prince.locator(".reason").inner_text() == "Injouable pour l'instant : vous devez jouer la Comtesse."
+    assert prince.locator(".reason").inner_text() == "Injouable pour l'instant : vous devez jouer la Comtesse."
     assert page.locator('#hand [data-card="countess"] .reason').count() == 0
     prince.click(force=True)  # pointing at the forbidden card (greyed, aria-disabled) chooses nothing
     assert page.locator('#hand [aria-pressed="true"]').count() == 0

@@ -16,7 +16,7 @@ NAMES = ["Alice", "Bob", "Chloé", "Driss", "Emma", "Farid"]
 
 BOXES = """() => {
   const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
-  const one = (sel) => { const e = document.querySelector(sel); return e && !e.closest('[hidden]') ? box(e) : null; };
+  const one = (sel) => { const e = document.querySelector(sel); return e && !e.closest('[hidden]') ? box(e) : null; };
   return {
     hand: one('#hand'),
     deck: one('#deck'),

@@ -80,7 +80,7 @@ def test_a_refused_move_shows_its_rule_id_and_text(site: Site, new_page: Callabl
         ["Love Letter (2019), règles anglaises", "/rulings#sources"],
     ]  # guard.guess's sources, by hand from core/rules.py, each a link the referee itself serves
     assert alert.locator(".sources").inner_text() == (
-        "Sources : Décisions §5 ; Love Letter (2019), règles françaises ; Love Letter (2019), règles anglaises"
+        "Sources : Décisions §5 ; Love Letter (2019), règles françaises ; Love Letter (2019), règles anglaises"
     )
     assert version(page) == before
     assert httpx.get(f"{site.url}/games/{game}").json()["version"] == before  # nothing was recorded

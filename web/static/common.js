@@ -71,9 +71,9 @@ export function showProblem(box, problem) {
 /** A rule's sources as a person reads them ("Rulings §5", "Love Letter (2019), English rules"), each a link to
  * the referee's rulings page where it has one: a new tab, so a seat or a replay stays where it was. */
 export function sourcesLine(sources) {
-  const line = el("p", { class: "hint sources" }, `${t("replay.sources")}${data.lang === "fr" ? " : " : ": "}`);
+  const line = el("p", { class: "hint sources" }, `${t("replay.sources")}${data.lang === "fr" ? "\u202f: " : ": "}`);
   sources.forEach((source, i) => {
-    if (i > 0) line.append(data.lang === "fr" ? " ; " : "; ");
+    if (i > 0) line.append(data.lang === "fr" ? "\u202f; " : "; ");
     line.append(source.href ? el("a", { href: source.href, target: "_blank", rel: "noopener", text: source.text }) : source.text);
   });
   return line;

@@ -1,8 +1,9 @@
 """The words of an account in the browser (issue 35, docs/web.md "An account in the browser"): making one in the
 lobby, its key shown once, leaving it; quick pairing; challenges made from an account's page and answered on every
-page; the rating change at the end of a rated game. In English and French, French typography included (a narrow
-no-break space, U+202F, before « : ; ! ? » and inside the quotes), merged into the pages' one catalogue through
-`web.words_accounts` (`tests/test_web_accounts_routes.py` checks the typography). Read-only.
+page; the rating change at the end of a rated game; and the lobby's spectator delay and what "My games" says of
+each game. In English and French, French typography included (a narrow no-break space, U+202F, before « : ; ! ? »
+and inside the quotes), merged into the pages' one catalogue through `web.words_accounts`
+(`tests/test_web_accounts_routes.py` checks the typography). Read-only.
 
 `{name}` stands for an account's name; no French sentence here puts it after « de » or « le », which would elide.
 """
@@ -106,6 +107,25 @@ LOBBY_WORDS: Mapping[str, Text] = MappingProxyType(
         ),
         "challenge.self": Text("This is your account.", "C'est votre compte."),
         "account.playing": Text("Playing now", "En cours"),
+        # the lobby's new game: a spectator delay (POST /games's spectator_delay)
+        "lobby.delay": Text("Spectator delay, in moves", "Retard des spectateurs, en coups"),
+        "lobby.delay.hint": Text(
+            "Spectators see the running game this many moves behind; the players see it at once, and everyone sees "
+            "everything once it is over. Empty: no delay.",
+            "Les spectateurs voient la partie en cours avec ce nombre de coups de retard ; les joueurs la voient "
+            "aussitôt, et tout le monde voit tout une fois la partie finie. Vide : sans retard.",
+        ),
+        # My games: what each game is
+        "lobby.mine.with": Text("with", "avec"),
+        "lobby.mine.waiting": Text("waiting for players", "en attente de joueurs"),
+        "lobby.mine.playing": Text("playing", "en cours"),
+        "lobby.mine.over": Text("over", "terminée"),
+        "lobby.mine.won": Text("over: won", "terminée : gagnée"),
+        "lobby.mine.lost": Text("over: lost", "terminée : perdue"),
+        "lobby.mine.resigned": Text("you resigned; the game goes on", "vous avez abandonné ; la partie continue"),
+        "lobby.mine.aborted": Text("stopped, nobody won", "arrêtée, sans gagnant"),
+        "lobby.mine.created": Text("created", "créée le"),
+        "lobby.mine.unread": Text("could not be read", "illisible"),
         # the end of a rated game
         "rated.title": Text("Ratings after this game", "Cotes après cette partie"),
         "rated.rating": Text("rating", "cote"),

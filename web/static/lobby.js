@@ -56,6 +56,8 @@ function request() {
     body.turn_seconds = Number(seconds);
     body.on_timeout = document.getElementById("on-timeout").value;
   }
+  const delay = document.getElementById("spectator-delay").value; // sent only when asked for: none is the default
+  if (delay !== "") body.spectator_delay = Number(delay);
   return body;
 }
 
@@ -81,6 +83,7 @@ form.addEventListener("submit", async (event) => {
     return;
   }
   const game = answer.body.game_id;
+  made(game, Date.now());
   seats.setOrganiser(game, answer.body.organiser_token);
   const mine = answer.body.seats.find((s) => s.token);
   if (mine) seats.set(game, mine.token);
@@ -118,7 +121,7 @@ function describe(game) {
   return text;
 }
 
-async function join(game, name, invite) {
+async function join(game, name, invite, created) {
   const box = document.getElementById("join-error");
   hideProblem(box);
   const body = { name };
@@ -130,6 +133,7 @@ async function join(game, name, invite) {
     return false;
   }
   seats.set(game, answer.body.token);
+  if (created) made(game, created);
   location.assign(seatLink(game, answer.body.token));
   return true;
 }
@@ -159,7 +163,7 @@ function row(game) {
       el("button", { type: "submit", text: t("lobby.join") }));
     joinForm.addEventListener("submit", (event) => {
       event.preventDefault();
-      join(id, joinForm.querySelector("input").value.trim());
+      join(id, joinForm.querySelector("input").value.trim(), null, game.created);
     });
     li.append(joinForm);
   }
@@ -217,28 +221,105 @@ async function refresh() {
   if (ticket < drawn) return;
   drawn = ticket;
   const further = new Set();
+  const listed = new Map(); // game id -> the public listing's entry (its `created` among others)
   for (let i = STATUSES.length - 1; i >= 0; i--) {
     if (!lists[i].ok) continue;
     const games = lists[i].body.games.filter((game) => !further.has(game.game_id));
-    games.forEach((game) => further.add(game.game_id));
+    games.forEach((game) => { further.add(game.game_id); listed.set(game.game_id, game); });
     fill(document.getElementById(STATUSES[i]), games);
   }
-  const local = seats.games().slice(0, 10);
   const ofAccount = await accountGames();
+  const local = seats.games().filter((g) => !ofAccount.some((a) => a.game === g)).slice(0, 10);
+  const ofBrowser = await Promise.all(local.map((g) => browserGame(g, listed.get(g))));
   if (ticket < drawn) return;
-  const mine = [...ofAccount, ...local.filter((g) => !ofAccount.includes(g))];
+  const mine = [...ofAccount, ...ofBrowser];
   redraw(document.getElementById("mine"), mine.length
-    ? mine.map((g) => el("li", { "data-game": g }, el("a", { href: seatLink(g, seats.get(g)), text: g }), invitesOf(g)))
-    : [el("li", { class: "empty", text: t("lobby.none") })]);
+    ? mine.map(mineRow) : [el("li", { class: "empty", text: t("lobby.none") })]);
 }
 
-// "My games" follows an account across devices: its key (kept by me.js, sent to this referee only) lists the
-// account's own games (`GET /accounts/{id}`, which needs no key), with this browser's games after them.
+// -- My games ----------------------------------------------------------------------------------------------------
+// Each game says what it is: its ruleset, who sits there, how it stands, when it was made. An account's (its key
+// kept by me.js; it follows the account across devices) are one request, `GET /accounts/{id}/games`, which needs no
+// key; this browser's other games are one `GET /games/{id}` each (with the seat's token when this browser holds
+// one, so "won" or "lost" can be said), read once more at each refresh until the game is over, then never again.
+
+const MOMENT = { dateStyle: "medium", timeStyle: "short" };
+const when = new Intl.DateTimeFormat(data.lang === "fr" ? "fr-FR" : "en-GB", MOMENT);
+const reads = new Map(); // game id -> its entry being read (every refresh meanwhile shares it), or read once over
+const CREATED = "ll.created"; // game id -> Unix ms, for the games this lobby made or joined (GET /games/{id} omits it)
+
+function made(game, at) {
+  const known = JSON.parse(localStorage.getItem(CREATED) || "{}");
+  known[game] = at;
+  const kept = Object.entries(known).sort((a, b) => b[1] - a[1]).slice(0, 50); // as many as `seats.games()` keeps
+  localStorage.setItem(CREATED, JSON.stringify(Object.fromEntries(kept)));
+}
+
+const SAID = { // how a game stands, for its seat (an account's `status`), or for a spectator ("over")
+  waiting: "lobby.mine.waiting", playing: "lobby.mine.playing", resigned: "lobby.mine.resigned", won: "lobby.mine.won",
+  lost: "lobby.mine.lost", aborted: "lobby.mine.aborted", over: "lobby.mine.over",
+};
+
 async function accountGames() {
   const account = held();
   if (!account) return [];
-  const answer = await api("GET", `/accounts/${encodeURIComponent(account.account_id)}`);
-  return answer.ok ? answer.body.games.slice(-20).reverse() : [];
+  const answer = await api("GET", `/accounts/${encodeURIComponent(account.account_id)}/games?limit=20`);
+  if (!answer.ok) return [];
+  return answer.body.games.map((g) => ({
+    game: g.game_id, ruleset: g.ruleset, names: g.opponents.map((o) => o.name), others: true,
+    state: g.status in SAID ? g.status : "playing", created: g.created, rated: g.rated,
+  }));
+}
+
+/** `game` as this browser sees it; `listing` its entry in the lobby's listings if there (it says when it was made). */
+function browserGame(game, listing) {
+  if (!reads.has(game)) {
+    reads.set(game, readGame(game, listing).then((entry) => {
+      if (!entry.over) reads.delete(game); // a game over changes no more: never read again
+      return entry;
+    }));
+  }
+  return reads.get(game);
+}
+
+async function readGame(game, listing) {
+  const answer = await api("GET", `/games/${encodeURIComponent(game)}`, { token: seats.get(game) });
+  const created = listing?.created ?? JSON.parse(localStorage.getItem(CREATED) || "{}")[game];
+  if (!answer.ok) return { game, unread: true };
+  const view = answer.body.view;
+  const mine = Number.isInteger(view.seat) ? view.seat : null;
+  let state = view.seats.some((s) => s.open) ? "waiting" : "playing";
+  if (answer.body.over) {
+    state = view.aborted ? "aborted" : mine === null ? "over" : view.winners.includes(mine) ? "won" : "lost";
+  } else if (mine !== null && !view.seats[mine].in_game) state = "resigned";
+  const entry = {
+    game, ruleset: view.ruleset, others: mine !== null, state, created, rated: listing?.rated, over: answer.body.over,
+    names: view.seats.filter((s) => s.seat !== mine).map((s) => (s.open ? `(${t("lobby.seat.open")})` : s.name)),
+  };
+  return entry;
+}
+
+function mineRow(entry) {
+  const { game } = entry;
+  const link = el("a", { class: "who", href: seatLink(game, seats.get(game)) });
+  const li = el("li", { "data-game": game, "data-state": entry.state }, link);
+  if (entry.unread) {
+    link.textContent = game;
+    li.append(el("span", { class: "state", text: t("lobby.mine.unread") }));
+  } else {
+    const title = data.rulesets[entry.ruleset]?.title ?? entry.ruleset;
+    const names = entry.names.join(", ");
+    link.textContent = !names ? title : `${title} — ${entry.others ? `${t("lobby.mine.with")} ` : ""}${names}`;
+    li.append(el("span", { class: "state", text: t(SAID[entry.state]) }));
+    if (entry.rated) li.append(el("span", { class: "rated", text: t("lobby.rated") }));
+    if (entry.created) {
+      const text = `${t("lobby.mine.created")} ${when.format(entry.created)}`;
+      li.append(el("time", { datetime: new Date(entry.created).toISOString(), text }));
+    }
+  }
+  const invites = invitesOf(game);
+  if (invites) li.append(invites);
+  return li;
 }
 
 /** The invite links the organiser still holds for `game` (the seat page forgets them once the seats are full). */

@@ -2,7 +2,8 @@
 // position by position from one point of view. The page holds no rule: every position's view and story come from
 // POST /replays/views, the verdict from POST /audits, a "what if" from POST /rulings, and the evaluation graph from
 // POST /analyses (evaluation.js).
-import { announce, api, cardName, cardValue, data, el, hideProblem, labelled, showProblem, sourcesLine, t } from "./common.js";
+import { announce, api, cardName, data, el, hideProblem, labelled, showProblem, sourcesLine, t } from "./common.js";
+import { cardFace } from "./cards.js";
 import * as evaluation from "./evaluation.js";
 
 const $ = (id) => document.getElementById(id);
@@ -19,10 +20,9 @@ let stories = []; // the story told at each position of `answer`
 let problemSeq = null;
 const answers = new Map(); // pov -> [answer, stories]
 
+/** A card as the seat page draws it (cards.js): its art, value and name, its effect in the tooltip. */
 function card(id, tag = "li") {
-  return el(tag, { class: "card", "data-card": id },
-    el("span", { class: "value", text: String(cardValue(ruleset, id)) }), " ",
-    el("span", { class: "name", text: cardName(ruleset, id) }));
+  return cardFace(ruleset, id, { tag });
 }
 
 function nameOf(seat) {
@@ -171,7 +171,7 @@ function renderTable(position) {
   $("deck-known").replaceChildren(...view.deck_known.map((k) =>
     el("li", {}, card(k.card, "span"), ` ${k.from_top + 1} ${t("seat.from_top")}`)));
   $("unseen").replaceChildren(...Object.entries(view.unseen).map(([c, n]) =>
-    el("li", { "data-unseen": c, text: `${cardName(ruleset, c)} ×${n}` })));
+    el("li", { "data-unseen": c }, card(c, "span"), ` ×${n}`)));
   const all = position.all;
   $("all-box").hidden = !all;
   $("deck-all").replaceChildren(...(all ? all.deck.map((c) => card(c)) : []));

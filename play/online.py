@@ -136,13 +136,13 @@ class Staying:
         url = self.client.base_url
         who = f"{me.name} ({me.account_id})"
         self._say(f"online as {who} at {url}", f"en ligne : {who} sur {url}")
-        for game_id, token in list(self.state.games.items()):
-            self._say_game(game_id, "resumed", "reprise")
-            self._start(game_id, token)
-        self._seek_if_room()
-        follower = threading.Thread(target=self._follow, daemon=True)
-        follower.start()
-        try:
+        try:  # from here on Ctrl-C stops as `on_stop` says, even while the games resume or the first seek is made
+            for game_id, token in list(self.state.games.items()):
+                self._say_game(game_id, "resumed", "reprise")
+                self._start(game_id, token)
+            self._seek_if_room()
+            follower = threading.Thread(target=self._follow, daemon=True)
+            follower.start()
             while not self.done.wait(0.2):
                 pass
         except KeyboardInterrupt:

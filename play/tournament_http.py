@@ -57,8 +57,9 @@ class HttpConfig:
     parallel: int = 2
     join_seconds: float = 60.0
     """Longest wait for every bot to take its seat before the game is aborted (and not rated)."""
-    grace_seconds: float = 2.0
-    """How long a bot's process may take to leave after its game is over before it is ended (a hang)."""
+    grace_seconds: float = 5.0
+    """How long a bot's process may take to leave after its game is over before it is ended (a hang). At 2 s a healthy
+    bot was once reported hung on a busy machine (its interpreter's exit alone can take that long there)."""
     admin_token: str | None = None
     """The referee's admin token: with it (and duplicate deals) a deal set's games share their server seed."""
 

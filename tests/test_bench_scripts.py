@@ -32,7 +32,7 @@ SMALL = {
     "seeks.py": (["--waiting", "40", "--pairs", "3"], "pairing latency"),
     # issue 25's bot games: two-seat games of heuristic bots over HTTP on SQLite, a real server on 127.0.0.1
     "bot_games.py": (["--games", "2"], "moves/s"),
-    "clocks.py": (["--sizes", "2", "--turn", "1", "--turns", "2"], "timeout lateness"),
+    "clocks.py": (["--sizes", "2", "--turn", "1", "--turns", "4"], "timeout lateness"),
     # issue 11's seat page in Chromium: its JS+CSS weight and render time
     "page_weight.py": (["--loads", "2"], "budget 150 KB"),
     # issue 14's PettingZoo environment beside the raw engine

@@ -141,6 +141,20 @@ def test_the_checks_can_fail() -> None:
 # -- (b) what is shown ---------------------------------------------------------------------------------------------
 
 
+def test_no_template_writes_a_bare_colon_after_a_word_of_the_catalogue() -> None:
+    """`{{ t["seat.deck"] }}: ` reads « pioche: » in French: a template puts `t["colon"]` after a catalogue word."""
+    bare = re.compile(r"\}\}(?:</\w+>)?[:;!?]")
+    templates = sorted((PACKAGE / "web" / "templates").glob("*.html"))
+    assert len(templates) > 5
+    wrong = [
+        f"{path.name}:{n}: {line.strip()}"
+        for path in templates
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if bare.search(line)
+    ]
+    assert wrong == [], "\n".join(wrong)
+
+
 def test_every_word_of_the_pages_and_every_rule_text() -> None:
     wrong = [f"{key}: {f}" for key, text in WORDS.items() for f in faults(text("fr"))]
     wrong += [f"{rule_id}: {f}" for rule_id, rule in RULES.items() for f in faults(rule.text("fr"))]

@@ -73,3 +73,25 @@ def test_explain_and_replay_speak_of_rounds_and_turns(tmp_path: Path) -> None:
     assert "infraction dans $.rounds[0].turns[1] (manche 1, premier tour de Claire) : [target.protected]" in text
     report = json.loads(loveletter("replay", str(path), "--json").stdout)
     assert report["games"][0]["problems"][0]["position"] == "round 1, Claire's first turn"
+
+
+def test_the_deal_before_a_rounds_first_turn_is_named_as_the_deal_not_a_turn_zero(tmp_path: Path) -> None:
+    """Between a round's start and its first turn the seat still active is the last round's: no "0th turn"."""
+    from loveletter.replays.position import position_at
+
+    log = tmp_path / "one.jsonl"
+    assert loveletter("simulate", "--games", "1", "--players", "3", "--seed", "3", "--log", str(log)).returncode == 0
+    (game,) = read_games(log.read_bytes().splitlines())
+    events = [e.event for e in game.entries]
+    second = next(i for i, e in enumerate(events) if isinstance(e, RoundStarted) and e.round == 2)
+    first_turn = next(i for i in range(second, len(events)) if isinstance(events[i], TurnStarted))
+    for at in range(second + 1, first_turn + 1):  # after RoundStarted, through the deal, before TurnStarted
+        where = position_at(events, at)
+        assert (where.player, where.turn, where.legal_moves) == (None, None, [])
+        assert where.text.en == "round 2, at the deal: the cards are being dealt"
+        assert where.text.fr == "manche 2, à la donne : les cartes sont distribuées"
+    starter = events[first_turn]
+    assert isinstance(starter, TurnStarted)
+    after = position_at(events, first_turn + 1)
+    assert after.turn == 1 and after.player == game.header.players[starter.player]
+    assert after.when.en == f"round 2, {after.player}'s first turn"

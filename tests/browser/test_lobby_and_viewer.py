@@ -244,3 +244,27 @@ def test_the_viewer_draws_its_cards_with_the_seat_pages_art(site: Site, new_page
                 assert {"#players .front", "#deck-all", "#set-aside", "#players .hand-of", "#unseen"} <= zones, zones
             else:
                 assert {"#players .front", "#hand", "#unseen"} <= zones, zones
+
+
+DECK_LINE = """() => {
+  const count = document.getElementById('deck-size'), line = count.parentElement, r = count.getBoundingClientRect();
+  const box = line.getBoundingClientRect();
+  const inside = r.width > 0 && r.left >= box.left && r.right <= box.right && r.top >= box.top
+    && r.bottom <= box.bottom;
+  return {text: count.textContent, words: line.textContent, inside,
+    deck: document.querySelectorAll('#deck-all > li').length};
+}"""
+
+
+def test_the_viewers_deck_count_is_written_on_its_own_line(site: Site, new_page: Callable[..., Any]) -> None:
+    """« Cartes dans la pioche : 9 » — the count in its line, not drawn over the page's corner by the seat page's pile
+    style, equal to the cards the omniscient view lists in the deck; in English and in French."""
+    game = _finished(site, "2019")
+    for locale, words in (("en-GB", "Cards in the deck: "), ("fr-FR", f"Cartes dans la pioche{NNBSP}: ")):
+        page = new_page(locale=locale)
+        page.goto(f"{site.url}/replay/{game}?at=8&pov=all")
+        wait_until(page, "() => document.body.dataset.version === '8' && !document.getElementById('viewer').hidden")
+        line = page.evaluate(DECK_LINE)
+        assert line["text"].isdigit() and line["inside"], line
+        assert line["words"] == words + line["text"], line
+        assert int(line["text"]) == line["deck"] > 0, line

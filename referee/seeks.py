@@ -27,6 +27,7 @@ from loveletter.events.accounts import SeekRow
 from loveletter.referee.account_events import AccountFeed
 from loveletter.referee.accounts import Accounts
 from loveletter.referee.inputs import NewGame, NewSeat
+from loveletter.referee.ladder import START
 from loveletter.referee.refusals import Refusal, key_rejected, seek_not_found
 from loveletter.referee.seating import Seating
 
@@ -42,8 +43,6 @@ are paired though none comes to this one (one cheap query an idle worker)."""
 STRANDED_SECONDS = 30.0
 """How long a seek may stay claimed for a game that does not exist before a sweep gives it back to the queue (its
 claiming worker died before creating the game; creating one takes milliseconds)."""
-DEFAULT_MU = 25.0
-"""The rating of an account not yet on the seek's ladder (OpenSkill's default)."""
 
 
 def window(waited_ms: int) -> float:
@@ -94,11 +93,14 @@ class SeekQueue:
         """Whether the last sweep left open seeks (or could not read the queue): the loop sweeps again in a second."""
         self._gameless: dict[str, float] = {}
         """Seeks seen claimed for a game that did not exist yet, and when this worker first saw each so."""
+        self._looked_for_gameless = float("-inf")
+        """When this worker last read the seeks claimed for a game that does not exist (a tenth of the time a seek
+        may stay so is often enough: the query need not run every sweep)."""
 
     async def seek(self, key: str, ruleset: str, players: int, turn_seconds: int | None, rated: bool) -> dict[str, Any]:
         """Queue a seek for the account of `key`, and pair what can be paired now: the seek as it then stands."""
         holder = await self.accounts.holder(key)
-        mu = DEFAULT_MU
+        mu = START.mu  # an account not yet on the seek's ladder: the ladder's own start
         for rung in await self.accounts.ladders.of_account(holder.account_id):
             if (rung["ruleset"], rung["players"]) == (ruleset, players):
                 mu = float(rung["mu"])  # type: ignore[arg-type]
@@ -166,8 +168,11 @@ class SeekQueue:
     async def _give_back(self) -> None:
         """Reopen the seeks claimed for a game that has not existed for `STRANDED_SECONDS` (the claiming worker died
         between its claim and the game's creation), so that no seek waits forever for a game that will never be."""
-        gameless = await asyncio.to_thread(self.store.gameless_seeks)
         now = asyncio.get_running_loop().time()
+        if now - self._looked_for_gameless < STRANDED_SECONDS / 10:
+            return
+        self._looked_for_gameless = now
+        gameless = await asyncio.to_thread(self.store.gameless_seeks)
         seen = {s.seek_id: self._gameless.get(s.seek_id, now) for s in gameless}
         self._gameless = seen
         for s in gameless:

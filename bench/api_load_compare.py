@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.api_load import cpu_seconds, listening, run_games  # noqa: E402
+from bench.api_load import cpu_seconds, listening, run_games, stop  # noqa: E402
 from loveletter.events.pgcluster import free_port  # noqa: E402
 
 
@@ -59,8 +59,7 @@ def one_run(tree: Path, games: int, concurrency: int, seed: int) -> tuple[float,
             tally, elapsed = asyncio.run(run_games([port], games, concurrency, seed))
             cpu = cpu_seconds(server.pid) - before
         finally:
-            server.terminate()
-            server.wait(10)
+            stop(server)
     return tally.moves / elapsed, 1e6 * cpu / max(tally.moves, 1), tally.moves
 
 

@@ -28,7 +28,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.api_load import cpu_seconds, start_server  # noqa: E402
+from bench.api_load import cpu_seconds, start_server, stop  # noqa: E402
 from loveletter.client.sync import Client  # noqa: E402
 from loveletter.events.pgcluster import free_port  # noqa: E402
 from loveletter.play.harness import load, play  # noqa: E402
@@ -147,8 +147,7 @@ def main() -> None:
             server_cpu = cpu_seconds(server.pid) - cpu_before
             bots_cpu = time.process_time() - bots_before
         finally:
-            server.terminate()
-            server.wait(10)
+            stop(server)
     lat = tally.latencies
     moves = len(lat)
     print(

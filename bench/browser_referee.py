@@ -8,7 +8,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from bench.api_load import start_server
+from bench.api_load import start_server, stop
 from loveletter.events.pgcluster import free_port
 
 
@@ -33,6 +33,5 @@ def referee(prefix: str) -> Iterator[tuple[str, int]]:
     try:
         yield f"http://127.0.0.1:{port}", port
     finally:
-        server.terminate()
-        server.wait(10)
+        stop(server)
         shutil.rmtree(folder, ignore_errors=True)

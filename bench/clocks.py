@@ -3,8 +3,10 @@
 Starts the referee under uvicorn in its own process on 127.0.0.1 (SQLite, durable commits), with the real wall
 clock: no fake time source. Games of two human seats nobody plays, each with `turn_seconds` = --turn and
 `on_timeout: "bot"`, are created over HTTP (`POST /games`), so each game's clock runs out every --turn seconds: the
-referee records `clock_ran_out`, its heuristic bot moves for the seat, and the next seat's clock starts. The games
-of each step are created evenly over one turn (--burst: all at once, deadlines bunched together).
+referee records `clock_ran_out`, its stand-in (the expert) moves for the seat, and the next seat's clock starts. The
+games of each step are created evenly over one turn (--burst: all at once, deadlines bunched together). Before the
+first step is measured the script waits for the first timeout: that stand-in move starts the engine's worker
+processes, a cost of the server's start, not of its clocks.
 
 At each step (--sizes, games running in all) it waits --turns turns, then prints what the server holds: its asyncio
 tasks, the live timers its event loop has scheduled (cancelled ones waiting to be dropped from the loop's heap
@@ -40,7 +42,7 @@ import orjson
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.api_load import cpu_seconds, listening  # noqa: E402
+from bench.api_load import cpu_seconds, listening, stop  # noqa: E402
 from bench.api_load import pct as _pct  # noqa: E402
 from bench.http_client import Connection  # noqa: E402
 from loveletter.events.pgcluster import free_port  # noqa: E402
@@ -57,6 +59,10 @@ def _rss_kib() -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     return 0
+
+
+WARM_SECONDS = 60.0
+"""How long the first step waits for its first timeout (the engine's workers started) before measuring."""
 
 
 def _kinds(scheduled: list[Any]) -> dict[str, int]:
@@ -132,15 +138,28 @@ async def stats(conn: Connection) -> dict[str, Any]:
     return body  # type: ignore[no-any-return]
 
 
+async def warmed(conn: Connection, seconds: float = WARM_SECONDS) -> None:
+    """Wait for the first timeout: the first stand-in move starts the engine's workers, seconds of imports on a busy
+    machine, which are the server's start and not what a clocked game costs (its timeouts are not counted)."""
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        if (await stats(conn))["expired"]:
+            return
+        await asyncio.sleep(0.2)
+    raise SystemExit(f"no timeout was recorded within {seconds:.0f} s of the first clocked game")
+
+
 async def run(port: int, pid: int, sizes: list[int], turn: int, turns: int, burst: bool) -> list[dict[str, Any]]:
     conn = await Connection.open("127.0.0.1", port)
     rows = []
     running = 0
     idle = await stats(conn)
     rows.append({"games": 0, "samples": [idle], "lateness": [], "seen": [], "cpu": 0.0, "timeouts": 0})
-    for size in sizes:
+    for step, size in enumerate(sizes):
         await create_games(conn, size - running, turn, 0 if burst else turn)
         running = size
+        if step == 0:
+            await warmed(conn)
         await stats(conn)  # drop the timeouts of the creation period
         cpu_before = cpu_seconds(pid)
         samples, expired = [], []
@@ -184,8 +203,7 @@ def main() -> None:
         stack.callback(proc.kill)
         listening(proc, port, 0.3, "referee")
         rows = asyncio.run(run(port, proc.pid, sizes, args.turn, args.turns, args.burst))
-        proc.terminate()
-        proc.wait(10)
+        stop(proc)
     how = "all at once" if args.burst else "evenly over one turn"
     print(
         f"SQLite (durable), real clock, turn_seconds={args.turn}, on_timeout=bot, games created {how}, "

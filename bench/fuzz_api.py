@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.api_load import free_port  # noqa: E402
+from bench.api_load import free_port, stop  # noqa: E402
 
 CONFORMANCE = (
     "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,"
@@ -64,8 +64,7 @@ def main() -> int:
                 options += ["--exclude-path", path]
             return subprocess.run([st, "run", url, *options]).returncode
         finally:
-            server.terminate()
-            server.wait(10)
+            stop(server)
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.api_load import listening  # noqa: E402
+from bench.api_load import listening, stop  # noqa: E402
 from bench.api_load import pct as _pct  # noqa: E402
 from bench.http_client import Connection  # noqa: E402
 from loveletter.api.parse import lobby_cursor_of  # noqa: E402
@@ -214,8 +214,7 @@ def main() -> None:
         proc = start_server(port, url)
         stack.callback(proc.kill)
         by_kind, shown = asyncio.run(measure(port, keys, args.walk, args.deep, args.seed))
-        proc.terminate()
-        proc.wait(10)
+        stop(proc)
     everything = [t for times in by_kind.values() for t in times]
     print(f"pages of 20 over HTTP, one client, one page at a time: {len(everything):,} pages, {shown:,} games shown")
     for kind, times in by_kind.items():

@@ -33,7 +33,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.api_load import cpu_seconds, start_server  # noqa: E402
+from bench.api_load import cpu_seconds, start_server, stop  # noqa: E402
 from bench.api_load import pct as _pct  # noqa: E402
 from bench.http_client import Connection  # noqa: E402
 from loveletter.events.pgcluster import TempCluster, free_port  # noqa: E402
@@ -246,8 +246,7 @@ def main() -> None:
         server = start_server("loveletter.server.app:create_app", port, env)
         stack.callback(server.kill)
         result = asyncio.run(run(port, server.pid, args.streams, args.moves, args.interval, args.seed))
-        server.terminate()
-        server.wait(10)
+        stop(server)
     lat, after, n = result["latencies"], result["after_answer"], args.streams
     before, opened, final = result["rss"]
     delivered = len(lat)

@@ -123,7 +123,7 @@ def position(state: GameState, events: Sequence[Event] | Sequence[Entry]) -> Pos
     turn = turn_number(events, seat)
     if turn == 0:  # a round begun, its first turn not: the seat still active is last round's, not a turn "0"
         dealing = Text(f"round {state.round}, at the deal", f"manche {state.round}, à la donne")
-        text = Text(f"{dealing.en}: the cards are being dealt", f"{dealing.fr} : les cartes sont distribuées")
+        text = Text(f"{dealing.en}: the cards are being dealt", f"{dealing.fr} : les cartes sont distribuées")
         return Position(state.round, state.phase, None, None, text, [], rs.id, dealing)
     where = _turn_words(state, name, turn)
     if state.phase == PHASE_CHANCELLOR:

@@ -89,7 +89,7 @@ def test_the_deal_before_a_rounds_first_turn_is_named_as_the_deal_not_a_turn_zer
         where = position_at(events, at)
         assert (where.player, where.turn, where.legal_moves) == (None, None, [])
         assert where.text.en == "round 2, at the deal: the cards are being dealt"
-        assert where.text.fr == "manche 2, à la donne : les cartes sont distribuées"
+        assert where.text.fr == "manche 2, à la donne : les cartes sont distribuées"
     starter = events[first_turn]
     assert isinstance(starter, TurnStarted)
     after = position_at(events, first_turn + 1)

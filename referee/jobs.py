@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hashlib
 import secrets
 import threading
 import time
@@ -18,7 +19,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import orjson
+
 from loveletter.core.lang import Lang, Text
+from loveletter.events.codec import encode
+from loveletter.events.log import Entry
 from loveletter.play.report import statistics
 from loveletter.play.simulate import Config, Stats, simulate
 from loveletter.play.thinking import OFF_THE_LOOP, Busy, Thinking, simulated_game
@@ -157,6 +162,10 @@ KINDS = {
 }
 
 
+REVIEWED_KEPT = 4096
+"""How many reviewed decisions a worker keeps (least recently asked dropped first): a long game has ~60."""
+
+
 class Jobs:
     """The background jobs of one worker, of every kind."""
 
@@ -166,6 +175,11 @@ class Jobs:
         self._jobs: dict[str, OrderedDict[str, Job]] = {kind: OrderedDict() for kind in self.kinds}
         self._slots: dict[str, asyncio.Semaphore] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._reviewed: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+        """Decisions already reviewed, by (the digest of the log up to the decision, its event number, rollouts, seed,
+        language):
+        a review is a pure function of those, so a game's second viewer, a reload or the other language's page costs
+        nothing for what was seen already."""
 
     def under_way(self) -> dict[str, int]:
         """Jobs queued or running, by kind (what an operator watches)."""
@@ -272,13 +286,34 @@ class Jobs:
 
         async def work(job: Job) -> dict[str, Any]:
             entries = []
+            prefixes = prefix_digests(events)
             for d in decisions:
-                prefix = events[: d.at + 1]
-                entries.append(await self.thinking.run(entry_at, prefix, d.at, head["rollouts"], head["seed"], lang))
+                key = (prefixes[d.at], d.at, head["rollouts"], head["seed"], lang)
+                found = self._reviewed.get(key)
+                if found is None:
+                    prefix = events[: d.at + 1]
+                    found = await self.thinking.run(entry_at, prefix, d.at, head["rollouts"], head["seed"], lang)
+                    self._reviewed[key] = found
+                    while len(self._reviewed) > REVIEWED_KEPT:
+                        self._reviewed.popitem(last=False)
+                else:
+                    self._reviewed.move_to_end(key)
+                entries.append(found)
                 job.step()
             return {**head, "decisions": entries}
 
         return self.start("analysis", len(decisions), work)
+
+
+def prefix_digests(events: list[Any]) -> list[bytes]:
+    """The SHA-256 of each prefix of `events` (`[i]`: events 0 to i), each event (or a log's entry's) as the log
+    encodes it."""
+    running = hashlib.sha256()
+    digests = []
+    for event in events:
+        running.update(orjson.dumps(encode(event.event if isinstance(event, Entry) else event)))
+        digests.append(running.digest())
+    return digests
 
 
 async def in_own_thread(work: Callable[[], T], name: str) -> T:

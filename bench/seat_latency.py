@@ -87,10 +87,10 @@ CHOOSE = """
       input.dispatchEvent(new Event("change", { bubbles: true }));
     }
   };
-  pick("keep"); pick("bottom");
-  // the card to play is a card of the hand (a button), unless one is chosen already
+  // the card to play, or to keep after a Chancellor, is a card of the hand (a button), unless one is chosen already
   const card = document.querySelector("#hand button.playable");
   if (card && !document.querySelector('#hand button[aria-pressed="true"]')) card.click();
+  pick("bottom"); // after the Chancellor: the orders follow the card kept in the hand
   pick("target");
   const guess = document.querySelector("#guess");
   if (guess && !guess.value) guess.value = guess.options[1].value;

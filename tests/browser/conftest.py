@@ -186,10 +186,10 @@ def play_first(page: Any) -> None:
     """Choose the first legal choice of each control, as a player pointing would once the controls have settled
     (nothing is pre-selected), play it, and wait for the answer."""
     wait_until(page, ARMED)
-    cards = page.locator("#hand button.playable")  # the card to play: a card of the hand (none for a Chancellor's)
+    cards = page.locator("#hand button.playable")  # the card to play, or the Chancellor's to keep: a card of the hand
     if cards.count() and not page.locator('#hand button[aria-pressed="true"]').count():
         cards.first.click()
-    for name in ("keep", "target", "bottom"):
+    for name in ("target", "bottom"):
         group = page.locator(f'#moves input[name="{name}"]')
         if group.count() and not page.locator(f'#moves input[name="{name}"]:checked').count():
             group.first.check()

@@ -181,11 +181,11 @@ def test_the_chancellors_cards_are_ordered_by_dragging_and_by_keys(site: Site, n
     before = version(page)
     page.click("#play")
     wait_until(
-        page, "(v) => Number(document.body.dataset.version) > v && document.querySelector('#choose-keep')", before
+        page, "(v) => Number(document.body.dataset.version) > v && document.querySelector('#bottom-part')", before
     )
     wait_until(page, ARMED)
     page.locator('#hand [data-card="priest"]').click()  # the card kept, pointed at in the hand
-    assert page.locator('#moves input[name="keep"]:checked').get_attribute("value") == "priest"
+    assert page.locator('#hand button[aria-pressed="true"]').get_attribute("data-card") == "priest"
     first = order_of(page)
     assert sorted(first) == ["guard", "prince"]
     assert page.locator('#moves input[name="bottom"]:checked').count() == 0  # no order chosen for her

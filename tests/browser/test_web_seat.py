@@ -187,12 +187,12 @@ def test_the_chancellor_keeps_one_and_returns_two_in_the_chosen_order(site: Site
     assert page.locator("#target-part input").count() == 0  # the Chancellor has no target
     before = version(page)
     page.click("#play")
-    drawn = "(v) => Number(document.body.dataset.version) > v && document.querySelector('#choose-keep')"
+    drawn = "(v) => Number(document.body.dataset.version) > v && document.querySelector('#bottom-part')"
     wait_until(page, drawn, before)
     wait_until(page, ARMED)
-    keeps = page.locator('#moves input[name="keep"]').evaluate_all("(is) => is.map((i) => i.value)")
+    keeps = page.locator("#hand button.playable").evaluate_all("(bs) => bs.map((b) => b.dataset.card)")
     assert sorted(keeps) == ["guard", "priest", "prince"]
-    page.check('#moves input[name="keep"][value="priest"]')
+    page.locator('#hand button[data-card="priest"]').click()  # the card kept: pointed at in the hand
     orders = page.locator('#moves input[name="bottom"]').evaluate_all("(is) => is.map((i) => i.value)")
     assert sorted(orders) == ["guard,prince", "prince,guard"]
     page.check('#moves input[name="bottom"][value="prince,guard"]')

@@ -2,8 +2,9 @@
 // is a button (table.js; Tab to it, Enter or Space to choose it, `aria-pressed` says which is chosen, a card the
 // rules forbid says why); no second list of the same cards. Then a target: a player at the table (the targets the
 // rules allow highlighted, the others with the reason) or the form's radio buttons; for a Guard a card from a grid
-// or the card-named list; the Chancellor's kept card from the hand or the form, the returned cards ordered by
-// dragging or with the arrow keys. Play sends the move.
+// or the card-named list. After the Chancellor the hand is the control again, for the card kept (the same buttons),
+// and the returned cards' order is chosen in the form (a list of the orders, or dragging, or the arrow keys). Play
+// sends the move.
 import { announce, api, el, hideProblem, labelled, showProblem, t } from "./common.js";
 import { cardFace } from "./cards.js";
 
@@ -14,6 +15,7 @@ let ctx = null; // the page's state (seat.js): game, ruleset, token, current, re
 let legal = [];
 let movesVersion = -1;
 let picked; // the card of the hand chosen to play (undefined: none yet; nothing is chosen for the player)
+let kept; // the card of the hand chosen to keep after the Chancellor (undefined: none yet)
 let pickedAt = -1; // which of the hand's cards it is (a hand may hold two of a kind: one is marked)
 let cardChanged = () => {}; // what follows a new card chosen: its targets, its guesses
 
@@ -37,8 +39,25 @@ function tooSoon(event) {
   return event.detail > 0 && performance.now() - drawnAt < SETTLE_MS;
 }
 
+let focusWanted = null; // what takes the keyboard's focus at the next frame (a function: found then)
+
+/** Move the keyboard's focus once this drawing is done, at the next frame: focusing in the middle of a drawing makes
+ * the browser lay out the page there and then, and again for what is drawn after it. The last wish wins. */
+export function focusSoon(find) {
+  const first = focusWanted === null;
+  focusWanted = find;
+  if (first) {
+    window.requestAnimationFrame(() => {
+      const wanted = focusWanted;
+      focusWanted = null;
+      wanted()?.focus();
+    });
+  }
+}
+
 function chosen(name) {
   if (name === "card") return picked;
+  if (name === "keep") return kept;
   return $("moves").querySelector(`input[name="${name}"]:checked`)?.value;
 }
 
@@ -106,7 +125,11 @@ export function decorate() {
         : seat === view.seat ? t("seat.not_yourself") : "";
       why = reason ? `${labelled("seat.cannot_target")}${reason}` : t("seat.cannot_target");
     }
-    li.querySelector(".tags")?.append(el("span", { class: `tag aim ${targets.includes(seat) ? "yes" : "no"}`, text: why }));
+    // a seat that cannot be chosen says why in a short mark (✗, its reason in full for a screen reader and in the
+    // tooltip): its reason is mostly a tag of its own already (protected, out), and a long pill would wrap tall
+    const yes = targets.includes(seat);
+    li.querySelector(".tags")?.append(el("span", { class: `tag aim ${yes ? "yes" : "no"}`, title: why,
+      "data-short": yes ? t("seat.can_target.short") : "✗" }, el("span", { class: "why", text: why })));
   }
 }
 
@@ -122,15 +145,22 @@ function pointAtHand(event) {
     announce(face.querySelector(".reason")?.textContent ?? "");
     return;
   }
-  if (choose("keep", face.dataset.card)) return; // the Chancellor's: the card kept
-  if (!legal.some((m) => m.type === "play" && m.card === face.dataset.card)) return;
-  const same = picked === face.dataset.card;
-  picked = face.dataset.card;
+  const keeping = keepStep();
+  if (!legal.some((m) => (keeping ? m.keep : m.type === "play" && m.card) === face.dataset.card)) return;
+  const same = (keeping ? kept : picked) === face.dataset.card;
+  if (keeping) kept = face.dataset.card; // the Chancellor's: the card kept
+  else picked = face.dataset.card;
   pickedAt = [...$("hand").querySelectorAll("[data-card]")].indexOf(face);
   if (same) { decorate(); return; } // the other of two alike: the same move
   cardChanged();
+  if (keeping) return;
   const first = $("moves").querySelector('input[name="target"]:not(:checked)');
   if (first && !chosen("target")) announce(t("seat.pick_card"));
+}
+
+/** After the Chancellor: the seat keeps one card of its hand and returns the others. */
+function keepStep() {
+  return legal.length > 0 && legal[0].type === "return";
 }
 
 function pointAtSeat(event) {
@@ -185,7 +215,6 @@ function orderList(cards) {
 // -- the form ---------------------------------------------------------------------------------------------------
 
 function returnControls(form) {
-  const keeps = unique(legal.map((m) => m.keep));
   const bottomPart = el("div", { id: "bottom-part" });
   let list = null;
   const showBottoms = () => {
@@ -204,7 +233,8 @@ function returnControls(form) {
       bottomPart.append(el("div", { class: "ordering" }, el("p", { class: "hint", text: t("seat.order") }), list, use));
     }
   };
-  form.append(radios("keep", t("seat.keep"), keeps.map((c) => [c, cardFace(ctx.ruleset, c, { tag: "span" })]), showBottoms), bottomPart);
+  cardChanged = showBottoms; // the card kept is chosen in the hand (table.js draws its buttons)
+  form.append(bottomPart);
   showBottoms();
 }
 
@@ -254,17 +284,21 @@ export function renderMoves(moves) {
   if (ctx.current.version === movesVersion) { decorate(); return; }
   movesVersion = ctx.current.version;
   picked = undefined;
+  kept = undefined;
   pickedAt = -1;
   cardChanged = () => {};
   // A keyboard player keeps their place: from the move they sent to the status line while the others play,
   // and back to the first control of their next move (for a card to play: the first card of the hand).
   const active = document.activeElement;
-  const hadFocus = form.contains(active) || $("hand").contains(active) || active === $("status");
+  const hadFocus = form.contains(active) || $("hand").contains(active) || active === $("status")
+    || focusWanted !== null; // the hand redrawn a moment ago (table.js) sends the focus to the status line
   form.replaceChildren();
+  const hint = t(moves[0]?.type === "return" ? "seat.pick_keep" : "seat.pick_card");
+  if ($("moves-hint").textContent !== hint) $("moves-hint").textContent = hint;
   if (moves.length === 0) {
     form.dataset.armed = "yes";
     decorate();
-    if (hadFocus) $("status").focus();
+    if (hadFocus) focusSoon(() => $("status"));
     return;
   }
   drawn();
@@ -272,14 +306,14 @@ export function renderMoves(moves) {
   else playControls(form);
   form.append(el("p", {}, el("button", { type: "submit", id: "play", text: t("seat.play") })));
   decorate();
-  if (hadFocus) (moves[0].type === "play" ? firstCard() : form.querySelector("input, select, button"))?.focus();
+  if (hadFocus) focusSoon(() => firstCard() ?? form.querySelector("input, select, button"));
 }
 
 async function submit(event) {
   event.preventDefault();
   const form = event.currentTarget;
   let body;
-  if (form.querySelector('input[name="keep"]')) {
+  if (keepStep()) {
     body = { type: "return", keep: chosen("keep"), bottom: (chosen("bottom") || "").split(",").filter(Boolean) };
   } else {
     body = { type: "play", card: chosen("card") };
@@ -295,7 +329,8 @@ async function submit(event) {
   if (missing) { // nothing is sent until every part of the move is the player's own choice
     const what = missing === "card" && body.type === "return" ? "keep" : missing;
     announce(`${t("seat.choose")} ${t(`seat.${what}`)}`);
-    (what === "card" ? firstCard() : form.querySelector(what === "guess" ? "#guess" : `input[name="${what}"]`))?.focus();
+    (what === "card" || what === "keep" ? firstCard()
+      : form.querySelector(what === "guess" ? "#guess" : `input[name="${what}"]`))?.focus();
     return;
   }
   if (form.dataset.busy) return; // one move at a time (not `disabled`: that would take the keyboard's focus away)

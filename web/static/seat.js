@@ -6,7 +6,7 @@ import { renderInvites } from "./invites.js";
 import { turnAlerts, setUpAlerts } from "./alerts.js";
 import { renderEnds } from "./ends.js";
 import { renderMoves, setUpMoves } from "./moves.js";
-import { renderHand, renderLastMove, renderPlayers, renderZones } from "./table.js";
+import { renderHand, renderLastMove, renderPlayers, renderZones, setText } from "./table.js";
 
 const game = data.game_id;
 const fragment = new URLSearchParams(location.hash.slice(1));
@@ -56,8 +56,8 @@ function renderStatus(view) {
   const { current } = ctx;
   const me = view.seat;
   document.body.dataset.waiting = String(ctx.waiting);
-  $("heading").textContent = current.players.map((n) => n || t("seat.open")).join(" · ");
-  $("round").textContent = view.round ? `${t("seat.round")} ${view.round}` : "";
+  setText($("heading"), current.players.map((n) => n || t("seat.open")).join(" · "));
+  setText($("round"), view.round ? `${t("seat.round")} ${view.round}` : "");
   let status;
   if (current.over) {
     status = view.aborted ? t("seat.aborted")
@@ -67,9 +67,12 @@ function renderStatus(view) {
   } else if (current.your_turn) status = t("seat.turn");
   else if (view.active !== null && view.active !== undefined) status = `${t("seat.waiting")} ${nameOf(view.active)}…`;
   else status = "";
-  if (me === null) status = `${t("seat.spectator")} ${status}`;
-  else status = `${t("seat.you_are")} ${nameOf(me)}. ${status}`;
-  $("status").textContent = status;
+  // who this page plays, then the news: on a phone the first part is said, not drawn (the seat's row says "you")
+  const who = me === null ? t("seat.spectator") : `${t("seat.you_are")} ${nameOf(me)}.`;
+  const said = `${who}${status ? ` ${status}` : ""}`;
+  if ($("status").textContent !== said) {
+    $("status").replaceChildren(el("span", { class: me === null ? "who" : "who mine" }, who), status ? ` ${status}` : "");
+  }
   $("status").classList.toggle("mine", Boolean(current.your_turn));
   turnAlerts(Boolean(current.your_turn) && !current.over, $("heading").textContent);
 }
@@ -101,7 +104,11 @@ function renderClock(view) {
   const local = new Date(deadline.at).toLocaleTimeString(locale(), { hour: "2-digit", minute: "2-digit", second: "2-digit" });
   const tick = () => {
     const left = Math.max(0, Math.round((deadline.at - Date.now()) / 1000));
-    $("clock-who").textContent = `${labelled("seat.clock")}${nameOf(deadline.seat)}`;
+    const who = $("clock-who");
+    if (who.dataset.name !== nameOf(deadline.seat)) {
+      who.dataset.name = nameOf(deadline.seat);
+      who.replaceChildren(el("span", { class: "clock-label", text: labelled("seat.clock") }), nameOf(deadline.seat));
+    }
     const time = $("clock-left");
     time.textContent = minutes(left);
     time.setAttribute("datetime", `PT${left}S`);
@@ -144,7 +151,8 @@ function renderStory(lines, times, lastMove) {
   list.append(...items);
   if (same && storyLines.length && fresh.length) announce(items.map((li) => li.textContent).join(" "));
   storyLines = lines;
-  list.scrollTop = list.scrollHeight;
+  // the last line in sight, at the next frame: reading the list's height now would lay the page out mid-drawing
+  if (items.length) window.requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
   renderLastMove(lines, lastMove);
 }
 

@@ -155,6 +155,10 @@ class Challenges:
             assert found is not None  # accounts are never deleted
             return {"account_id": found.account_id, "name": found.name, "kind": found.kind}
 
+        status, game_id = row.status, row.game_id
+        if status == "accepted" and game_id and await asyncio.to_thread(self.store.meta, game_id) is None:
+            # accepted, its game not created yet (a moment later it is): nobody is sent to a game that is not there
+            status, game_id = "open", None
         return {
             "challenge_id": row.challenge_id,
             "challenger": await who(row.challenger),
@@ -162,8 +166,8 @@ class Challenges:
             "ruleset": row.ruleset,
             "players": 2,
             "rated": row.rated,
-            "status": "expired" if self.expired(row) else row.status,
-            "game_id": row.game_id,
+            "status": "expired" if self.expired(row) else status,
+            "game_id": game_id,
             "created": row.created,
             "expires": self.expires(row),
         }

@@ -97,3 +97,18 @@ def test_a_name_that_is_no_text_is_refused_as_such(server: Server) -> None:
         answer = httpx.post(f"{server.url}/challenges", content=body,
                             headers={"Content-Type": "application/json", "Accept-Language": lang})  # fmt: skip
         assert code(answer) == (422, "invalid_request"), answer.text
+
+
+def test_an_accepted_challenge_names_its_game_only_once_the_game_exists(server: Server) -> None:
+    """Accepting settles the challenge with its game's id, then creates the game: a reader in between (the page of
+    the challenger polling, the docs' walk) must not be sent to a game that is not there yet — the challenge still
+    reads open, with no game, as the store's row stands between the two steps (written here straight into it)."""
+    ann, bob = account(server.url, "Wann"), account(server.url, "Wbob")
+    made = post(server.url, "/challenges", {"key": ann["key"], "to": bob["account_id"]})
+    assert made.status_code == 201, made.text
+    challenge = made.json()["challenge_id"]
+    assert server.store.settle_challenge(challenge, "accepted", "g_notmadeyet0001")  # type: ignore[attr-defined]
+    read = httpx.get(f"{server.url}/challenges/{challenge}").json()
+    assert (read["status"], read["game_id"]) == ("open", None), read
+    listed = httpx.get(f"{server.url}/games/g_notmadeyet0001")
+    assert listed.status_code == 404  # the game the row names does not exist: the reader was right not to go there

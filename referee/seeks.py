@@ -35,6 +35,8 @@ WINDOW = 2.0
 """Seeks whose ratings (OpenSkill mu) differ by at most this much pair at once."""
 WIDEN = 0.5
 """How much the window grows for each second the oldest seek of a pairing has waited."""
+CLAIM_WAIT_SECONDS = 2.0
+"""How long a new seek's answer waits for a game another worker is creating for it (it takes milliseconds)."""
 SWEEP_SECONDS = 1.0
 """How often a worker that knows of open seeks tries to pair them again."""
 IDLE_SECONDS = 5.0
@@ -110,7 +112,21 @@ class SeekQueue:
         await self.sweep()
         self._keep_sweeping()
         self._wake.set()
-        return await self.public(row.seek_id)
+        return await self._answer(row.seek_id)
+
+    async def _answer(self, seek_id: str) -> dict[str, Any]:
+        """The new seek as it stands, once any pairing under way is made: another worker's sweep may have claimed it a
+        moment ago and be creating the game (milliseconds), and the seeker is better told `paired` at once than
+        `open` then `paired` a moment later. `CLAIM_WAIT_SECONDS` at most, then as it stands."""
+        deadline = asyncio.get_running_loop().time() + CLAIM_WAIT_SECONDS
+        while True:
+            answer = await self.public(seek_id)
+            if answer["status"] != "open" or asyncio.get_running_loop().time() > deadline:
+                return answer
+            row = await self._row(seek_id)
+            if row.status != "paired":  # open in the store too: nobody has claimed it
+                return answer
+            await asyncio.sleep(0.02)
 
     async def cancel(self, seek_id: str, key: str | None) -> dict[str, Any]:
         """Withdraw an open seek of the account of `key`; a seek already paired or withdrawn is refused."""

@@ -120,11 +120,10 @@ class SeekQueue:
         `open` then `paired` a moment later. `CLAIM_WAIT_SECONDS` at most, then as it stands."""
         deadline = asyncio.get_running_loop().time() + CLAIM_WAIT_SECONDS
         while True:
-            answer = await self.public(seek_id)
-            if answer["status"] != "open" or asyncio.get_running_loop().time() > deadline:
-                return answer
             row = await self._row(seek_id)
-            if row.status != "paired":  # open in the store too: nobody has claimed it
+            answer = await self._public(row)
+            claimed = row.status == "paired" and answer["status"] == "open"  # claimed, its game not made yet
+            if not claimed or asyncio.get_running_loop().time() > deadline:
                 return answer
             await asyncio.sleep(0.02)
 
@@ -142,7 +141,10 @@ class SeekQueue:
         return await self.public(seek_id)
 
     async def public(self, seek_id: str) -> dict[str, Any]:
-        r = await self._row(seek_id)
+        return await self._public(await self._row(seek_id))
+
+    async def _public(self, r: SeekRow) -> dict[str, Any]:
+        seek_id = r.seek_id
         seat = None
         if r.status == "paired" and r.game_id and await asyncio.to_thread(self.store.meta, r.game_id) is None:
             # claimed, its game not created yet (or never to be: `_give_back`): a pairing is made when its game exists,

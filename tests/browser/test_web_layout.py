@@ -21,8 +21,11 @@ BOXES = """() => {
     hand: one('#hand'),
     deck: one('#deck'),
     controls: one('#play'),
+    target: one('#choose-target'),
+    grid: one('#guess-part .guess-grid'),
+    clock: one('#clock'),
     opponents: [...document.querySelectorAll('#players > li:not(.me)')].map(box),
-    width: window.innerWidth, height: window.innerHeight,
+    width: window.innerWidth, height: window.innerHeight, scrolled: window.scrollY,
   };
 }"""
 

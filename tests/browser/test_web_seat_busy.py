@@ -13,6 +13,7 @@ import pytest
 
 from tests.browser.conftest import ARMED, Site, wait_until
 from tests.browser.test_web_cards import axe_serious
+from tests.browser.test_web_layout import BOXES
 from tests.browser.test_web_seat import CHANCELLOR_DEAL, open_seat, two_seats, version
 
 LAPTOP = {"width": 1280, "height": 800}
@@ -84,24 +85,8 @@ def busy(site: Site, players: int) -> tuple[str, str]:
     return game, tokens[0]
 
 
-BOXES = """() => {
-  const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
-  const one = (sel) => { const e = document.querySelector(sel); return e && !e.closest('[hidden]') ? box(e) : null; };
-  return {
-    hand: one('#hand'),
-    deck: one('#deck'),
-    target: one('#choose-target'),
-    grid: one('#guess-part .guess-grid'),
-    play: one('#play'),
-    clock: one('#clock'),
-    opponents: [...document.querySelectorAll('#players > li:not(.me)')].map(box),
-    width: window.innerWidth, height: window.innerHeight, scrolled: window.scrollY,
-  };
-}"""
-
-
 def outside(boxes: dict[str, Any]) -> list[Any]:
-    named = [(k, boxes[k]) for k in ("hand", "deck", "target", "grid", "play", "clock")]
+    named = [(k, boxes[k]) for k in ("hand", "deck", "target", "grid", "controls", "clock")]
     named += [(f"opponent {i + 1}", b) for i, b in enumerate(boxes["opponents"])]
     return [
         (name, [round(x) for x in b] if b else b)

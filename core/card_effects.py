@@ -58,7 +58,12 @@ def _plainly_legal(state: GameState, p: int, card: Card, t: int | None, guess: C
     if card not in hand or (card is not _COUNTESS and _COUNTESS in hand and (_KING in hand or _PRINCE in hand)):
         return False
     if t is None:
-        return guess is None and card not in TARGETS_OTHER and card is not _PRINCE
+        if guess is not None or card is _PRINCE:
+            return False
+        if card not in TARGETS_OTHER:
+            return True
+        out, protected = state.out, state.protected  # played with no effect only when nobody can be chosen
+        return all(i == p or out[i] or protected[i] for i in range(len(out)))
     if type(t) is not int or not 0 <= t < len(state.out) or state.out[t]:
         return False
     if card is _PRINCE:

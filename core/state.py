@@ -113,7 +113,12 @@ class GameState:
         return all(getattr(self, n) == getattr(other, n) for n in GameState.__slots__)
 
     def __hash__(self) -> int:
-        return hash(tuple(getattr(self, n) for n in GameState.__slots__ if n not in ("options", "ruleset")))
+        return hash(_fingerprint(self))
+
+    def fingerprint(self) -> tuple[object, ...]:
+        """Every field but the ruleset and the options, as one tuple: two states of one game are equal exactly when
+        their fingerprints are (the search keys the rollouts of one world by it, `play.engine.search`)."""
+        return _fingerprint(self)
 
     def __repr__(self) -> str:
         return f"GameState(seq={self.seq}, round={self.round}, phase={self.phase!r}, active={self.active})"
@@ -227,6 +232,18 @@ def _make_copier() -> Callable[[GameState], Transient]:
 
 
 _copy = _make_copier()
+
+
+def _make_fingerprinter() -> Callable[[GameState], tuple[object, ...]]:
+    """`_fingerprint(state)`: the tuple of every slot but `ruleset` and `options`, built in one straight line."""
+    names = [name for name in GameState.__slots__ if name not in ("ruleset", "options")]
+    namespace: dict[str, Any] = {}
+    exec(f"def _fingerprint(s):\n    return ({', '.join(f's.{name}' for name in names)},)", namespace)
+    fingerprinter: Callable[[GameState], tuple[object, ...]] = namespace["_fingerprint"]
+    return fingerprinter
+
+
+_fingerprint = _make_fingerprinter()
 
 
 def initial_state() -> GameState:

@@ -183,18 +183,19 @@ def test_the_full_checks_refuse_exactly_what_the_legal_moves_leave_out(game: tup
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: f"{g[0]}-{g[1]}")
-def test_the_quick_paths_take_every_legal_move_but_a_play_with_nobody_to_choose(game: tuple) -> None:
+def test_the_quick_paths_take_every_legal_move_and_no_illegal_one(game: tuple) -> None:
     """`card_effects._plainly_legal` and `_same_hand` never pass an illegal move, and send no legal one to the full
-    check but a targeting card played with every other player protected or out (its events are then built, not
-    shared: only the speed of the referee would show the difference)."""
+    check: a targeting card is played with no target only when every other player is protected or out."""
     for state in _decisions(*game):
         p = state.active
         for move in legal_moves(state, p):
             if isinstance(move, ReturnCards):
                 assert _same_hand(move.keep, move.bottom, state.hands[p])
                 continue
-            nobody_to_choose = move.target is None and move.card in TARGETS_OTHER
-            assert _plainly_legal(state, p, move.card, move.target, move.guess) is not nobody_to_choose
+            assert _plainly_legal(state, p, move.card, move.target, move.guess)
+        for card in set(state.hands[p]) & TARGETS_OTHER:
+            if valid_targets(state, p, card):
+                assert not _plainly_legal(state, p, card, None, None)
         for other in range(len(state.players)):
             if other != p:
                 assert not any(_plainly_legal(state, other, c, t, None) for c in Card for t in (None, p))

@@ -26,8 +26,9 @@ from loveletter.core.commands import PlayerCommand
 from loveletter.core.decide import decide
 from loveletter.core.evolve import apply_all
 from loveletter.core.legal import legal_move_tuple
-from loveletter.core.state import PHASE_CHANCELLOR, PHASE_PLAY, GameState
+from loveletter.core.state import PHASE_CHANCELLOR, PHASE_PLAY, GameState, Transient
 from loveletter.core.views import glance
+from loveletter.play.engine import collector
 from loveletter.play.engine.determinize import Sampler
 from loveletter.play.engine.value import end_value
 from loveletter.play.policies import heuristic_best
@@ -109,8 +110,18 @@ def rollout(world: GameState, move: PlayerCommand, seat: int, rng: Chooser) -> f
 def play_out(world: GameState, move: PlayerCommand, rng: Chooser) -> GameState:
     """`move` played in `world`, then every seat by the heuristic from its own view: the state at the round's end
     (the review, `review.py`, reads both the round's winners and the game's value from it)."""
+    return _finish(_after(world, move), rng)
+
+
+def _after(world: GameState, move: PlayerCommand) -> Transient:
+    """A private copy of `world` with `move` played in it."""
     s = world.thaw()
     apply_all(s, decide(s, move))
+    return s
+
+
+def _finish(s: Transient, rng: Chooser) -> Transient:
+    """`s` played on in place, every seat by the heuristic, to the round's end."""
     for _ in range(MAX_ROLLOUT_DECISIONS):
         phase = s.phase
         if phase != PHASE_PLAY and phase != PHASE_CHANCELLOR:
@@ -155,6 +166,13 @@ def search(
     """Every candidate's estimate after the budget is spent, best first: the moves still in the race by their mean
     (ties to `prior`, then to the moves' order), then the dropped ones, the last dropped first (they have fewer
     rollouts, so their means are not compared with the survivors')."""
+    with collector.paused():
+        return _search(sampler, moves, rng, budget, prior)
+
+
+def _search(
+    sampler: Sampler, moves: Sequence[PlayerCommand], rng: random.Random, budget: Budget, prior: PlayerCommand
+) -> list[Estimate]:
     estimates = [Estimate(m) for m in moves]
     if len(estimates) < 2:
         return estimates
@@ -189,11 +207,19 @@ def search(
 
 
 def _sweep(sampler: Sampler, alive: Sequence[Estimate], seat: int, rng: random.Random) -> None:
-    """One sampled world, each candidate tried in it with the same rollout seed."""
+    """One sampled world, each candidate tried in it with the same rollout seed. What a rollout is worth depends on
+    nothing but the state after its move and its seed, so candidates that lead to the same state (a Guard's guesses
+    that miss the same hand, say) share the value of one rollout instead of playing it again."""
     world = sampler.sample(rng)
     seed = rng.getrandbits(64)
+    worth: dict[tuple[object, ...], float] = {}
     for e in alive:
-        e.total += rollout(world, e.move, seat, Ties(seed))
+        s = _after(world, e.move)
+        key = s.fingerprint()
+        value = worth.get(key)
+        if value is None:
+            value = worth[key] = end_value(_finish(s, Ties(seed)), seat)
+        e.total += value
         e.n += 1
 
 

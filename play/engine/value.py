@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from loveletter.core import memo
 from loveletter.core.state import PHASE_OVER, GameState
 
 
@@ -21,14 +22,27 @@ def end_value(state: GameState, seat: int) -> float:
         return 1.0 / len(winners) if seat in winners else 0.0
     rs = state.ruleset
     assert rs is not None
-    if state.resigned[seat]:
+    key = (rs.favors_to_win[len(state.players)], state.favors, state.resigned, seat)
+    value = _WORTH.get(key)
+    if value is None:
+        if len(_WORTH) >= 1 << 14:
+            _WORTH.clear()
+        value = _WORTH[key] = _worth(*key)
+    return value
+
+
+_WORTH: dict[tuple[int, tuple[int, ...], tuple[bool, ...], int], float] = memo.table()
+"""`_worth` remembered: a game has few distinct favors between rounds, and every rollout ends at one of them."""
+
+
+def _worth(target: int, favors: tuple[int, ...], resigned: tuple[bool, ...], seat: int) -> float:
+    if resigned[seat]:
         return 0.0
-    target = rs.favors_to_win[len(state.players)]
-    missing = max(1, target - state.favors[seat])
+    missing = max(1, target - favors[seat])
     others = tuple(
         sorted(
             max(1, target - f)
-            for i, (f, gone) in enumerate(zip(state.favors, state.resigned, strict=True))
+            for i, (f, gone) in enumerate(zip(favors, resigned, strict=True))
             if i != seat and not gone
         )
     )

@@ -63,14 +63,39 @@ def positions(players: int, count: int, every: int, seed: int) -> list[tuple[Vie
     return found
 
 
-def search_one(found: list[tuple[View, list[object]]], i: int, iterations: int, seed: int) -> tuple[int, float]:
-    """Rollouts played and CPU seconds spent searching position `i` once."""
+PLAYED = [0]
+"""Rollouts played to the round's end so far (`_count_played`)."""
+
+
+def _count_played() -> bool:
+    """Count the rollouts played to the round's end: a tree whose search shares one rollout among the candidates that
+    reach the same state in a world plays fewer than it counts. False for a tree that plays every one."""
+    finish = getattr(engine_search, "_finish", None)
+    if finish is None:
+        return False
+
+    def counted(s: object, rng: object) -> object:
+        PLAYED[0] += 1
+        return finish(s, rng)
+
+    engine_search._finish = counted
+    return True
+
+
+COUNTING = _count_played()
+
+
+def search_one(found: list[tuple[View, list[object]]], i: int, iterations: int, seed: int) -> tuple[int, float, int]:
+    """Rollouts counted, CPU seconds spent searching position `i` once, and rollouts played to the round's end."""
     seen, moves = found[i]
     sampler = Sampler(seen)
     rng = random.Random(seed * 1000 + i)
+    before = PLAYED[0]
     start = time.process_time()
     estimates = search(sampler, moves, rng, Budget(iterations=iterations), moves[0])  # type: ignore[arg-type]
-    return sum(e.n for e in estimates), time.process_time() - start
+    seconds = time.process_time() - start
+    n = sum(e.n for e in estimates)
+    return n, seconds, PLAYED[0] - before if COUNTING else n
 
 
 def forget() -> None:
@@ -78,15 +103,20 @@ def forget() -> None:
     getattr(engine_search, "forget", lambda: None)()
 
 
-def measure(found: list[tuple[View, list[object]]], iterations: int, seed: int) -> tuple[int, float]:
-    """Rollouts played and CPU seconds spent searching every position once, in the order of the games, the engine's
-    memory of judged situations emptied first (the expert keeps it from one decision to the next)."""
+def measure(found: list[tuple[View, list[object]]], iterations: int, seed: int) -> tuple[int, float, int]:
+    """Rollouts counted, CPU seconds spent searching every position once (in the order of the games, the engine's
+    memory of judged situations emptied first: the expert keeps it from one decision to the next), rollouts played."""
     forget()
-    rollouts, seconds = 0, 0.0
+    rollouts, seconds, played = 0, 0.0, 0
     for i in range(len(found)):
-        n, t = search_one(found, i, iterations, seed)
-        rollouts, seconds = rollouts + n, seconds + t
-    return rollouts, seconds
+        n, t, p = search_one(found, i, iterations, seed)
+        rollouts, seconds, played = rollouts + n, seconds + t, played + p
+    return rollouts, seconds, played
+
+
+def _line(n: int, t: float, played: int) -> str:
+    shared = f" ({n - played:,} shared with another candidate)" if played != n else ""
+    return f"{n:,} rollouts{shared} in {t:.2f} s of CPU: {n / t:,.0f}/s"
 
 
 def worker(args: argparse.Namespace) -> None:
@@ -99,10 +129,10 @@ def worker(args: argparse.Namespace) -> None:
             found = tables[players] = positions(players, args.positions, args.every, args.seed)
         if i < 0:
             forget()
-            print("0 0", flush=True)
+            print("0 0 0", flush=True)
             continue
-        n, t = search_one(found, i, args.iterations, args.seed)
-        print(n, t, flush=True)
+        n, t, played = search_one(found, i, args.iterations, args.seed)
+        print(n, t, played, flush=True)
 
 
 def against(args: argparse.Namespace) -> None:
@@ -120,28 +150,28 @@ def against(args: argparse.Namespace) -> None:
         for side, script in scripts.items()
     }
 
-    def ask(side: str, players: int, i: int) -> tuple[int, float]:
+    def ask(side: str, players: int, i: int) -> tuple[int, float, int]:
         proc = sides[side]
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write(f"{players} {i}\n")
         proc.stdin.flush()
-        n, t = proc.stdout.readline().split()
-        return int(n), float(t)
+        n, t, played = proc.stdout.readline().split()
+        return int(n), float(t), int(played)
 
     for players in (2, 4):
         best = dict.fromkeys(sides, 0.0)
         for r in range(args.repeat):
-            totals = {side: [0, 0.0] for side in sides}
+            totals = {side: (0, 0.0, 0) for side in sides}
             for side in sides:
                 ask(side, players, -1)
             for i in range(args.positions):
                 for side in sides if i % 2 == 0 else reversed(list(sides)):
-                    n, t = ask(side, players, i)
-                    totals[side][0] += n
-                    totals[side][1] += t
-            for side, (n, t) in totals.items():
+                    n, t, played = ask(side, players, i)
+                    before_n, before_t, before_played = totals[side]
+                    totals[side] = (before_n + n, before_t + t, before_played + played)
+            for side, (n, t, played) in totals.items():
                 best[side] = max(best[side], n / t)
-                print(f"  {players} players, pass {r + 1}, {side}: {n:,} rollouts in {t:.2f} s of CPU: {n / t:,.0f}/s")
+                print(f"  {players} players, pass {r + 1}, {side}: {_line(n, t, played)}")
         ratio = best["after"] / best["before"]
         print(
             f"{players} players: before {best['before']:,.0f}, after {best['after']:,.0f} rollouts/s: x{ratio:.2f} "
@@ -173,10 +203,9 @@ def main() -> None:
         found = positions(players, args.positions, args.every, args.seed)
         best = 0.0
         for r in range(args.repeat):
-            rollouts, seconds = measure(found, args.iterations, args.seed)
-            rate = rollouts / seconds
-            best = max(best, rate)
-            print(f"  {players} players, pass {r + 1}: {rollouts:,} rollouts in {seconds:.2f} s of CPU: {rate:,.0f}/s")
+            rollouts, seconds, played = measure(found, args.iterations, args.seed)
+            best = max(best, rollouts / seconds)
+            print(f"  {players} players, pass {r + 1}: {_line(rollouts, seconds, played)}")
         print(f"{players} players: {best:,.0f} rollouts/s (best of {args.repeat} passes, {len(found)} positions)")
 
 

@@ -7,8 +7,10 @@ import gc
 import random
 import threading
 
+from loveletter.core.state import GameState
 from loveletter.core.views import view
 from loveletter.play.engine import collector, review
+from loveletter.play.engine import search as search_module
 from loveletter.play.engine.determinize import Sampler
 from loveletter.play.engine.search import Budget, search
 from loveletter.play.simulate import decisions
@@ -28,6 +30,26 @@ def test_searches_and_reviews_leave_no_cyclic_garbage() -> None:
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def test_a_search_ends_with_the_collector_running_and_nothing_judged_kept() -> None:
+    state, seat, moves = next(
+        (s, seat, m) for s, seat, m, _ in decisions("2019", 3, 1, lambda v, m, r: m[0], 5) if len(m) > 2
+    )
+    seen: list[bool] = []
+
+    class Watched(Sampler):
+        """The sampler, noting whether the collector runs each time the search draws a world."""
+
+        def sample(self, rng: random.Random) -> GameState:
+            seen.append(gc.isenabled())
+            return super().sample(rng)
+
+    sampler = Watched(view(state, seat))
+    search(sampler, moves, random.Random(4), Budget(iterations=60), moves[0])
+    assert seen and not any(seen)  # paused while it searched
+    assert gc.isenabled()
+    assert not search_module._BEST
 
 
 def test_the_collector_is_paused_inside_and_back_after_nested_pauses() -> None:

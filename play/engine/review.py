@@ -32,10 +32,9 @@ from loveletter.core.evolve import apply
 from loveletter.core.state import INITIAL, PHASE_CHANCELLOR, PHASE_PLAY, GameState
 from loveletter.core.views import View
 from loveletter.events.log import Entry
-from loveletter.play.engine import collector
 from loveletter.play.engine.belief import leanings
 from loveletter.play.engine.determinize import Sampler
-from loveletter.play.engine.search import play_out
+from loveletter.play.engine.search import play_out, thinking
 from loveletter.play.engine.value import end_value
 from loveletter.replays.decisions import command_of
 
@@ -100,7 +99,7 @@ class Trial:
     def more(self, worlds: int) -> Trial:
         """Every move tried in `worlds` more worlds than the most any was tried in."""
         upto = self.worlds + worlds
-        with collector.paused():
+        with thinking():
             for i in range(len(self.moves)):
                 self.play(i, upto)
         return self

@@ -163,7 +163,8 @@ def _best(s: GameState, seat: int) -> list[PlayerCommand]:
     )  # fmt: skip
     best = _BEST.get(key)
     if best is None:
-        best = heuristic_best(glance(s, seat), legal_move_tuple(s, seat))
+        moves = legal_move_tuple(s, seat)
+        best = list(moves) if len(moves) == 1 else heuristic_best(glance(s, seat), moves)  # a forced move: no glance
         if len(_BEST) >= _BEST_MAX:
             _BEST.clear()
         _BEST[key] = best

@@ -105,7 +105,8 @@ def forget() -> None:
 
 def measure(found: list[tuple[View, list[object]]], iterations: int, seed: int) -> tuple[int, float, int]:
     """Rollouts counted, CPU seconds spent searching every position once (in the order of the games, the engine's
-    memory of judged situations emptied first: the expert keeps it from one decision to the next), rollouts played."""
+    memory of judged situations emptied first, for a tree that kept it from one search to the next), rollouts
+    played."""
     forget()
     rollouts, seconds, played = 0, 0.0, 0
     for i in range(len(found)):

@@ -4,7 +4,8 @@ accepts, which creates the game with its own seat taken and the other kept for t
 The challenger learns the outcome from the challenge (`public`: its status and, once accepted, its game) and takes
 the seat kept for it by joining the game with its account key; no invite travels, and no seat token is kept for
 anyone. Accepting closes the challenge first (compare and swap on its status), then creates the game under the id
-it recorded, so two acceptances at once make one game.
+it recorded, so two acceptances at once make one game. If the accepting worker stops between the two steps, the
+challenge reads open (it names no game that does not exist) and accepting it again finishes the acceptance.
 
 Each step is told on the accounts' event streams (`account_events`): the challenged account hears of the challenge,
 the challenger of its decline or acceptance, and both of the game started.
@@ -23,12 +24,17 @@ from typing import Any
 
 from loveletter.core.lang import Text
 from loveletter.events.accounts import AccountRow, ChallengeRow
+from loveletter.events.store import ConflictError
 from loveletter.referee.account_events import AccountFeed
 from loveletter.referee.accounts import Accounts, normalize_name
 from loveletter.referee.clocks import Timing
 from loveletter.referee.inputs import NewGame, NewSeat
 from loveletter.referee.refusals import Refusal, account_not_found, challenge_not_found, key_rejected
 from loveletter.referee.seating import Seating
+
+FINISH_WAIT_SECONDS = 2.0
+"""How long accepting a challenge already accepted waits for the game of that acceptance before it finishes the
+acceptance itself (creating a game takes milliseconds)."""
 
 
 class Challenges:
@@ -94,8 +100,9 @@ class Challenges:
         await self._tell(row.challenged, "challenge_received", {"challenge": shown})
         return shown
 
-    async def _open(self, challenge_id: str, key: str) -> ChallengeRow:
-        """The open challenge `challenge_id`, if `key` is the challenged account's."""
+    async def _open(self, challenge_id: str, key: str, finish: bool = False) -> ChallengeRow:
+        """The open challenge `challenge_id`, if `key` is the challenged account's. With `finish`, also one accepted
+        whose game still does not exist after `FINISH_WAIT_SECONDS` (`_unfinished`)."""
         row = await asyncio.to_thread(self.store.challenge, challenge_id)
         if row is None:
             raise challenge_not_found(challenge_id)
@@ -105,18 +112,40 @@ class Challenges:
             if await asyncio.to_thread(self.store.expire_challenge, challenge_id):
                 await self._tell(row.challenger, "challenge_expired", {"challenge": await self.public(challenge_id)})
             raise closed("expired")
-        if row.status != "open":
+        if row.status != "open" and not (finish and await self._unfinished(row)):
             raise closed(row.status)
         return row
 
+    async def _unfinished(self, row: ChallengeRow) -> bool:
+        """An acceptance stopped half way: the challenge settled with its game's id, the game never created (the
+        accepting worker stopped between the two steps). Creating a game takes milliseconds, so one still missing
+        `FINISH_WAIT_SECONDS` later is not coming."""
+        if row.status != "accepted" or row.game_id is None:
+            return False
+        deadline = asyncio.get_running_loop().time() + FINISH_WAIT_SECONDS
+        while await asyncio.to_thread(self.store.meta, row.game_id) is None:
+            if asyncio.get_running_loop().time() > deadline:
+                return True
+            await asyncio.sleep(0.05)
+        return False
+
     async def accept(self, challenge_id: str, key: str) -> dict[str, Any]:
-        """Accept: the game, with the challenged account's seat (its token) and the other kept for the challenger."""
-        row = await self._open(challenge_id, key)
-        game_id = "g_" + secrets.token_urlsafe(12)
-        if not await asyncio.to_thread(self.store.settle_challenge, challenge_id, "accepted", game_id):
-            raise closed("accepted")  # another acceptance (or a decline) came first
+        """Accept: the game, with the challenged account's seat (its token) and the other kept for the challenger.
+        Accepting a challenge whose acceptance stopped half way (it reads open: `_shown`) finishes that acceptance:
+        the game is created under the id it recorded."""
+        row = await self._open(challenge_id, key, finish=True)
+        if row.status == "open":
+            game_id = "g_" + secrets.token_urlsafe(12)
+            if not await asyncio.to_thread(self.store.settle_challenge, challenge_id, "accepted", game_id):
+                raise closed("accepted")  # another acceptance (or a decline) came first
+        else:
+            assert row.game_id is not None  # `_unfinished`
+            game_id = row.game_id
         game = NewGame((NewSeat(open=True), NewSeat(account_key=key)), ruleset=row.ruleset, rated=row.rated)
-        made = await self.seating.create(game, game_id=game_id, reserved_accounts={0: row.challenger})
+        try:
+            made = await self.seating.create(game, game_id=game_id, reserved_accounts={0: row.challenger})
+        except ConflictError:
+            raise closed("accepted") from None  # the acceptance being finished made its game after all
         mine = made["seats"][1]
         settled = await self.public(challenge_id)
         await self._tell(row.challenger, "challenge_accepted", {"challenge": settled})

@@ -112,3 +112,29 @@ def test_an_accepted_challenge_names_its_game_only_once_the_game_exists(server: 
     assert (read["status"], read["game_id"]) == ("open", None), read
     listed = httpx.get(f"{server.url}/games/g_notmadeyet0001")
     assert listed.status_code == 404  # the game the row names does not exist: the reader was right not to go there
+
+
+def test_accepting_again_finishes_an_acceptance_stopped_half_way(server: Server) -> None:
+    """A worker that stops between settling the challenge and creating its game leaves it reading open: accepting it
+    again (after `FINISH_WAIT_SECONDS`, the game still absent) creates the game under the id recorded, and the
+    challenger joins it with its key; one more acceptance is then refused as for any accepted challenge."""
+    ann, bob = account(server.url, "Sann", "person"), account(server.url, "Sbob")
+    challenge = post(server.url, "/challenges", {"key": ann["key"], "to": bob["account_id"]}).json()["challenge_id"]
+    assert server.store.settle_challenge(challenge, "accepted", "g_halfaccepted0001")  # type: ignore[attr-defined]
+    assert httpx.get(f"{server.url}/challenges/{challenge}").json()["status"] == "open"
+    assert code(post(server.url, f"/challenges/{challenge}/accept", {"key": ann["key"]})) == (
+        403,
+        "account_key_rejected",
+    )
+    finished = post(server.url, f"/challenges/{challenge}/accept", {"key": bob["key"]})
+    assert finished.status_code == 200, finished.text
+    mine = finished.json()
+    assert (mine["game_id"], mine["seat"], mine["name"]) == ("g_halfaccepted0001", 1, bob["name"])
+    seen = httpx.get(f"{server.url}/challenges/{challenge}").json()
+    assert (seen["status"], seen["game_id"]) == ("accepted", "g_halfaccepted0001")
+    joined = post(server.url, "/games/g_halfaccepted0001/join", {"name": "Ann", "account_key": ann["key"]})
+    assert joined.status_code == 200, joined.text
+    assert (joined.json()["seat"], joined.json()["account"]) == (0, ann["account_id"])
+    before = admin_log(server.url, "g_halfaccepted0001")
+    assert code(post(server.url, f"/challenges/{challenge}/accept", {"key": bob["key"]})) == (409, "challenge_closed")
+    assert admin_log(server.url, "g_halfaccepted0001") == before

@@ -177,9 +177,8 @@ class Jobs:
         self._tasks: set[asyncio.Task[None]] = set()
         self._reviewed: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
         """Decisions already reviewed, by (the digest of the log up to the decision, its event number, rollouts, seed,
-        language):
-        a review is a pure function of those, so a game's second viewer, a reload or the other language's page costs
-        nothing for what was seen already."""
+        language): a review is a pure function of those, so a game's second viewer, a reload or the other language's
+        page costs nothing for what was seen already."""
 
     def under_way(self) -> dict[str, int]:
         """Jobs queued or running, by kind (what an operator watches)."""

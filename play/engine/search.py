@@ -103,11 +103,6 @@ class Chooser(Protocol):
     def choice(self, seq: Sequence[T]) -> T: ...
 
 
-def rollout(world: GameState, move: PlayerCommand, seat: int, rng: Chooser) -> float:
-    """Play `move` in `world`, then every seat by the heuristic until the round ends: what the end is worth."""
-    return end_value(play_out(world, move, rng), seat)
-
-
 def play_out(world: GameState, move: PlayerCommand, rng: Chooser) -> GameState:
     """`move` played in `world`, then every seat by the heuristic from its own view: the state at the round's end
     (the review, `review.py`, reads both the round's winners and the game's value from it)."""
@@ -146,7 +141,7 @@ def thinking() -> Iterator[None]:
         try:
             yield
         finally:
-            _BEST.clear()
+            forget()
 
 
 def _best(s: GameState, seat: int) -> list[PlayerCommand]:

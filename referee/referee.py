@@ -233,6 +233,9 @@ class Referee:
         """The game as `token` may see it (refused with `game_not_found` if there is none; a token that is not one
         the read takes is refused, except for `asker="admin"`, where anyone else is a spectator)."""
         table = await self._tables.table(game_id)
+        if asker == "admin":  # the log is the record: caught up with what other workers appended, not as cached
+            async with table.lock:
+                await self._tables.refresh(table)
         admin = asker != "seat" and self._credentials.is_admin(token)
         seat = None if admin or asker == "admin" else self._credentials.seat_for(table, token, required=False)
         return Reader(

@@ -1,6 +1,6 @@
 """Benchmark: how many rollouts a second the expert's search plays, at two and four players (issue 36).
 
-    python bench/rollouts.py [--positions 40] [--iterations 400] [--repeat 3] [--seed 1]
+    python bench/rollouts.py [--positions 40] [--iterations 400] [--repeat 3] [--seed 1] [--players 2 4]
 
 The positions are the decisions of seeded heuristic games of 2019 (every `--every`-th decision with more than one
 legal move, the first `--positions` of them); each is searched with `--iterations` rollouts (`play.engine.search`,
@@ -159,7 +159,7 @@ def against(args: argparse.Namespace) -> None:
         n, t, played = proc.stdout.readline().split()
         return int(n), float(t), int(played)
 
-    for players in (2, 4):
+    for players in args.players:
         best = dict.fromkeys(sides, 0.0)
         for r in range(args.repeat):
             totals = {side: (0, 0.0, 0) for side in sides}
@@ -191,6 +191,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--every", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 4], help="the table sizes measured")
     parser.add_argument("--against", help="another checkout: measure both, position by position in turn")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -200,7 +201,7 @@ def main() -> None:
     if args.against:
         against(args)
         return
-    for players in (2, 4):
+    for players in args.players:
         found = positions(players, args.positions, args.every, args.seed)
         best = 0.0
         for r in range(args.repeat):

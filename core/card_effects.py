@@ -6,8 +6,6 @@ other one to `core.move_checks`, and hand the turn's end to `core.round_end`.
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
-
 from loveletter.core import memo
 from loveletter.core.cards import TARGETS_OTHER, Card
 from loveletter.core.catalogue import (
@@ -23,10 +21,11 @@ from loveletter.core.catalogue import (
     PlayerEliminated,
 )
 from loveletter.core.commands import PlayCard, ReturnCards
+from loveletter.core.evolve import apply_all
 from loveletter.core.move_checks import check_play, check_return
 from loveletter.core.round_end import Events, end_of_turn
 from loveletter.core.rulesets import GuardUnknown
-from loveletter.core.state import PHASE_CHANCELLOR, PHASE_PLAY, GameState
+from loveletter.core.state import PHASE_CHANCELLOR, PHASE_PLAY, GameState, Transient
 
 _GUARD, _PRIEST, _BARON, _PRINCE = Card.GUARD, Card.PRIEST, Card.BARON, Card.PRINCE
 _KING, _COUNTESS, _PRINCESS, _CHANCELLOR = Card.KING, Card.COUNTESS, Card.PRINCESS, Card.CHANCELLOR
@@ -34,20 +33,6 @@ _MISS = GuardUnknown.MISS
 
 
 _CARD_PLAYED: dict[tuple[int, Card, int | None, Card | None], CardPlayed] = memo.table()
-_SHARED: dict[tuple[Any, ...], Any] = memo.table()
-E = TypeVar("E")
-
-
-def _shared(cls: Callable[..., E], *fields: Any) -> E:
-    """`cls(*fields)`, one instance per distinct value: events are immutable, so sharing them is safe
-    (callers only share events whose fields are ints, `Card`s and tuples of `Card`s)."""
-    key = (cls, *fields)
-    event: E | None = _SHARED.get(key)
-    if event is None:
-        event = cls(*fields)
-        if len(_SHARED) < 1 << 16:
-            _SHARED[key] = event
-    return event
 
 
 def _plainly_legal(state: GameState, p: int, card: Card, t: int | None, guess: Card | None) -> bool:
@@ -80,7 +65,8 @@ def _plainly_legal(state: GameState, p: int, card: Card, t: int | None, guess: C
     return guess is None
 
 
-def play(state: GameState, cmd: PlayCard) -> Events:
+def play(state: GameState, cmd: PlayCard, into: Transient | None = None) -> Events:
+    """The events of `cmd`; with `into` (`state` itself, `core.decide.advance`), folded into it as well."""
     p, card, t, guess = cmd.player, cmd.card, cmd.target, cmd.guess
     plain = _plainly_legal(state, p, card, t, guess)
     if plain:
@@ -102,40 +88,42 @@ def play(state: GameState, cmd: PlayCard) -> Events:
         theirs = state.hands[t][0] if t != p else mine
         if card is _GUARD:
             if guess is theirs:
-                events.append(_shared(PlayerEliminated, t, (theirs,), _GUARD))
+                events.append(memo.shared(PlayerEliminated, t, (theirs,), _GUARD))
                 eliminated = t
         elif card is _PRIEST:
-            events.append(_shared(HandSeen, p, t, theirs))
+            events.append(memo.shared(HandSeen, p, t, theirs))
         elif card is _BARON:
-            events.append(_shared(HandsCompared, p, t, mine, theirs))
+            events.append(memo.shared(HandsCompared, p, t, mine, theirs))
             values = state.ruleset.values  # type: ignore[union-attr]
             if values[mine] < values[theirs]:
-                events.append(_shared(PlayerEliminated, p, (mine,), _BARON))
+                events.append(memo.shared(PlayerEliminated, p, (mine,), _BARON))
                 eliminated = p
             elif values[theirs] < values[mine]:
-                events.append(_shared(PlayerEliminated, t, (theirs,), _BARON))
+                events.append(memo.shared(PlayerEliminated, t, (theirs,), _BARON))
                 eliminated = t
         elif card is _PRINCE:
-            events.append(_shared(HandDiscarded, t, theirs))
+            events.append(memo.shared(HandDiscarded, t, theirs))
             if theirs is _PRINCESS:
-                events.append(PlayerEliminated(t, (), _PRINCESS))
+                events.append(memo.shared(PlayerEliminated, t, (), _PRINCESS))
                 eliminated = t
             elif deck:
-                events.append(_shared(CardDrawn, t, deck[0], "deck"))
+                events.append(memo.shared(CardDrawn, t, deck[0], "deck"))
                 drawn = 1
             else:
                 assert state.set_aside is not None
-                events.append(CardDrawn(t, state.set_aside, "set-aside"))
+                events.append(memo.shared(CardDrawn, t, state.set_aside, "set-aside"))
         elif card is _KING:
-            events.append(HandsTraded(p, t, mine, theirs))
+            events.append(memo.shared(HandsTraded, p, t, mine, theirs))
     elif card is _PRINCESS:
-        events.append(PlayerEliminated(p, (mine,), _PRINCESS))
+        events.append(memo.shared(PlayerEliminated, p, (mine,), _PRINCESS))
         eliminated = p
     elif card is _CHANCELLOR and deck:
-        events.append(ChancellorDrew(p, deck[:2]))
+        events.append(memo.shared(ChancellorDrew, p, deck[:2]))
+        if into is not None:
+            apply_all(into, events)
         return tuple(events)
     deck_left = len(deck) - drawn
-    return end_of_turn(state, events, eliminated, deck_left, deck[drawn] if deck_left else None)
+    return end_of_turn(state, events, eliminated, deck_left, deck[drawn] if deck_left else None, into)
 
 
 def _same_hand(keep: Card, bottom: tuple[Card, ...], hand: tuple[Card, ...]) -> bool:
@@ -144,7 +132,7 @@ def _same_hand(keep: Card, bottom: tuple[Card, ...], hand: tuple[Card, ...]) -> 
     return len(bottom) == len(hand) - 1 and all(type(c) is Card for c in given) and sorted(given) == sorted(hand)
 
 
-def return_cards(state: GameState, cmd: ReturnCards) -> Events:
+def return_cards(state: GameState, cmd: ReturnCards, into: Transient | None = None) -> Events:
     p = cmd.player
     if not (
         state.phase == PHASE_CHANCELLOR
@@ -155,4 +143,4 @@ def return_cards(state: GameState, cmd: ReturnCards) -> Events:
         check_return(state, cmd)
     deck = state.deck + cmd.bottom
     events: list[Event] = [ChancellorReturned(p, cmd.keep, cmd.bottom)]
-    return end_of_turn(state, events, -1, len(deck), deck[0] if deck else None)
+    return end_of_turn(state, events, -1, len(deck), deck[0] if deck else None, into)

@@ -35,6 +35,7 @@ from loveletter.core.commands import (
     StartGame,
     TimeOut,
 )
+from loveletter.core.evolve import apply_all
 from loveletter.core.lang import BilingualError, Lang, Text, plural_en, plural_fr
 from loveletter.core.move_checks import card_name, not_a_card, refuse_if_over, who
 from loveletter.core.round_end import Events, turn_started
@@ -51,20 +52,41 @@ from loveletter.core.seats import (
     set_clock,
     time_out,
 )
-from loveletter.core.state import PHASE_DEAL, PHASE_NEW, PHASE_OVER, GameState
+from loveletter.core.state import PHASE_DEAL, PHASE_NEW, PHASE_OVER, GameState, Transient
 
 
 def decide(state: GameState, command: Command) -> Events:
     """The events `command` causes in `state`, or `RuleViolation` if the rules refuse it."""
     kind = type(command)
     if kind is PlayCard or kind is ReturnCards:
-        try:
-            if kind is PlayCard:
-                return play(state, command)  # type: ignore[arg-type]
-            return return_cards(state, command)  # type: ignore[arg-type]
-        except RuleViolation:
-            refuse_if_gone(state, command.player)  # type: ignore[union-attr]
-            raise
+        return _move(state, command, None)  # type: ignore[arg-type]
+    return _other(state, command)
+
+
+def advance(s: Transient, command: Command) -> Events:
+    """`decide(s, command)`, its events folded into `s` as well: for a caller that owns `s` and goes on from the
+    state after (the engine's rollouts). The same judgement, with less work: a move that ends the round is judged on
+    `s` itself, where `decide` folds a copy that the caller would fold again. Refused, `s` is unchanged."""
+    kind = type(command)
+    if kind is PlayCard or kind is ReturnCards:
+        return _move(s, command, s)  # type: ignore[arg-type]
+    events = _other(s, command)
+    apply_all(s, events)
+    return events
+
+
+def _move(state: GameState, command: PlayCard | ReturnCards, into: Transient | None) -> Events:
+    try:
+        if type(command) is PlayCard:
+            return play(state, command, into)
+        return return_cards(state, command, into)  # type: ignore[arg-type]
+    except RuleViolation:
+        refuse_if_gone(state, command.player)
+        raise
+
+
+def _other(state: GameState, command: Command) -> Events:
+    kind = type(command)
     if kind is DealRound:
         return _deal(state, command)  # type: ignore[arg-type]
     if kind is StartGame:

@@ -4,9 +4,10 @@ runs each planted bug in a process forked after the tables were filled, where a 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 _TABLES: list[dict[Any, Any]] = []
+E = TypeVar("E")
 
 
 def table() -> dict[Any, Any]:
@@ -19,3 +20,19 @@ def table() -> dict[Any, Any]:
 def forget_all() -> None:
     for memo in _TABLES:
         memo.clear()
+
+
+_SHARED: dict[tuple[Any, ...], Any] = table()
+
+
+def shared(cls: Callable[..., E], *fields: Any) -> E:
+    """`cls(*fields)`, one instance per distinct value: events are immutable, so sharing them is safe (callers only
+    share events whose fields are ints, strings, `Card`s and tuples of them, never a bool where an int goes), and a
+    frozen dataclass costs a Python-level `__setattr__` per field to build."""
+    key = (cls, *fields)
+    found: E | None = _SHARED.get(key)
+    if found is None:
+        found = cls(*fields)
+        if len(_SHARED) < 1 << 16:
+            _SHARED[key] = found
+    return found

@@ -16,22 +16,36 @@ from loveletter.core.catalogue import (
     RoundEndReason,
     TurnStarted,
 )
-from loveletter.core.evolve import fold
+from loveletter.core.evolve import apply_all, fold
 from loveletter.core.rulesets import Tie2012, TieRule
-from loveletter.core.state import GameState
+from loveletter.core.state import GameState, Transient
 
 Events = tuple[Event, ...]
 
 
-def end_of_turn(state: GameState, events: list[Event], eliminated: int, deck_left: int, top: Card | None) -> Events:
+def end_of_turn(
+    state: GameState,
+    events: list[Event],
+    eliminated: int,
+    deck_left: int,
+    top: Card | None,
+    into: Transient | None = None,
+) -> Events:
     """After a move's effects (`eliminated`: the seat it knocked out, or -1): end the round (last
-    standing, or deck out) or start the next turn."""
+    standing, or deck out) or start the next turn. With `into` (`core.decide.advance`: `state` itself, owned by
+    the caller), every event is folded into it as well, and a round's end is judged on it instead of on a copy."""
     out = state.out
     n = len(out)
     alive = n - sum(out) - (eliminated >= 0)
     if alive == 1 or deck_left == 0:
-        after = fold(events, state)
-        events.extend(end_of_round(after, "last-standing" if alive == 1 else "deck-out"))
+        reason: RoundEndReason = "last-standing" if alive == 1 else "deck-out"
+        if into is None:
+            events.extend(end_of_round(fold(events, state), reason))
+            return tuple(events)
+        apply_all(into, events)
+        ending = end_of_round(into, reason)
+        apply_all(into, ending)
+        events.extend(ending)
         return tuple(events)
     nxt = state.active + 1
     if nxt == n:
@@ -42,6 +56,8 @@ def end_of_turn(state: GameState, events: list[Event], eliminated: int, deck_lef
             nxt = 0
     assert top is not None
     events.append(turn_started(nxt, top))
+    if into is not None:
+        apply_all(into, events)
     return tuple(events)
 
 
@@ -101,7 +117,7 @@ def end_of_round(state: GameState, reason: RoundEndReason) -> list[Event]:
     else:
         winners = showdown_winners(state)
         hands = tuple([h[0] if not out[i] else None for i, h in enumerate(state.hands)])
-    events: list[Event] = [RoundEnded(state.round, reason, winners, state.set_aside, hands)]
+    events: list[Event] = [memo.shared(RoundEnded, state.round, reason, winners, state.set_aside, hands)]
     gains = [0] * n
     for w in winners:
         gains[w] += 1
@@ -125,5 +141,5 @@ def end_of_round(state: GameState, reason: RoundEndReason) -> list[Event]:
     else:
         game_winners = tuple([i for i, f in enumerate(state.favors) if f + gains[i] >= threshold and not resigned[i]])
     if game_winners:
-        events.append(GameEnded(game_winners))
+        events.append(memo.shared(GameEnded, game_winners))
     return events

@@ -50,6 +50,11 @@ def choose_random_blind(moves: Sequence[PlayerCommand], rng: random.Random) -> P
 
 _DOOM = -1000.0  # a move that eliminates the player who makes it
 _VALUES = {rs.id: dict(rs.values) for rs in RULESETS.values()}
+# The cards as module names: reading a member off an Enum class goes through the class's attribute lookup, ten times
+# the cost of a global, and the heuristic tests the played card against several of them at every decision.
+_SPY, _GUARD, _PRIEST, _BARON, _HANDMAID = Card.SPY, Card.GUARD, Card.PRIEST, Card.BARON, Card.HANDMAID
+_PRINCE, _CHANCELLOR, _KING = Card.PRINCE, Card.CHANCELLOR, Card.KING
+_COUNTESS, _PRINCESS = Card.COUNTESS, Card.PRINCESS
 
 
 def _odds(seen: Glance, values: dict[Card, int], mine: int) -> tuple[float, float]:
@@ -81,29 +86,29 @@ def _score_play(
     known = seen.known[t] if t is not None else None
     # Keeping a high card helps at the deck-out showdown: prefer playing the lower one.
     score = 0.3 * values[other]
-    if card is Card.PRINCESS:
+    if card is _PRINCESS:
         return _DOOM
     if t is None:
-        if card is Card.HANDMAID:
+        if card is _HANDMAID:
             return score + 6
-        if card is Card.SPY:
+        if card is _SPY:
             return score + 4
-        if card is Card.CHANCELLOR:
+        if card is _CHANCELLOR:
             return score + (3 if seen.deck_size else 0)
-        if card is Card.COUNTESS:
+        if card is _COUNTESS:
             return score + 1
         return score  # a targeting card with nobody to choose: no effect
     leader = seen.favors[t] * 0.2  # aim at the leader, all else equal
-    if card is Card.GUARD:
+    if card is _GUARD:
         guess = move.guess
         assert guess is not None
         if known is not None:
             return score + leader + (40 if guess is known else -5)
         # Probability the target holds `guess`: its hand is one of the cards this seat has not seen.
         return _guess_score(score + leader, seen.unseen.get(guess, 0), unseen_total)
-    if card is Card.PRIEST:
+    if card is _PRIEST:
         return score + leader + (0.5 if known is not None else 4)
-    if card is Card.BARON:
+    if card is _BARON:
         mine = values[other]
         if known is not None:
             if values[known] < mine:
@@ -119,17 +124,17 @@ def _score_play(
                 found = odds[mine] = _odds(seen, values, mine)
             lower, higher = found
         return score + leader + 25 * (lower - higher) - (10 if higher > 0.5 else 0)
-    if card is Card.PRINCE:
+    if card is _PRINCE:
         if t == seen.seat:
-            if other is Card.PRINCESS:
+            if other is _PRINCESS:
                 return _DOOM
             return score - 2 - 0.5 * values[other] if values[other] > 2 else score + 1
-        if known is Card.PRINCESS:
+        if known is _PRINCESS:
             return score + leader + 60
         if known is not None:
             return score + leader + 0.6 * values[known]
         return score + leader + 2
-    if card is Card.KING:
+    if card is _KING:
         # Trading gives away `other` and takes their card.
         gain = (values[known] - values[other]) if known is not None else 0
         return 0.3 * (values[known] if known is not None else 4) + leader + gain - 1
@@ -170,7 +175,7 @@ def _plan(moves: Sequence[PlayerCommand]) -> tuple[PlayerCommand | _Group, ...]:
             run.clear()
 
     for move in moves:
-        if isinstance(move, PlayCard) and move.card is Card.GUARD and move.target is not None and move.guess:
+        if isinstance(move, PlayCard) and move.card is _GUARD and move.target is not None and move.guess:
             if run and run[0].target != move.target:
                 close()
             run.append(move)
@@ -216,7 +221,7 @@ def heuristic_best(seen: Glance, moves: Sequence[PlayerCommand]) -> list[PlayerC
             if most < 0:
                 most = max([unseen.get(c, 0) for c in names])
                 hit = _guess_score(0.0, most, unseen_total)
-                base = 0.3 * values[_kept(seen.hand, Card.GUARD)]
+                base = 0.3 * values[_kept(seen.hand, _GUARD)]
             s = base + seen.favors[t] * 0.2 + hit
         elif isinstance(item, PlayCard):
             s = _score_play(seen, item, values, unseen_total, odds)

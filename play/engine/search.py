@@ -1,8 +1,8 @@
 """Determinized search at the root: every legal move tried in sampled worlds, the weaker half dropped in turns.
 
 Each iteration is one rollout: a world drawn by `Sampler` (the hidden cards dealt again, consistently with the
-seat's knowledge), the candidate move judged by `core.decide.decide` and folded with `core.evolve.apply_all`, then
-every seat (this one included) played by the `heuristic` policy, from its own glance at that world
+seat's knowledge), the candidate move judged by `core.decide.advance` (`decide`, its events folded into the world),
+then every seat (this one included) played by the `heuristic` policy, from its own glance at that world
 (`core.views.glance`: what its view holds that the policy reads, without building the view), until the round ends;
 `value.end_value` scores the end. The rules core is the only model of the game.
 
@@ -24,8 +24,7 @@ from typing import Protocol, TypeVar
 
 from loveletter.core import memo
 from loveletter.core.commands import PlayerCommand
-from loveletter.core.decide import decide
-from loveletter.core.evolve import apply_all
+from loveletter.core.decide import advance
 from loveletter.core.legal import legal_move_tuple
 from loveletter.core.state import PHASE_CHANCELLOR, PHASE_PLAY, GameState, Transient
 from loveletter.core.views import glance
@@ -112,7 +111,7 @@ def play_out(world: GameState, move: PlayerCommand, rng: Chooser) -> GameState:
 def _after(world: GameState, move: PlayerCommand) -> Transient:
     """A private copy of `world` with `move` played in it."""
     s = world.thaw()
-    apply_all(s, decide(s, move))
+    advance(s, move)
     return s
 
 
@@ -123,7 +122,7 @@ def _finish(s: Transient, rng: Chooser) -> Transient:
         if phase != PHASE_PLAY and phase != PHASE_CHANCELLOR:
             return s
         best = _best(s, s.active)
-        apply_all(s, decide(s, best[0] if len(best) == 1 else rng.choice(best)))
+        advance(s, best[0] if len(best) == 1 else rng.choice(best))
     raise RuntimeError("a rollout did not reach the end of the round")
 
 

@@ -52,6 +52,8 @@ T = TypeVar("T")
 
 
 def _put(row: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
+    if len(row) == 2 and (i == 0 or i == 1):  # a two-seat table's rows, built whole: no list in between
+        return (value, row[1]) if i == 0 else (row[0], value)
     cells = list(row)
     cells[i] = value
     return tuple(cells)
@@ -178,9 +180,7 @@ def _turn_started(s: Transient, e: TurnStarted) -> None:
     s.active = p
     if s.protected[p]:
         s.protected = _put(s.protected, p, False)
-    hands = list(s.hands)
-    hands[p] = hands[p] + (e.card,)
-    s.hands = tuple(hands)
+    s.hands = _put(s.hands, p, s.hands[p] + (e.card,))
     s.deck = s.deck[1:]
     s.drawn += 1
     s.phase = PHASE_PLAY

@@ -36,7 +36,7 @@ def end_of_turn(
     the caller), every event is folded into it as well, and a round's end is judged on it instead of on a copy."""
     out = state.out
     n = len(out)
-    alive = n - sum(out) - (eliminated >= 0)
+    alive = n - out.count(True) - (eliminated >= 0)  # (count: a C loop; sum would add the bools one by one)
     if alive == 1 or deck_left == 0:
         reason: RoundEndReason = "last-standing" if alive == 1 else "deck-out"
         if into is None:

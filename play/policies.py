@@ -59,11 +59,16 @@ _COUNTESS, _PRINCESS = Card.COUNTESS, Card.PRINCESS
 
 def _odds(seen: Glance, values: dict[Card, int], mine: int) -> tuple[float, float]:
     """(P(an unknown hand is lower than `mine`), P(higher)) from the unseen-card counts."""
-    total = sum(seen.unseen.values())
+    total = lower = higher = 0
+    for card, n in seen.unseen.items():
+        total += n
+        value = values[card]
+        if value < mine:
+            lower += n
+        elif value > mine:
+            higher += n
     if total <= 0:
         return 0.0, 0.0
-    lower = sum(n for c, n in seen.unseen.items() if values[c] < mine)
-    higher = sum(n for c, n in seen.unseen.items() if values[c] > mine)
     return lower / total, higher / total
 
 
@@ -81,8 +86,8 @@ def _score_play(
 ) -> float:
     """The heuristic's score of a play; `odds` remembers `_odds` by the card kept, across one decision's moves."""
     hand = seen.hand
-    other = _kept(hand, move.card)
     card, t = move.card, move.target
+    other = hand[1] if hand[0] is card and len(hand) > 1 else hand[0]  # `_kept`, inline: called for most moves
     known = seen.known[t] if t is not None else None
     # Keeping a high card helps at the deck-out showdown: prefer playing the lower one.
     score = 0.3 * values[other]
@@ -223,7 +228,7 @@ def heuristic_best(seen: Glance, moves: Sequence[PlayerCommand]) -> list[PlayerC
                 hit = _guess_score(0.0, most, unseen_total)
                 base = 0.3 * values[_kept(seen.hand, _GUARD)]
             s = base + seen.favors[t] * 0.2 + hit
-        elif isinstance(item, PlayCard):
+        elif type(item) is PlayCard:
             s = _score_play(seen, item, values, unseen_total, odds)
         else:
             s = _score_return(item, values)  # type: ignore[arg-type]

@@ -120,14 +120,18 @@ class Sampler:
                     hands[i] = (*hands[i], cards[at])
                     at += 1
             s.hands = tuple(hands)
-        deck: list[Card] = []
         fixed = self._deck_fixed
-        for pos in range(self._deck_size):
-            placed = fixed.get(pos)
-            if placed is None:
-                placed = cards[at]
-                at += 1
-            deck.append(placed)
-        s.deck = tuple(deck)
+        if not fixed:  # no card of the deck placed by this seat's Chancellor: the deck is the next cards, in order
+            s.deck = tuple(cards[at : at + self._deck_size])
+            at += self._deck_size
+        else:
+            deck: list[Card] = []
+            for pos in range(self._deck_size):
+                placed = fixed.get(pos)
+                if placed is None:
+                    placed = cards[at]
+                    at += 1
+                deck.append(placed)
+            s.deck = tuple(deck)
         s.set_aside = cards[at] if self._set_aside else None
         return s.freeze()

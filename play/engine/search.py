@@ -222,14 +222,14 @@ def _sweep(sampler: Sampler, alive: Sequence[Estimate], seat: int, rng: random.R
     that miss the same hand, say) share the value of one rollout instead of playing it again."""
     world = sampler.sample(rng)
     seed = rng.getrandbits(64)
-    worth: dict[tuple[object, ...], float] = {}
+    worth: dict[tuple[object, ...], list[float]] = {}
     for e in alive:
         s = _after(world, e.move)
-        key = s.fingerprint()
-        value = worth.get(key)
-        if value is None:
-            value = worth[key] = end_value(_finish(s, Ties(seed)), seat)
-        e.total += value
+        cell: list[float] = []
+        found = worth.setdefault(s.fingerprint(), cell)  # one hash of the long key, not a lookup and a store
+        if found is cell:
+            cell.append(end_value(_finish(s, Ties(seed)), seat))
+        e.total += found[0]
         e.n += 1
 
 

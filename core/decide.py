@@ -58,9 +58,13 @@ from loveletter.core.state import PHASE_DEAL, PHASE_NEW, PHASE_OVER, GameState, 
 def decide(state: GameState, command: Command) -> Events:
     """The events `command` causes in `state`, or `RuleViolation` if the rules refuse it."""
     kind = type(command)
-    if kind is PlayCard or kind is ReturnCards:
-        return _move(state, command, None)  # type: ignore[arg-type]
-    return _other(state, command)
+    if kind is not PlayCard and kind is not ReturnCards:
+        return _other(state, command)
+    try:
+        return play(state, command) if kind is PlayCard else return_cards(state, command)  # type: ignore[arg-type]
+    except RuleViolation:
+        refuse_if_gone(state, command.player)  # type: ignore[union-attr]
+        raise
 
 
 def advance(s: Transient, command: Command) -> Events:
@@ -68,20 +72,14 @@ def advance(s: Transient, command: Command) -> Events:
     state after (the engine's rollouts). The same judgement, with less work: a move that ends the round is judged on
     `s` itself, where `decide` folds a copy that the caller would fold again. Refused, `s` is unchanged."""
     kind = type(command)
-    if kind is PlayCard or kind is ReturnCards:
-        return _move(s, command, s)  # type: ignore[arg-type]
-    events = _other(s, command)
-    apply_all(s, events)
-    return events
-
-
-def _move(state: GameState, command: PlayCard | ReturnCards, into: Transient | None) -> Events:
+    if kind is not PlayCard and kind is not ReturnCards:
+        events = _other(s, command)
+        apply_all(s, events)
+        return events
     try:
-        if type(command) is PlayCard:
-            return play(state, command, into)
-        return return_cards(state, command, into)  # type: ignore[arg-type]
+        return play(s, command, s) if kind is PlayCard else return_cards(s, command, s)  # type: ignore[arg-type]
     except RuleViolation:
-        refuse_if_gone(state, command.player)
+        refuse_if_gone(s, command.player)  # type: ignore[union-attr]
         raise
 
 

@@ -128,6 +128,8 @@ def play(state: GameState, cmd: PlayCard, into: Transient | None = None) -> Even
 
 def _same_hand(keep: Card, bottom: tuple[Card, ...], hand: tuple[Card, ...]) -> bool:
     """Quickly: whether `keep` and `bottom` are exactly the cards of `hand`, each a `Card` (so sorting cannot fail)."""
+    if type(bottom) is not tuple:
+        return False
     given = (keep, *bottom)
     return len(bottom) == len(hand) - 1 and all(type(c) is Card for c in given) and sorted(given) == sorted(hand)
 

@@ -201,12 +201,12 @@ def _contribute(state: GameState, cmd: ContributeSeed) -> Events:
             "no_game", "setup.ruleset", "no game has been created yet", "aucune partie n'a encore été créée"
         )
     refuse_if_over(state)
-    if not 0 <= cmd.player < len(state.players):
+    if type(cmd.player) is not int or not 0 <= cmd.player < len(state.players):
         raise RuleViolation(
             "unknown_player",
             "shuffle.seat-seed",
-            f"there is no seat {cmd.player}",
-            f"il n'y a pas de siège {cmd.player}",
+            f"there is no seat {cmd.player!r}",
+            f"il n'y a pas de siège {cmd.player!r}",
         )
     if not _is_seed(cmd.seed):
         raise RuleViolation(

@@ -114,12 +114,12 @@ def _check_turn(state: GameState, player: int, phase: str) -> None:
             f"no {card_name(state, Card.CHANCELLOR, 'en')} decision is pending",
             f"aucune décision n'est attendue après {the_card(state, Card.CHANCELLOR, 'fr')}",
         )
-    if not 0 <= player < len(state.players):
+    if type(player) is not int or not 0 <= player < len(state.players):  # a bool, a str, a float: no seat either
         raise RuleViolation(
             "unknown_player",
             "turn.order",
-            f"there is no seat {player} in this game",
-            f"il n'y a pas de siège {player} dans cette partie",
+            f"there is no seat {player!r} in this game",
+            f"il n'y a pas de siège {player!r} dans cette partie",
         )
     if player != state.active:
         raise RuleViolation(
@@ -186,12 +186,12 @@ def _check_target(state: GameState, p: int, card: Card, target: int | None) -> N
                 f"{the_fr} {must_fr} cibler un joueur : il existe une cible valide",
             )
         return
-    if not 0 <= target < len(state.players):
+    if type(target) is not int or not 0 <= target < len(state.players):
         raise RuleViolation(
             "unknown_player",
             "target.required",
-            f"there is no seat {target} in this game",
-            f"il n'y a pas de siège {target} dans cette partie",
+            f"there is no seat {target!r} in this game",
+            f"il n'y a pas de siège {target!r} dans cette partie",
         )
     if target == p and card is not Card.PRINCE:
         raise RuleViolation(
@@ -251,8 +251,8 @@ def check_return(state: GameState, cmd: ReturnCards) -> None:
     p = cmd.player
     _check_turn(state, p, PHASE_CHANCELLOR)
     hand = state.hands[p]
-    given = (cmd.keep, *cmd.bottom)
-    if any(type(c) is not Card for c in given) or Counter(given) != Counter(hand) or len(cmd.bottom) != len(hand) - 1:
+    given = (cmd.keep, *cmd.bottom) if type(cmd.bottom) is tuple else (None,)  # the returned cards: a tuple of cards
+    if any(type(c) is not Card for c in given) or Counter(given) != Counter(hand) or len(given) != len(hand):
         others_fr = "l'autre" if len(hand) == 2 else f"les {len(hand) - 1} autres"
         raise RuleViolation(
             "invalid_return",

@@ -37,7 +37,7 @@ from loveletter.core.commands import (
 )
 from loveletter.core.evolve import apply_all
 from loveletter.core.lang import BilingualError, Lang, Text, plural_en, plural_fr
-from loveletter.core.move_checks import card_name, not_a_card, refuse_if_over, who
+from loveletter.core.move_checks import card_name, not_a_card, refuse_if_over, seat_given, who
 from loveletter.core.round_end import Events, turn_started
 from loveletter.core.rules import RuleViolation
 from loveletter.core.rulesets import RULESETS, Options, get_ruleset
@@ -205,8 +205,8 @@ def _contribute(state: GameState, cmd: ContributeSeed) -> Events:
         raise RuleViolation(
             "unknown_player",
             "shuffle.seat-seed",
-            f"there is no seat {cmd.player!r}",
-            f"il n'y a pas de siège {cmd.player!r}",
+            f"there is no seat {seat_given(cmd.player, 'en')}",
+            f"il n'y a pas de siège {seat_given(cmd.player, 'fr')}",
         )
     if not _is_seed(cmd.seed):
         raise RuleViolation(

@@ -53,6 +53,11 @@ def _the_given(state: GameState, card: object, lang: Lang) -> str:
     return the_card(state, card, lang) if type(card) is Card else not_a_card(card, lang)
 
 
+def seat_given(value: object, lang: Lang) -> str:
+    """A seat number as given: the number, or what was given in its place, quoted ("'0'", « 0 »)."""
+    return str(value) if type(value) is int else not_a_card(value, lang)
+
+
 def who(state: GameState, seat: int, lang: str = "en") -> str:
     """The player's name, or the seat's number when no player sits there ("seat 7", « le siège 7 »)."""
     if 0 <= seat < len(state.players):
@@ -118,8 +123,8 @@ def _check_turn(state: GameState, player: int, phase: str) -> None:
         raise RuleViolation(
             "unknown_player",
             "turn.order",
-            f"there is no seat {player!r} in this game",
-            f"il n'y a pas de siège {player!r} dans cette partie",
+            f"there is no seat {seat_given(player, 'en')} in this game",
+            f"il n'y a pas de siège {seat_given(player, 'fr')} dans cette partie",
         )
     if player != state.active:
         raise RuleViolation(
@@ -190,8 +195,8 @@ def _check_target(state: GameState, p: int, card: Card, target: int | None) -> N
         raise RuleViolation(
             "unknown_player",
             "target.required",
-            f"there is no seat {target!r} in this game",
-            f"il n'y a pas de siège {target!r} dans cette partie",
+            f"there is no seat {seat_given(target, 'en')} in this game",
+            f"il n'y a pas de siège {seat_given(target, 'fr')} dans cette partie",
         )
     if target == p and card is not Card.PRINCE:
         raise RuleViolation(

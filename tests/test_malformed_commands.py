@@ -43,7 +43,7 @@ def test_a_player_that_is_no_seat_number_is_refused_by_the_turn_rule(bad: Any) -
     state, move = _targeted()
     refusal = _refused(state, PlayCard(bad, move.card, move.target, move.guess))
     assert (refusal.code, refusal.rule_id) == ("unknown_player", "turn.order")
-    assert repr(bad) in refusal.en and repr(bad) in refusal.fr
+    assert f"no seat {bad!r} in" in refusal.en and f"pas de siège «\u202f{bad}\u202f» dans" in refusal.fr
 
 
 @pytest.mark.parametrize("bad", [b for b in NOT_SEATS if b is not None], ids=repr)

@@ -45,6 +45,10 @@ EXEMPT: dict[str, str] = {
     "git worktree add /tmp/before": "checks out the tree the rollouts are measured against, for the benchmark below",
     "python bench/rollouts.py --against": "a benchmark of two trees, minutes of CPU (tests/test_bench_scripts.py runs "
     "bench/rollouts.py small)",
+    "(cd /tmp/before && python bench/engine.py": "the expert's games at the tree of /tmp/before: a minute of CPU "
+    "(tests/test_bench_scripts.py runs bench/engine.py small)",
+    "python bench/engine.py --games 40": "the expert's 40 games at two or four players: a minute of CPU "
+    "(tests/test_bench_scripts.py runs bench/engine.py small)",
     "python3 -m venv": "builds a virtual environment and installs from the package index (the network, minutes)",
     "pip install": "installs from the package index (the network); the tests run in the checkout's .venv",
     "loveletter serve": "a referee on port 8000 until stopped: the test's own referee, on a free port, stands in",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import signal
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -272,3 +273,40 @@ def test_seeks_claimed_by_a_worker_that_died_before_making_their_game_wait_and_a
         started = log_events(admin_log(url, first["game_id"]))[0]
         assert isinstance(started, GameStarted) and started.ruleset == "2019" and len(started.players) == 2
         assert store.meta("g_ghost") is None and store.gameless_seeks() == []
+
+
+class _ClaimedOnArrival(SqliteStore):
+    """A store on which another worker's sweep claims each new seek the moment it is written, for a game that worker
+    has not made yet; `given_back_after` seconds later it gives the seek back to the queue (None: never)."""
+
+    given_back_after: float | None = None
+
+    def create_seek(self, row: SeekRow) -> None:
+        super().create_seek(row)
+        game = "g_otherworker" + row.seek_id[-3:]
+        assert self.claim_seeks([row.seek_id], game)
+        if self.given_back_after is not None:
+            threading.Timer(self.given_back_after, self.unpair_seek, (row.seek_id, game, True)).start()
+
+
+def test_a_new_seeks_answer_waits_for_a_claim_under_way_and_no_longer_than_claim_wait_seconds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seek another worker claimed as it arrived is answered once that claim is settled (here: given back after
+    0.6 s, well within a wait of 10 s), not while it is under way; a claim never settled holds the answer
+    `CLAIM_WAIT_SECONDS` (1 s here) and no longer. Either way the seeker is told the truth: open, no game to go to."""
+    store = _ClaimedOnArrival(str(tmp_path / "referee.db"))
+    settings = Settings(database_url="sqlite:///unused.db", admin_token=ADMIN, log_level="warning")
+    with serve(settings, store) as url:
+        seeker = account(url, "Waits", "person")
+        client = Client(url)
+        for given_back_after, wait, least, most in ((0.6, 10.0, 0.55, 9.0), (None, 1.0, 0.95, 9.0)):
+            store.given_back_after = given_back_after
+            monkeypatch.setattr(seeks_module, "CLAIM_WAIT_SECONDS", wait)
+            start = time.monotonic()
+            answer = client.seek(seeker["key"])
+            waited = time.monotonic() - start
+            assert (answer.status, answer.game_id) == ("open", None), answer
+            assert least <= waited <= most, (given_back_after, waited)
+            if given_back_after is not None:
+                client.cancel_seek(answer.seek_id, seeker["key"])  # back in the queue: withdrawn before the next
